@@ -1,0 +1,82 @@
+"""Baker's Dozen (seed 004).
+
+Notation: columns ``1``-``9`` then ``t``, ``j``, ``q``, ``k`` for columns 10-13 (the rank
+letters), ``h`` for the foundations: ``3h``, ``t4``, ``k1``.  Only top cards move, so no
+size is ever needed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .base import Game, IllegalMove
+from .cards import RANK, SUIT
+from .deals import shuffled_deck
+from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move
+
+_COLS = "123456789tjqk"
+_TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
+
+
+class BakersDozen(Game):
+    key, title = "bakers-dozen", "Baker's Dozen"
+    columns = 13
+    build = ANY_SUIT
+    empty_pile = NEVER_REFILLED
+    runs = SINGLE_CARD
+    partial_finish = True
+
+    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        deck = shuffled_deck(seed)
+        tab: list[list[int]] = [[] for _ in range(13)]
+        for i, c in enumerate(deck):
+            tab[i % 13].append(c)
+        # Kings go to the bottom of their column, two kings keeping their order.
+        tab = [[c for c in p if RANK[c] == 12] + [c for c in p if RANK[c] != 12] for p in tab]
+        return tab, [0] * 13, []
+
+    def after_deal(self) -> None:
+        for i in range(13):
+            self.uncovered(i)
+        self._rescore()
+
+    def uncovered(self, pile: int) -> Any:
+        """Aces go up as soon as they are free; undo needs to know which."""
+        p = self.tab[pile]
+        aces: tuple[int, ...] = ()
+        while p and RANK[p[-1]] == 0:
+            ace = p.pop()
+            self.found[SUIT[ace]] += 1
+            aces += (ace,)
+        return aces
+
+    def undo_uncovered(self, pile: int, extra: Any) -> None:
+        for ace in reversed(extra):
+            self.found[SUIT[ace]] -= 1
+            self.tab[pile].append(ace)
+
+    def _rescore(self) -> None:
+        # 5 points a card up, +500 on a win; the time bonus is the server's business.
+        up = self.cards_up
+        self.score = 5 * up + (500 if up == 52 else 0)
+
+    def score_move(self, move: Move, extra: Any) -> None:
+        self._rescore()
+
+    def parse(self, token: str) -> Move:
+        t = token.strip().lower()
+        m = _TOKEN.match(t)
+        if not m:
+            raise IllegalMove(
+                f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h"
+            )
+        src = _COLS.index(m["src"])
+        if m["dst"] == "h":
+            p = self.tab[src]
+            return (src, FOUNDATION + (SUIT[p[-1]] if p else 0), 1)
+        return (src, _COLS.index(m["dst"]), 1)
+
+    def notation(self, move: Move) -> str:
+        src, dst, _ = move
+        return _COLS[src] + ("h" if dst >= FOUNDATION else _COLS[dst])

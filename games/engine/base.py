@@ -1,0 +1,615 @@
+"""The shared game: state, legal moves, apply and undo, for every game the site offers.
+
+A game is declared as a subclass that sets a few parameters (how piles build, what an empty
+pile takes, how many cards move at once, the stock) and supplies its deal and notation.
+Everything else -- move generation, checking with a reason, undo, finishing, dead ends, the
+player's view -- lives here once.
+
+>>> from games.engine import new_game
+>>> g = new_game("freecell", 617)
+>>> g.play("8a"); g.play("8b"); g.cards_up
+0
+>>> g.undo(); g.undo(); g.history_len
+0
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from .cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, card_name
+from .piles import (
+    ALTERNATE,
+    ANY_CARD,
+    CELL,
+    FITS,
+    FOUNDATION,
+    FREE_RUNS,
+    KINGS_ONLY,
+    NEVER_REFILLED,
+    SINGLE_CARD,
+    STOCK,
+    SUPERMOVE,
+    WASTE,
+    Move,
+    pile_name,
+)
+
+EMPTY = -1  # an empty free cell
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse; ``str(exc)`` is the one-line reason shown to the player."""
+
+
+class Game:
+    # -- the declaration a game makes ------------------------------------------------------
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    columns: ClassVar[int] = 0
+    free_cells: ClassVar[int] = 0
+    build: ClassVar[str] = ALTERNATE
+    empty_pile: ClassVar[str] = ANY_CARD
+    runs: ClassVar[str] = SINGLE_CARD
+    foundation_back: ClassVar[bool] = False  # may a foundation's top card come back down?
+    draw: ClassVar[int] = 0  # cards turned per touch of the stock; 0 = no stock
+    redeals: ClassVar[int | None] = None  # times the waste may be turned back; None = always
+    undo_limit: ClassVar[int | None] = None
+    has_score: ClassVar[bool] = True
+    partial_finish: ClassVar[bool] = False  # "auto finish" also when not every card goes up
+
+    # -- state -----------------------------------------------------------------------------
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        tableau, down, stock = self.deal(seed)
+        self.tab: list[list[int]] = tableau
+        self.down: list[int] = down  # per pile: how many of its first cards are face down
+        self.cells: list[int] = [EMPTY] * self.free_cells
+        self.found: list[int] = [0, 0, 0, 0]  # cards on each suit's foundation
+        self.stock: list[int] = stock  # last element is the next card turned
+        self.waste: list[int] = []
+        self.redeals_used = 0
+        self.score = 0
+        self.moves = 0  # moves on the board now (an undo takes one back)
+        self.history: deque[tuple[Move, int, Any]] | list[tuple[Move, int, Any]] = (
+            deque(maxlen=self.undo_limit) if self.undo_limit else []
+        )
+        self._fits = FITS[self.build]
+        self.after_deal()
+
+    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        """(tableau piles deepest card first, face-down counts, stock) for ``seed``."""
+        raise NotImplementedError
+
+    def after_deal(self) -> None:
+        """Automatic play before the first move (Baker's Dozen sends up free aces)."""
+
+    # -- notation (per game) ---------------------------------------------------------------
+    def parse(self, token: str) -> Move:
+        raise NotImplementedError
+
+    def notation(self, move: Move) -> str:
+        raise NotImplementedError
+
+    # -- reading the state -----------------------------------------------------------------
+    @property
+    def cards_up(self) -> int:
+        f = self.found
+        return f[0] + f[1] + f[2] + f[3]
+
+    @property
+    def won(self) -> bool:
+        return self.cards_up == 52
+
+    @property
+    def history_len(self) -> int:
+        return len(self.history)
+
+    @property
+    def passes_left(self) -> int | None:
+        """Turns of the waste back into the stock still allowed (None: unlimited)."""
+        return None if self.redeals is None else self.redeals - self.redeals_used
+
+    def foundation_top(self, suit: int) -> int | None:
+        n = self.found[suit]
+        return (n - 1) * 4 + suit if n else None
+
+    def run_length(self, pile: int) -> int:
+        """Length of the ordered face-up run at the end of a tableau pile."""
+        p = self.tab[pile]
+        n = len(p)
+        if not n:
+            return 0
+        fits = self._fits
+        k = n - 1
+        floor = self.down[pile]
+        while k > floor and fits[p[k] * 52 + p[k - 1]]:
+            k -= 1
+        return n - k
+
+    def move_limit(self, to_empty: bool = False) -> int:
+        """How many cards may move between columns now ("Move N" in FreeCell)."""
+        if self.runs == SINGLE_CARD:
+            return 1
+        if self.runs == FREE_RUNS:
+            return 52
+        cells = self.cells.count(EMPTY)
+        empty = sum(1 for p in self.tab if not p) - (1 if to_empty else 0)
+        return (cells + 1) << max(empty, 0)
+
+    # -- legal moves -----------------------------------------------------------------------
+    def legal_moves(self) -> Iterator[Move]:
+        """Every legal move, once per destination and, into empty piles, once per size."""
+        tab, found, fits = self.tab, self.found, self._fits
+        ncols = self.columns
+        empties = [j for j in range(ncols) if not tab[j]]
+        kings_only = self.empty_pile == KINGS_ONLY
+        fill_empty = self.empty_pile != NEVER_REFILLED
+
+        # Single cards that may land anywhere: waste top, free cells, foundation tops.
+        singles: list[tuple[int, int]] = []
+        if self.waste:
+            singles.append((WASTE, self.waste[-1]))
+        for i, c in enumerate(self.cells):
+            if c != EMPTY:
+                singles.append((CELL + i, c))
+        for src, c in singles:
+            if found[SUIT[c]] == RANK[c]:
+                yield (src, FOUNDATION + SUIT[c], 1)
+            for j in range(ncols):
+                p = tab[j]
+                if p:
+                    if fits[c * 52 + p[-1]]:
+                        yield (src, j, 1)
+                elif fill_empty and (not kings_only or RANK[c] == 12):
+                    yield (src, j, 1)
+        if self.foundation_back:
+            for s in range(4):
+                if found[s]:
+                    c = (found[s] - 1) * 4 + s
+                    for j in range(ncols):
+                        p = tab[j]
+                        if p:
+                            if fits[c * 52 + p[-1]]:
+                                yield (FOUNDATION + s, j, 1)
+                        elif fill_empty and (not kings_only or RANK[c] == 12):
+                            yield (FOUNDATION + s, j, 1)
+
+        free = [CELL + i for i, c in enumerate(self.cells) if c == EMPTY]
+        runs = self.runs
+        if runs == SUPERMOVE:
+            ncells = len(free) + 1
+            limit_full = ncells << len(empties)
+            limit_empty = ncells << max(len(empties) - 1, 0)
+        elif runs == FREE_RUNS:
+            limit_full = limit_empty = 52
+        else:
+            limit_full = limit_empty = 1
+        for i in range(ncols):
+            p = tab[i]
+            if not p:
+                continue
+            top = p[-1]
+            if found[SUIT[top]] == RANK[top]:
+                yield (i, FOUNDATION + SUIT[top], 1)
+            for cell in free:
+                yield (i, cell, 1)
+            run = self.run_length(i) if limit_full > 1 else 1
+            top_rank = RANK[top]
+            for j in range(ncols):
+                if j == i:
+                    continue
+                q = tab[j]
+                if q:
+                    # The only run start that can fit: the card one rank below q's top.
+                    k = RANK[q[-1]] - 1 - top_rank + 1
+                    if 1 <= k <= run and k <= limit_full and fits[p[-k] * 52 + q[-1]]:
+                        yield (i, j, k)
+                elif fill_empty:
+                    if kings_only:
+                        k = 13 - top_rank  # the king heading the run
+                        if k <= run and RANK[p[-k]] == 12:
+                            yield (i, j, k)
+                    else:
+                        for k in range(1, min(run, limit_empty) + 1):
+                            yield (i, j, k)
+        if self.draw:
+            if self.stock:
+                yield (STOCK, WASTE, min(self.draw, len(self.stock)))
+            elif self.waste and (self.redeals is None or self.redeals_used < self.redeals):
+                yield (WASTE, STOCK, len(self.waste))
+
+    # -- checking --------------------------------------------------------------------------
+    def reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now, in one line; None when it is legal."""
+        src, dst, n = move
+        if src == STOCK or dst == STOCK:
+            return self._stock_reason(move)
+        if n < 1:
+            return "a move takes at least one card"
+        if src == dst:
+            return "a card cannot move onto the pile it is on"
+        # What is being moved?
+        if src < CELL:
+            if src >= self.columns:
+                return f"there is no column {src + 1}"
+            p = self.tab[src]
+            if not p:
+                return f"column {src + 1} is empty"
+            if n > len(p) - self.down[src]:
+                return "face-down cards cannot move"
+            if n > 1:
+                if self.runs == SINGLE_CARD:
+                    return f"only the top card of a column moves in {self.title}"
+                if n > self.run_length(src):
+                    return "those cards are not an ordered run"
+            c = p[-n]
+        elif src < FOUNDATION:
+            if src - CELL >= self.free_cells:
+                return "there is no such free cell"
+            c = self.cells[src - CELL]
+            if c == EMPTY:
+                return f"free cell {src - CELL + 1} is empty"
+        elif src < STOCK:
+            if not self.foundation_back:
+                return f"cards on the foundations do not come back in {self.title}"
+            c_or_none = self.foundation_top(src - FOUNDATION)
+            if c_or_none is None:
+                return f"the {SUIT_NAMES[src - FOUNDATION]} foundation is empty"
+            c = c_or_none
+        else:
+            if not self.waste:
+                return "the waste is empty"
+            c = self.waste[-1]
+        if n > 1 and src >= CELL:
+            return "only one card moves from there"
+        # Where is it going?
+        if dst < CELL:
+            if dst >= self.columns:
+                return f"there is no column {dst + 1}"
+            q = self.tab[dst]
+            if q:
+                if not self._fits[c * 52 + q[-1]]:
+                    return f"{card_name(c)} cannot go on {card_name(q[-1])}: {self._build_need(q[-1])}"
+            elif self.empty_pile == NEVER_REFILLED:
+                return f"an empty column is never filled again in {self.title}"
+            elif self.empty_pile == KINGS_ONLY and RANK[c] != 12:
+                return "only a king, or a run headed by a king, can go into an empty pile"
+            if n > 1 and self.runs == SUPERMOVE:
+                limit = self.move_limit(to_empty=not q)
+                if n > limit:
+                    return (
+                        f"moving {n} cards needs more free cells or empty columns "
+                        f"({limit} at most now)"
+                    )
+            return None
+        if dst < FOUNDATION:
+            if dst - CELL >= self.free_cells:
+                return f"there are no free cells in {self.title}" if not self.free_cells else "there is no such free cell"
+            if src >= CELL and src < FOUNDATION:
+                return "a card does not move from one free cell to another"
+            if n > 1:
+                return "a free cell holds one card"
+            if self.cells[dst - CELL] != EMPTY:
+                return f"free cell {dst - CELL + 1} is taken"
+            return None
+        if dst < STOCK:
+            if n > 1:
+                return "cards go up to the foundations one at a time"
+            if dst - FOUNDATION != SUIT[c]:
+                return f"{card_name(c)} belongs on the {SUIT_NAMES[SUIT[c]]} foundation"
+            have = self.found[SUIT[c]]
+            if have != RANK[c]:
+                if have == 13:
+                    return f"the {SUIT_NAMES[SUIT[c]]} foundation is complete"
+                return (
+                    f"{card_name(c)} cannot go up yet: the {SUIT_NAMES[SUIT[c]]} foundation "
+                    f"needs the {RANK_NAMES[have]} first"
+                )
+            if src >= FOUNDATION and src < STOCK:
+                return "that card is already on its foundation"
+            return None
+        return "cards cannot be put on the waste"
+
+    def _build_need(self, onto: int) -> str:
+        if RANK[onto] == 0:
+            return "nothing goes on an ace"
+        lower = RANK_NAMES[RANK[onto] - 1]
+        if self.build == ALTERNATE:
+            return f"it needs a {'black' if RED[onto] else 'red'} {lower}"
+        return f"it needs a {lower}"
+
+    def _stock_reason(self, move: Move) -> str | None:
+        src, dst, n = move
+        if not self.draw:
+            return f"there is no stock in {self.title}"
+        if src == STOCK and dst == WASTE:
+            if not self.stock:
+                return "the stock is empty: turn the waste back over instead"
+            if n != min(self.draw, len(self.stock)):
+                return f"the stock turns {min(self.draw, len(self.stock))} card(s) at a time"
+            return None
+        if src == WASTE and dst == STOCK:
+            if self.stock:
+                return "the waste goes back only once the stock is empty"
+            if not self.waste:
+                return "there are no cards to turn back"
+            if self.redeals is not None and self.redeals_used >= self.redeals:
+                return "no passes through the stock are left in this game"
+            if n != len(self.waste):
+                return "the whole waste turns back at once"
+            return None
+        return "cards cannot be put on the stock"
+
+    # -- changing the state ----------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Apply ``move`` after checking it; an illegal move raises and changes nothing."""
+        why = self.reason(move)
+        if why:
+            raise IllegalMove(why)
+        self.apply(move)
+
+    def play(self, token: str) -> Move:
+        """Parse and apply one move in the game's notation; returns the move."""
+        move = self.parse(token)
+        self.push(move)
+        return move
+
+    def apply(self, move: Move) -> None:
+        """Apply a move known to be legal (from ``legal_moves`` or ``reason``)."""
+        src, dst, n = move
+        prev = self.score
+        extra: Any = 0
+        if src == STOCK:
+            s, w = self.stock, self.waste
+            for _ in range(n):
+                w.append(s.pop())
+        elif dst == STOCK:
+            self.stock = self.waste[::-1]
+            self.waste = []
+            self.redeals_used += 1
+        else:
+            if src < CELL:
+                p = self.tab[src]
+                if n == 1:
+                    cards = [p.pop()]
+                else:
+                    cards = p[-n:]
+                    del p[-n:]
+            elif src < FOUNDATION:
+                cards = [self.cells[src - CELL]]
+                self.cells[src - CELL] = EMPTY
+            elif src < STOCK:
+                s = src - FOUNDATION
+                self.found[s] -= 1
+                cards = [self.found[s] * 4 + s]
+            else:
+                cards = [self.waste.pop()]
+            if dst < CELL:
+                self.tab[dst].extend(cards)
+            elif dst < FOUNDATION:
+                self.cells[dst - CELL] = cards[0]
+            else:
+                self.found[dst - FOUNDATION] += 1
+            if src < CELL:
+                extra = self.uncovered(src)
+            self.score_move(move, extra)
+        self.moves += 1
+        self.history.append((move, prev, extra))
+
+    def uncovered(self, pile: int) -> Any:
+        """Automatic consequence of uncovering a pile's new top; returns what undo needs."""
+        if self.down[pile] and self.down[pile] == len(self.tab[pile]):
+            self.down[pile] -= 1
+            return 1
+        return 0
+
+    def score_move(self, move: Move, extra: Any) -> None:
+        """Update ``self.score`` after a move; the default keeps nothing but cards up."""
+
+    def undo(self) -> Move:
+        """Take back the last move exactly as it was (score included)."""
+        if not self.history:
+            if self.undo_limit and self.moves:
+                raise IllegalMove(f"undo goes back {self.undo_limit} moves at most")
+            raise IllegalMove("there is no move to undo")
+        move, prev, extra = self.history.pop()
+        src, dst, n = move
+        if src == STOCK:
+            s, w = self.stock, self.waste
+            for _ in range(n):
+                s.append(w.pop())
+        elif dst == STOCK:
+            self.waste = self.stock[::-1]
+            self.stock = []
+            self.redeals_used -= 1
+        else:
+            if src < CELL and extra:
+                self.undo_uncovered(src, extra)
+            if dst < CELL:
+                q = self.tab[dst]
+                cards = q[-n:]
+                del q[-n:]
+            elif dst < FOUNDATION:
+                cards = [self.cells[dst - CELL]]
+                self.cells[dst - CELL] = EMPTY
+            else:
+                s_ = dst - FOUNDATION
+                self.found[s_] -= 1
+                cards = [self.found[s_] * 4 + s_]
+            if src < CELL:
+                self.tab[src].extend(cards)
+            elif src < FOUNDATION:
+                self.cells[src - CELL] = cards[0]
+            elif src < STOCK:
+                self.found[src - FOUNDATION] += 1
+            else:
+                self.waste.append(cards[0])
+        self.score = prev
+        self.moves -= 1
+        return move
+
+    def undo_uncovered(self, pile: int, extra: Any) -> None:
+        self.down[pile] += 1
+
+    # -- whole-game helpers ----------------------------------------------------------------
+    def copy(self) -> Game:
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g.tab = [p[:] for p in self.tab]
+        g.down = self.down[:]
+        g.cells = self.cells[:]
+        g.found = self.found[:]
+        g.stock = self.stock[:]
+        g.waste = self.waste[:]
+        g.history = deque(self.history, maxlen=self.undo_limit) if self.undo_limit else list(self.history)
+        return g
+
+    def _foundation_move(self) -> Move | None:
+        """A card that may go up now from a column end, a free cell or the waste."""
+        found = self.found
+        for i, p in enumerate(self.tab):
+            if p and found[SUIT[p[-1]]] == RANK[p[-1]] and len(p) > self.down[i]:
+                return (i, FOUNDATION + SUIT[p[-1]], 1)
+        for i, c in enumerate(self.cells):
+            if c != EMPTY and found[SUIT[c]] == RANK[c]:
+                return (CELL + i, FOUNDATION + SUIT[c], 1)
+        if self.waste:
+            c = self.waste[-1]
+            if found[SUIT[c]] == RANK[c]:
+                return (WASTE, FOUNDATION + SUIT[c], 1)
+        return None
+
+    def finish_moves(self) -> list[Move]:
+        """The cards sent up one by one by "finish", with stock turns where needed."""
+        g = self.copy()
+        out: list[Move] = []
+        idle = 0  # stock touches since the last card went up
+        while not g.won:
+            m = g._foundation_move()
+            if m is None and g.draw and idle <= 2 * (len(g.stock) + len(g.waste)) + 2:
+                if g.stock:
+                    m = (STOCK, WASTE, min(g.draw, len(g.stock)))
+                elif g.waste and (g.redeals is None or g.redeals_used < g.redeals):
+                    m = (WASTE, STOCK, len(g.waste))
+                idle += 1
+            else:
+                idle = 0
+            if m is None:
+                break
+            g.apply(m)
+            out.append(m)
+        if not g.won:  # drop trailing stock touches that led nowhere
+            while out and (out[-1][0] == STOCK or out[-1][1] == STOCK):
+                out.pop()
+        return out
+
+    def can_finish(self) -> bool:
+        """Is "finish" offered now?  Only once the remaining cards are sure to go up."""
+        if self.won:
+            return False
+        if self.partial_finish:
+            return self._foundation_move() is not None
+        if any(self.down):
+            return False
+        g = self.copy()
+        for m in self.finish_moves():
+            g.apply(m)
+        return g.won
+
+    def no_legal_move(self) -> bool:
+        """SPEC 3.6: nothing but the stock moves, and the stock brings no playable card.
+
+        Moving a whole pile headed by its deepest card into another empty pile only swaps
+        two piles, so it does not count as a move here.
+        """
+        for m in self.legal_moves():
+            src, dst, n = m
+            if src == STOCK or dst == STOCK:
+                continue
+            if src < CELL and dst < CELL and not self.tab[dst] and n == len(self.tab[src]):
+                continue
+            return False
+        if not self.draw:
+            return True
+        g = self.copy()
+        for _ in range(2 * (len(g.stock) + len(g.waste)) + 2):
+            if g.stock:
+                g.apply((STOCK, WASTE, min(g.draw, len(g.stock))))
+            elif g.waste and (g.redeals is None or g.redeals_used < g.redeals):
+                g.apply((WASTE, STOCK, len(g.waste)))
+            else:
+                break
+            if g.waste:
+                for m in g.legal_moves():
+                    if m[0] == WASTE and m[1] != STOCK:
+                        return False
+        return True
+
+    # -- what the player may see -----------------------------------------------------------
+    def move_object(self, move: Move) -> dict[str, Any]:
+        src, dst, n = move
+        obj: dict[str, Any] = {
+            "move": self.notation(move),
+            "from": pile_name(src),
+            "to": pile_name(dst),
+            "count": n,
+        }
+        if src < CELL:
+            obj["card"] = CODE[self.tab[src][-n]]
+        elif src < FOUNDATION:
+            obj["card"] = CODE[self.cells[src - CELL]]
+        elif src < STOCK:
+            obj["card"] = CODE[(self.found[src - FOUNDATION] - 1) * 4 + src - FOUNDATION]
+        elif src == WASTE and dst != STOCK:
+            obj["card"] = CODE[self.waste[-1]]
+        return obj
+
+    def legal_move_objects(self) -> list[dict[str, Any]]:
+        return [self.move_object(m) for m in self.legal_moves()]
+
+    def view(self) -> dict[str, Any]:
+        """The table as the player may see it: face-down cards are ``None``, the stock is
+        only a count.  Nothing here reveals a hidden card."""
+        piles: dict[str, list[str | None]] = {}
+        for i, p in enumerate(self.tab):
+            d = self.down[i]
+            piles[f"tableau:{i}"] = [None] * d + [CODE[c] for c in p[d:]]
+        for i, c in enumerate(self.cells):
+            piles[f"cell:{i}"] = [] if c == EMPTY else [CODE[c]]
+        for s, letter in enumerate("CDHS"):
+            piles[f"foundation:{letter}"] = [CODE[r * 4 + s] for r in range(self.found[s])]
+        out: dict[str, Any] = {"piles": piles}
+        if self.draw:
+            piles["waste"] = [CODE[c] for c in self.waste]
+            out["stock"] = len(self.stock)
+            out["draw"] = self.draw
+            out["passes_left"] = self.passes_left
+        if self.runs == SUPERMOVE:
+            out["move_limit"] = self.move_limit()
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """Everything a client needs after a move (the shape of the HTTP answers)."""
+        return {
+            "game": self.key,
+            "view": self.view(),
+            "legal_moves": self.legal_move_objects(),
+            "score": self.score if self.has_score else None,
+            "cards_up": self.cards_up,
+            "moves": self.moves,
+            "won": self.won,
+            "can_finish": self.can_finish(),
+            "no_legal_move": self.no_legal_move() if not self.won else False,
+            "can_undo": bool(self.history),
+        }
+
+    def layout(self) -> dict[str, Any]:
+        """The full layout, hidden cards included (an operator's tool, never for players)."""
+        out: dict[str, Any] = {"tableau": [[CODE[c] for c in p] for p in self.tab]}
+        if self.draw:
+            out["stock"] = [CODE[c] for c in self.stock]
+            out["face_down"] = list(self.down)
+        return out

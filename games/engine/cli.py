@@ -1,0 +1,149 @@
+"""``python -m games.engine deal|replay|moves|solve`` (SPEC 9); no Django needed.
+
+Exit status: 0 success, 1 an illegal move (the JSON on stdout says which and why),
+2 a usage error (the message on stderr says what to type instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from . import GAMES, new_game
+from .base import Game
+from .cards import CODE
+from .record import ReplayError, replay
+
+# Subcommands other modules add (the solver adds ``solve``): name -> (configure, run).
+EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                                 Callable[[argparse.Namespace], int]]] = {}
+
+
+def read_moves(stream: TextIO) -> list[str]:
+    """Move tokens from a file or a pipe.  Public solvers' output is taken as it is:
+    their separator lines are skipped and their closing summary ends the list."""
+    tokens: list[str] = []
+    for line in stream:
+        s = line.strip()
+        if s.startswith("-=-="):
+            continue
+        if s.startswith(("This game is", "I could not solve", "Total number")):
+            break
+        tokens.extend(s.split())
+    return tokens
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("the seed must not be negative")
+    return value
+
+
+def _start(args: argparse.Namespace) -> Game:
+    try:
+        return new_game(args.game, args.seed)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _moves_from(args: argparse.Namespace) -> list[str]:
+    moves: list[str] = list(args.moves)
+    if moves == ["-"]:
+        return read_moves(sys.stdin)
+    return moves
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    g = _start(args)
+    if args.json:
+        print(json.dumps(g.layout()))
+        return 0
+    for i, pile in enumerate(g.tab):
+        d = g.down[i]
+        hidden = " ".join(CODE[c] for c in pile[:d])
+        shown = " ".join(CODE[c] for c in pile[d:])
+        print(f"{hidden} | {shown}" if d else shown)
+    if g.draw:
+        print("stock (next card last): " + " ".join(CODE[c] for c in g.stock))
+    return 0
+
+
+def _replayed(args: argparse.Namespace, moves: list[str]) -> Game | None:
+    _start(args)  # clear usage errors before any move
+    try:
+        return replay(args.game, args.seed, moves)
+    except ReplayError as exc:
+        print(json.dumps(exc.as_dict()))
+        return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    g = _replayed(args, _moves_from(args))
+    if g is None:
+        return 1
+    score = g.score if g.has_score else None
+    print(json.dumps({"won": g.won, "moves": g.moves, "cards_up": g.cards_up, "score": score}))
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    g = _replayed(args, _moves_from(args))
+    if g is None:
+        return 1
+    if args.json:
+        print(json.dumps(g.legal_move_objects()))
+    else:
+        for m in g.legal_moves():
+            print(g.notation(m))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine",
+        description="Deal, replay and check solitaire games with the site's rules engine.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    games = sorted(GAMES)
+
+    p = sub.add_parser("deal", help="print a deal's full layout (an operator's tool)")
+    p.add_argument("game", choices=games)
+    p.add_argument("seed", type=_seed)
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(run=cmd_deal)
+
+    p = sub.add_parser("replay", help="replay moves and print the result as JSON")
+    p.add_argument("game", choices=games)
+    p.add_argument("seed", type=_seed)
+    p.add_argument("moves", nargs="*", metavar="MOVE", help="moves, or - to read stdin")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("moves", help="list the legal moves after the given moves")
+    p.add_argument("game", choices=games)
+    p.add_argument("seed", type=_seed)
+    p.add_argument("moves", nargs="*", metavar="MOVE", help="moves, or - to read stdin")
+    p.add_argument("--json", action="store_true", help="print move objects as JSON")
+    p.set_defaults(run=cmd_moves)
+
+    for name, (configure, run) in EXTRA_COMMANDS.items():
+        p = sub.add_parser(name)
+        configure(p)
+        p.set_defaults(run=run)
+    return parser
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    try:  # the solver registers ``solve`` when it is installed
+        from .solver import cli as _solver_cli  # noqa: F401
+    except ImportError:
+        pass
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    return int(args.run(args))

@@ -1,0 +1,92 @@
+"""FreeCell with Microsoft's deals.
+
+Standard notation, as public solvers print it: columns ``1``-``8``, free cells ``a``-``d``
+(positional: a card stays in its cell), ``h`` for the foundations.  A run between columns
+may carry its size, ``26v4``; ten or more may be written as one letter (``26va`` = 10).
+Without a size the run is the one whose first card fits the destination; into an empty
+column that is a single card (public solvers always write the size of a longer run).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import EMPTY, Game, IllegalMove
+from .cards import RANK, SUIT
+from .deals import ms_deal
+from .piles import ALTERNATE, ANY_CARD, CELL, FOUNDATION, SUPERMOVE, Move
+
+_TOKEN = re.compile(r"^(?P<src>[1-8a-dh])(?P<dst>[1-8a-dh])(?:v(?P<n>\d+|[a-z]))?$")
+
+
+class FreeCell(Game):
+    key, title = "freecell", "FreeCell"
+    columns = 8
+    free_cells = 4
+    build = ALTERNATE
+    empty_pile = ANY_CARD
+    runs = SUPERMOVE
+    has_score = False
+
+    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        tab: list[list[int]] = [[] for _ in range(8)]
+        for i, c in enumerate(ms_deal(seed)):
+            tab[i % 8].append(c)
+        return tab, [0] * 8, []
+
+    @staticmethod
+    def _pile(ch: str) -> int:
+        if ch.isdigit():
+            return int(ch) - 1
+        if ch == "h":
+            return FOUNDATION
+        return CELL + "abcd".index(ch)
+
+    def parse(self, token: str) -> Move:
+        t = token.strip().lower()
+        m = _TOKEN.match(t)
+        if not m:
+            raise IllegalMove(
+                f"{token!r} is not a move: use from+to with columns 1-8, cells a-d, h"
+            )
+        src, dst, n = self._pile(m["src"]), self._pile(m["dst"]), m["n"]
+        if src == FOUNDATION:
+            raise IllegalMove("cards on the foundations do not come back in FreeCell")
+        if n:
+            count = int(n) if n.isdigit() else ord(n) - ord("a") + 10
+            if count < 1:
+                raise IllegalMove("a move takes at least one card")
+        else:
+            count = 1
+        if src < CELL:
+            p = self.tab[src]
+            card = p[-1] if p else None
+        else:
+            c = self.cells[src - CELL]
+            card = None if c == EMPTY else c
+        if dst == FOUNDATION:
+            return (src, FOUNDATION + (SUIT[card] if card is not None else 0), count)
+        if n or src >= CELL or dst >= CELL or card is None:
+            return (src, dst, count)
+        run = self.run_length(src)
+        q = self.tab[dst]
+        if q:
+            want = RANK[q[-1]] - RANK[card]
+            if 1 <= want <= run:
+                count = want
+        return (src, dst, count)
+
+    def notation(self, move: Move) -> str:
+        src, dst, n = move
+
+        def name(p: int) -> str:
+            if p < CELL:
+                return str(p + 1)
+            if p < FOUNDATION:
+                return "abcd"[p - CELL]
+            return "h"
+
+        text = name(src) + name(dst)
+        if n > 1:
+            text += f"v{n}"
+        return text

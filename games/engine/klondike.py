@@ -1,0 +1,142 @@
+"""The Klondike family: Klondike and its variants, and Whitehorse.
+
+Notation (one token per move, case-insensitive):
+
+* ``s`` turns cards from the stock onto the waste; ``r`` turns the waste back over.
+* ``XY`` moves from X to Y.  X is a column ``1``-``7``, ``w`` (the waste's top card) or
+  ``f`` + a suit letter (that foundation's top card, e.g. ``fh3``).  Y is a column or ``h``
+  (the card's foundation).  Between columns the run is the one whose first card fits; an
+  explicit size may follow as ``vN`` (``52v3``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .base import Game, IllegalMove
+from .cards import RANK, SUIT, SUIT_LETTERS
+from .deals import shuffled_deck
+from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move
+
+_TOKEN = re.compile(r"^(?P<src>[1-7]|w|f[cdhs])(?P<dst>[1-7]|h|f)(?:v(?P<n>\d+))?$")
+
+
+class KlondikeFamily(Game):
+    columns = 7
+    build = ALTERNATE
+    empty_pile = KINGS_ONLY
+    runs = FREE_RUNS
+    foundation_back = True
+    undo_limit = 400
+
+    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        """Aisleriot's order: round r gives pile r a face-up card and piles r+1.. a
+        face-down one.  The stock holds the rest; its next card is the next one dealt."""
+        deck = shuffled_deck(seed)
+        tab: list[list[int]] = [[] for _ in range(7)]
+        i = 0
+        for r in range(7):
+            for p in range(r, 7):
+                tab[p].append(deck[i])
+                i += 1
+        return tab, list(range(7)), deck[i:][::-1]
+
+    def score_move(self, move: Move, extra: Any) -> None:
+        # Seed 000: +10 a card up, +5 waste to tableau, +5 a card turned face up,
+        # -15 a card back down from a foundation; never below 0.
+        src, dst, _ = move
+        s = self.score
+        if FOUNDATION <= dst < STOCK:
+            s += 10
+        elif src == WASTE:
+            s += 5
+        elif FOUNDATION <= src < STOCK:
+            s -= 15
+        if extra:
+            s += 5
+        self.score = s if s > 0 else 0
+
+    def parse(self, token: str) -> Move:
+        t = token.strip().lower()
+        if t == "s":
+            return (STOCK, WASTE, min(self.draw, len(self.stock)) or 1)
+        if t == "r":
+            return (WASTE, STOCK, len(self.waste) or 1)
+        m = _TOKEN.match(t)
+        if not m:
+            raise IllegalMove(
+                f"{token!r} is not a move: use s, r, or from+to with columns 1-7, w, fS, h"
+            )
+        a, b, n = m["src"], m["dst"], m["n"]
+        if a == "w":
+            src = WASTE
+        elif a[0] == "f":
+            src = FOUNDATION + SUIT_LETTERS.lower().index(a[1])
+        else:
+            src = int(a) - 1
+        card = self._card_at(src)
+        if b in ("h", "f"):
+            if card is None:
+                return (src, FOUNDATION, 1)  # the reason will say the source is empty
+            return (src, FOUNDATION + SUIT[card], int(n) if n else 1)
+        dst = int(b) - 1
+        if n:
+            return (src, dst, int(n))
+        count = 1
+        if src < CELL and card is not None:
+            p, face_up = self.tab[src], len(self.tab[src]) - self.down[src]
+            q = self.tab[dst]
+            want = RANK[q[-1]] - RANK[p[-1]] if q else 13 - RANK[p[-1]]
+            if 1 <= want <= face_up:
+                count = want
+        return (src, dst, count)
+
+    def _card_at(self, src: int) -> int | None:
+        if src < CELL:
+            p = self.tab[src]
+            return p[-1] if p else None
+        if src == WASTE:
+            return self.waste[-1] if self.waste else None
+        return self.foundation_top(src - FOUNDATION)
+
+    def notation(self, move: Move) -> str:
+        src, dst, n = move
+        if src == STOCK:
+            return "s"
+        if dst == STOCK:
+            return "r"
+        if src == WASTE:
+            a = "w"
+        elif src >= FOUNDATION:
+            a = "f" + SUIT_LETTERS[src - FOUNDATION].lower()
+        else:
+            a = str(src + 1)
+        b = "h" if dst >= FOUNDATION else str(dst + 1)
+        return a + b
+
+
+class Klondike(KlondikeFamily):
+    key, title, draw, redeals = "klondike", "Klondike", 1, None
+
+
+class KlondikeDraw3(KlondikeFamily):
+    key, title, draw, redeals = "klondike-draw3", "Klondike (draw three)", 3, None
+
+
+class KlondikeThreePasses(KlondikeFamily):
+    key, title, draw, redeals = "klondike-3-passes", "Klondike (three passes)", 1, 2
+
+
+class KlondikeOnePass(KlondikeFamily):
+    key, title, draw, redeals = "klondike-1-pass", "Klondike (one pass)", 1, 0
+
+
+class Whitehorse(KlondikeFamily):
+    """Seed 001: one face-up card per pile, the other 45 in the stock; draw three."""
+
+    key, title, draw, redeals = "whitehorse", "Whitehorse", 3, None
+
+    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        deck = shuffled_deck(seed)
+        return [[c] for c in deck[:7]], [0] * 7, deck[7:][::-1]

@@ -1,0 +1,65 @@
+"""Pile ids, moves and the small vocabulary of pile behaviours the games combine.
+
+A move is a plain tuple ``(src, dst, count)`` of pile ids, so it is hashable and cheap.
+Pile ids are ints: tableau columns ``0..12``, free cells ``CELL + i``, foundations
+``FOUNDATION + suit``, then ``STOCK`` and ``WASTE``.  Turning stock cards over is
+``(STOCK, WASTE, n)``; turning the waste back is ``(WASTE, STOCK, n)``.
+"""
+
+from __future__ import annotations
+
+from .cards import RANK, RED, SUIT_LETTERS
+
+CELL = 16
+FOUNDATION = 20
+STOCK = 24
+WASTE = 25
+
+Move = tuple[int, int, int]
+
+# How a tableau pile is built on.
+ALTERNATE = "alternate"  # red on black or black on red, one rank lower
+ANY_SUIT = "any-suit"  # any card one rank lower
+
+# What an empty tableau pile accepts.
+ANY_CARD = "any"
+KINGS_ONLY = "kings"
+NEVER_REFILLED = "never"
+
+# How many cards move between tableau piles at once.
+FREE_RUNS = "runs"  # any ordered face-up run (Klondike family)
+SUPERMOVE = "supermove"  # an ordered run within (cells + 1) * 2^(empty columns)
+SINGLE_CARD = "single"  # the top card only (Baker's Dozen)
+
+# FITS[build][moving * 52 + onto]: may ``moving`` be put on ``onto``?  A table lookup
+# keeps move generation fast enough for random playouts and the solvers.
+FITS: dict[str, tuple[bool, ...]] = {
+    ALTERNATE: tuple(
+        RANK[o] == RANK[m] + 1 and RED[o] != RED[m] for m in range(52) for o in range(52)
+    ),
+    ANY_SUIT: tuple(RANK[o] == RANK[m] + 1 for m in range(52) for o in range(52)),
+}
+
+
+def pile_name(pile: int) -> str:
+    """The public pile name of SPEC 9 (``tableau:0``, ``cell:1``, ``foundation:H``...)."""
+    if pile < CELL:
+        return f"tableau:{pile}"
+    if pile < FOUNDATION:
+        return f"cell:{pile - CELL}"
+    if pile < STOCK:
+        return f"foundation:{SUIT_LETTERS[pile - FOUNDATION]}"
+    return "stock" if pile == STOCK else "waste"
+
+
+def parse_pile_name(name: str) -> int:
+    kind, _, rest = name.partition(":")
+    if kind == "tableau" and rest.isdigit() and int(rest) < 13:
+        return int(rest)
+    if kind == "cell" and rest.isdigit() and int(rest) < 4:
+        return CELL + int(rest)
+    if kind == "foundation" and len(rest) == 1 and rest.upper() in SUIT_LETTERS:
+        return FOUNDATION + SUIT_LETTERS.index(rest.upper())
+    if name in ("stock", "waste"):
+        return STOCK if name == "stock" else WASTE
+    raise ValueError(f"unknown pile {name!r}")

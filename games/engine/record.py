@@ -1,0 +1,59 @@
+"""A game's compact record (game key, seed, move tokens) and its replay.
+
+The token ``u`` (or ``undo``) in a move list takes the previous move back, so a stored
+session -- moves and undos in the order they were made -- replays to the same table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Game
+
+UNDO_TOKENS = frozenset({"u", "undo"})
+
+
+class ReplayError(ValueError):
+    def __init__(self, index: int, move: str, reason: str) -> None:
+        super().__init__(f"move {index} ({move!r}): {reason}")
+        self.index, self.move, self.reason = index, move, reason
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "move": self.move, "reason": self.reason}
+
+
+@dataclass
+class Record:
+    game: str
+    seed: int
+    moves: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({"game": self.game, "seed": self.seed, "moves": self.moves})
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        d = json.loads(text)
+        return cls(str(d["game"]), int(d["seed"]), [str(m) for m in d["moves"]])
+
+    def replay(self) -> Game:
+        return replay(self.game, self.seed, self.moves)
+
+
+def replay(game: str, seed: int, moves: list[str]) -> Game:
+    """Play ``moves`` from the deal, checking each; raises ReplayError at the first bad one."""
+    from . import IllegalMove, new_game
+
+    g = new_game(game, seed)
+    for i, token in enumerate(moves):
+        try:
+            if token.strip().lower() in UNDO_TOKENS:
+                g.undo()
+            else:
+                g.play(token)
+        except IllegalMove as exc:
+            raise ReplayError(i, token, str(exc)) from None
+    return g
