@@ -79,6 +79,46 @@ class Game:
         self._fits = FITS[self.build]
         self.after_deal()
 
+    @classmethod
+    def setup(
+        cls,
+        tableau: list[list[str]],
+        *,
+        down: list[int] | None = None,
+        cells: list[str | None] | None = None,
+        foundations: dict[str, int] | None = None,
+        stock: list[str] | None = None,
+        waste: list[str] | None = None,
+    ) -> Game:
+        """A position given by card codes (for tests, puzzles and the solvers).
+
+        ``foundations`` maps a suit letter to how many cards it holds; the cards are not
+        checked for completeness, so partial positions (a few cards only) are allowed.
+        """
+        from .cards import parse_card
+
+        g = cls.__new__(cls)
+        g.seed = -1
+        tab = [[parse_card(c) for c in p] for p in tableau]
+        tab += [[] for _ in range(cls.columns - len(tab))]
+        g.tab = tab
+        g.down = list(down) if down else [0] * cls.columns
+        g.down += [0] * (cls.columns - len(g.down))
+        g.cells = [EMPTY] * cls.free_cells
+        for i, c in enumerate(cells or []):
+            g.cells[i] = EMPTY if c is None else parse_card(c)
+        g.found = [0, 0, 0, 0]
+        for letter, n in (foundations or {}).items():
+            g.found["CDHS".index(letter.upper())] = n
+        g.stock = [parse_card(c) for c in stock or []]
+        g.waste = [parse_card(c) for c in waste or []]
+        g.redeals_used = 0
+        g.score = 0
+        g.moves = 0
+        g.history = deque(maxlen=cls.undo_limit) if cls.undo_limit else []
+        g._fits = FITS[cls.build]
+        return g
+
     def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
         """(tableau piles deepest card first, face-down counts, stock) for ``seed``."""
         raise NotImplementedError
