@@ -1,0 +1,7 @@
+"""Django project settings and entry points; the Celery app loads with Django."""
+
+from __future__ import annotations
+
+from .celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,0 +1,28 @@
+"""URL map: the JSON API, the admin, then the front end's pages last."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("games.api.urls")),
+    path("api/", include("leaderboards.urls")),
+]
+
+# The front end is built alongside; the API must keep working while it does not exist yet.
+def _has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+if _has_module("frontend.urls"):
+    urlpatterns.append(path("", include("frontend.urls")))

@@ -1,0 +1,149 @@
+"""Request and response shapes: they validate input and document the API in /api/schema/."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.engine import GAMES
+
+
+class DealField(serializers.Field):
+    """``daily``, ``random``, a FreeCell deal number (int or digits) or a public deal id."""
+
+    def to_internal_value(self, data: object) -> object:
+        if isinstance(data, bool) or not isinstance(data, (int, str)):
+            raise serializers.ValidationError(
+                "deal must be 'daily', 'random', a FreeCell deal number or a deal id"
+            )
+        return data
+
+    def to_representation(self, value: object) -> object:
+        return value
+
+
+class StartSessionIn(serializers.Serializer):
+    game = serializers.ChoiceField(choices=sorted(GAMES))
+    deal = DealField(required=False, default="daily", help_text=DealField.__doc__)
+
+
+class MoveIn(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="moves the client has seen (the session's seq)")
+    move = serializers.CharField(max_length=16, help_text="one move in the game's notation")
+
+
+class OptionalSeqIn(serializers.Serializer):
+    seq = serializers.IntegerField(required=False, help_text="if given, must be current")
+
+
+class MoveObject(serializers.Serializer):
+    move = serializers.CharField()
+    to = serializers.CharField()
+    count = serializers.IntegerField()
+    card = serializers.CharField(required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField()  # a Python keyword, so added here
+        return fields
+
+
+class ViewOut(serializers.Serializer):
+    piles = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(allow_null=True)),
+        help_text="pile name -> cards deepest first; null is a face-down card",
+    )
+    stock = serializers.IntegerField(required=False, help_text="cards left in the stock")
+    draw = serializers.IntegerField(required=False)
+    passes_left = serializers.IntegerField(required=False, allow_null=True)
+    move_limit = serializers.IntegerField(required=False, help_text="FreeCell's 'Move N'")
+
+
+class SessionOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    deal = serializers.CharField(help_text="public deal id (replays this deal)")
+    deal_number = serializers.IntegerField(required=False, help_text="FreeCell only")
+    date = serializers.DateField(allow_null=True, help_text="the day, for a daily deal")
+    seq = serializers.IntegerField(help_text="moves (and undos) stored so far")
+    status = serializers.ChoiceField(choices=["playing", "won"])
+    ranked = serializers.BooleanField()
+    view = ViewOut()
+    legal_moves = MoveObject(many=True)
+    score = serializers.IntegerField(allow_null=True)
+    cards_up = serializers.IntegerField()
+    moves = serializers.IntegerField(help_text="moves on the table now")
+    won = serializers.BooleanField()
+    can_finish = serializers.BooleanField()
+    no_legal_move = serializers.BooleanField()
+    can_undo = serializers.BooleanField()
+    undo_count = serializers.IntegerField()
+    hint_count = serializers.IntegerField()
+    time_ms = serializers.IntegerField(allow_null=True, help_text="server time, first move to win")
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class HintOut(SessionOut):
+    hint = MoveObject(allow_null=True)
+    source = serializers.ChoiceField(choices=["solver", "heuristic"])
+
+
+class ErrorOut(serializers.Serializer):
+    error = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class ConflictOut(ErrorOut):
+    seq = serializers.IntegerField(help_text="the session's current seq")
+
+
+class IllegalOut(ErrorOut):
+    seq = serializers.IntegerField()
+
+
+class DailyDealOut(serializers.Serializer):
+    game = serializers.CharField()
+    date = serializers.DateField()
+    deal = serializers.CharField(help_text="public deal id")
+    deal_number = serializers.IntegerField(required=False, help_text="FreeCell only")
+    certified = serializers.BooleanField(allow_null=True)
+
+
+class DailyOut(serializers.Serializer):
+    date = serializers.DateField()
+    deals = DailyDealOut(many=True)
+
+
+class PlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    guest = serializers.BooleanField()
+    username = serializers.CharField(allow_null=True)
+    csrf_token = serializers.CharField()
+
+
+class RenameIn(serializers.Serializer):
+    display_name = serializers.CharField(help_text="3-24 letters, digits, spaces, _ - .")
+
+
+class CredentialsIn(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField()
+
+
+class LeaderboardEntryOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    time_ms = serializers.IntegerField(allow_null=True)
+    moves = serializers.IntegerField()
+    won = serializers.BooleanField()
+    cards_up = serializers.IntegerField()
+    undos = serializers.IntegerField()
+    hints = serializers.IntegerField()
+
+
+class LeaderboardOut(serializers.Serializer):
+    game = serializers.CharField()
+    date = serializers.DateField()
+    entries = LeaderboardEntryOut(many=True)

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games.api import views
+
+urlpatterns = [
+    path("me/", views.MeView.as_view(), name="me"),
+    path("auth/signup/", views.SignUpView.as_view(), name="signup"),
+    path("auth/signin/", views.SignInView.as_view(), name="signin"),
+    path("auth/signout/", views.SignOutView.as_view(), name="signout"),
+    path("daily/", views.DailyView.as_view(), name="daily"),
+    path("sessions/", views.SessionsView.as_view(), name="sessions"),
+    path("sessions/<str:session_id>/", views.SessionView.as_view(), name="session"),
+    path("sessions/<str:session_id>/moves/", views.MoveView.as_view(), name="session-moves"),
+    path("sessions/<str:session_id>/undo/", views.UndoView.as_view(), name="session-undo"),
+    path("sessions/<str:session_id>/hint/", views.HintView.as_view(), name="session-hint"),
+    path("sessions/<str:session_id>/finish/", views.FinishView.as_view(), name="session-finish"),
+]

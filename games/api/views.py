@@ -1,0 +1,169 @@
+"""Thin HTTP views over games.services and games.players (SPEC 9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.middleware.csrf import get_token
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import deals, players, services
+from games.api import serializers as s
+from games.api.errors import error
+from games.engine import DAILY_GAMES
+from games.models import Player
+
+ERR = OpenApiResponse(s.ErrorOut)
+
+
+def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise services.BadRequest("the body must be a JSON object")
+    ser = serializer_cls(data=data)
+    if not ser.is_valid():
+        field, problems = next(iter(ser.errors.items()))
+        raise services.BadRequest(f"{field}: {' '.join(str(p) for p in problems)}")
+    return dict(ser.validated_data)
+
+
+def player_of(request: Request) -> Player:
+    player = players.current_player(request._request)
+    assert player is not None
+    return player
+
+
+def player_json(request: Request, player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "display_name": player.display_name,
+        "guest": player.is_guest,
+        "username": player.user.get_username() if player.user else None,
+        "csrf_token": get_token(request._request),  # also sets the CSRF cookie
+    }
+
+
+class PlayerAPIView(APIView):
+    """Maps the domain's exceptions to the API's answers in one place."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, services.StaleSeq):
+            return error("stale_seq", str(exc), status.HTTP_409_CONFLICT, seq=exc.current)
+        if isinstance(exc, services.Refused):
+            return error("illegal_move", exc.reason, 422, seq=exc.seq)
+        if isinstance(exc, services.SessionNotFound):
+            return error("not_found", str(exc), status.HTTP_404_NOT_FOUND)
+        if isinstance(exc, (services.BadRequest, deals.DealError)):
+            return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, players.PlayerError):
+            return error("refused", str(exc), status.HTTP_400_BAD_REQUEST)
+        return super().handle_exception(exc)
+
+
+class MeView(PlayerAPIView):
+    @extend_schema(responses={200: s.PlayerOut}, summary="The current player (a guest is made on the first visit); sets session and CSRF cookies")
+    def get(self, request: Request) -> Response:
+        return Response(player_json(request, player_of(request)))
+
+    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name")
+    def patch(self, request: Request) -> Response:
+        data = validated(s.RenameIn, request.data)
+        player = players.rename(player_of(request), data["display_name"])
+        return Response(player_json(request, player))
+
+
+class SignUpView(PlayerAPIView):
+    @extend_schema(request=s.CredentialsIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
+    def post(self, request: Request) -> Response:
+        data = validated(s.CredentialsIn, request.data)
+        player = players.sign_up(request._request, data["username"], data["password"])
+        return Response(player_json(request, player), status=status.HTTP_201_CREATED)
+
+
+class SignInView(PlayerAPIView):
+    @extend_schema(request=s.CredentialsIn, responses={200: s.PlayerOut, 400: ERR}, summary="Sign in; this browser's guest games join the account")
+    def post(self, request: Request) -> Response:
+        data = validated(s.CredentialsIn, request.data)
+        player = players.sign_in(request._request, data["username"], data["password"])
+        return Response(player_json(request, player))
+
+
+class SignOutView(PlayerAPIView):
+    @extend_schema(request=None, responses={204: None}, summary="Sign out")
+    def post(self, request: Request) -> Response:
+        players.sign_out(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DailyView(PlayerAPIView):
+    @extend_schema(responses={200: s.DailyOut}, summary="Today's daily deals")
+    def get(self, request: Request) -> Response:
+        day = deals.today()
+        out = []
+        for game in DAILY_GAMES:
+            deal = deals.ensure_daily(game, day, deals.load_certifier())
+            item: dict[str, Any] = {
+                "game": game, "date": day.isoformat(), "deal": deal.public_id,
+                "certified": deal.certified,
+            }
+            if game == "freecell":
+                item["deal_number"] = deal.seed
+            out.append(item)
+        return Response({"date": day.isoformat(), "deals": out})
+
+
+class SessionsView(PlayerAPIView):
+    @extend_schema(request=s.StartSessionIn, responses={201: s.SessionOut, 400: ERR}, summary="Start a session on a deal")
+    def post(self, request: Request) -> Response:
+        data = validated(s.StartSessionIn, request.data)
+        outcome = services.start_session(player_of(request), data["game"], data["deal"])
+        return Response(services.state(outcome), status=status.HTTP_201_CREATED)
+
+
+class SessionView(PlayerAPIView):
+    @extend_schema(responses={200: s.SessionOut, 404: ERR}, summary="The current state of one of your sessions")
+    def get(self, request: Request, session_id: str) -> Response:
+        return Response(services.state(services.get_session(session_id, player_of(request))))
+
+
+MOVE_ANSWERS = {
+    200: s.SessionOut,
+    400: ERR,
+    404: ERR,
+    409: OpenApiResponse(s.ConflictOut, description="stale or repeated seq"),
+    422: OpenApiResponse(s.IllegalOut, description="the rules refuse it; reason says why"),
+}
+
+
+class MoveView(PlayerAPIView):
+    @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
+    def post(self, request: Request, session_id: str) -> Response:
+        data = validated(s.MoveIn, request.data)
+        outcome = services.play_move(session_id, player_of(request), data["seq"], data["move"])
+        return Response(services.state(outcome))
+
+
+class UndoView(PlayerAPIView):
+    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
+    def post(self, request: Request, session_id: str) -> Response:
+        data = validated(s.OptionalSeqIn, request.data or {})
+        outcome = services.undo(session_id, player_of(request), data.get("seq"))
+        return Response(services.state(outcome))
+
+
+class FinishView(PlayerAPIView):
+    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
+    def post(self, request: Request, session_id: str) -> Response:
+        data = validated(s.OptionalSeqIn, request.data or {})
+        outcome = services.finish(session_id, player_of(request), data.get("seq"))
+        return Response(services.state(outcome))
+
+
+class HintView(PlayerAPIView):
+    @extend_schema(request=None, responses={200: s.HintOut, 404: ERR}, summary="One move worth playing now (counted)")
+    def post(self, request: Request, session_id: str) -> Response:
+        outcome = services.hint(session_id, player_of(request))
+        return Response(services.state(outcome))

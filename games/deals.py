@@ -1,0 +1,141 @@
+"""Daily deals (SPEC 4) and the other deals a session can start from.
+
+Daily seeds come from the engine's HMAC of (date, game, server secret).  When the solver is
+installed a daily must be certified winnable; a candidate it refutes or cannot settle is
+replaced by the next candidate seed.  Without the solver the deals are stored uncertified.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import zoneinfo
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import DAILY_GAMES, GAMES
+from games.engine.deals import MS_MAX_DEAL, SEED_MAX, daily_seed
+from games.models import Deal
+
+log = logging.getLogger(__name__)
+
+MAX_CANDIDATES = 20
+# Microsoft deal 11982 is the one deal among 1..32000 without a solution.
+UNSOLVABLE_FREECELL = frozenset({11982})
+
+Certifier = Callable[[str, int, float], "bool | None"]
+
+
+class DealError(ValueError):
+    """A deal request that cannot be served; ``str`` is the reason."""
+
+
+def today() -> dt.date:
+    """The daily date now, in the configured time zone (UTC by default)."""
+    return timezone.now().astimezone(zoneinfo.ZoneInfo(settings.DAILY_TIME_ZONE)).date()
+
+
+def load_certifier() -> Certifier | None:
+    """The solver's certification function, once the solver package provides one.
+
+    Expected: ``certify(game, seed, budget_seconds) -> True | False | None`` (None: no
+    verdict in the budget).
+    """
+    try:
+        from games.engine.solver import certify  # type: ignore[attr-defined]
+    except Exception:  # the solver is optional until it lands
+        return None
+    return certify  # type: ignore[no-any-return]
+
+
+def ensure_daily(game: str, date: dt.date, certifier: Certifier | None = None) -> Deal:
+    """Today's (or any day's) deal of ``game``, created once; safe to call repeatedly."""
+    existing = Deal.objects.filter(game=game, date=date).first()
+    if existing is not None:
+        return existing
+    secret = settings.DAILY_SECRET
+    seed, candidate, certified = daily_seed(date, game, secret, 0), 0, None
+    if certifier is not None:
+        for candidate in range(MAX_CANDIDATES):
+            seed = daily_seed(date, game, secret, candidate)
+            verdict = certifier(game, seed, settings.SOLVER_BUDGET_SECONDS)
+            if verdict:
+                certified = True
+                break
+        else:
+            log.warning("no certified %s deal for %s in %d candidates", game, date, MAX_CANDIDATES)
+            seed, candidate, certified = daily_seed(date, game, secret, 0), 0, False
+    try:
+        with transaction.atomic():
+            # A random deal may already hold this seed; it becomes the daily.
+            deal, created = Deal.objects.get_or_create(game=game, seed=seed)
+            if not created and deal.date is not None and deal.date != date:
+                raise IntegrityError("seed already used by another day")
+            deal.date, deal.candidate, deal.certified = date, candidate, certified
+            deal.save()
+            return deal
+    except IntegrityError:
+        # Another process created it in the meantime.
+        return Deal.objects.get(game=game, date=date)
+
+
+def ensure_dailies(start: dt.date | None = None, days: int = 1) -> list[Deal]:
+    start = start or today()
+    certifier = load_certifier()
+    return [
+        ensure_daily(game, start + dt.timedelta(days=offset), certifier)
+        for offset in range(days)
+        for game in DAILY_GAMES
+    ]
+
+
+def random_seed(game: str) -> int:
+    if game == "freecell":
+        while True:
+            n = secrets.randbelow(32000) + 1
+            if n not in UNSOLVABLE_FREECELL:
+                return n
+    return secrets.randbelow(SEED_MAX + 1)
+
+
+def deal_for_request(game: str, spec: object) -> Deal:
+    """The deal a new session starts from: ``daily``, ``random``, a FreeCell deal number,
+    or the public id of a deal already played."""
+    if game not in GAMES:
+        raise DealError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if spec is None or spec == "daily":
+        if game not in DAILY_GAMES:
+            raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
+        return ensure_daily(game, today(), load_certifier())
+    if spec == "random":
+        return _deal_for_seed(game, random_seed(game))
+    if isinstance(spec, bool):
+        raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+        if game != "freecell":
+            raise DealError("deal numbers exist only for FreeCell; use 'daily' or 'random'")
+        number = int(spec)
+        if not 1 <= number <= MS_MAX_DEAL:
+            raise DealError(f"FreeCell deal numbers run from 1 to {MS_MAX_DEAL}")
+        return _deal_for_seed(game, number)
+    if isinstance(spec, str):
+        deal = Deal.objects.filter(public_id=spec).first()
+        if deal is None:
+            raise DealError(f"there is no deal {spec!r}")
+        if deal.game != game:
+            raise DealError(f"deal {spec!r} is a {deal.game} deal, not {game}")
+        return deal
+    raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
+
+
+def _deal_for_seed(game: str, seed: int) -> Deal:
+    try:
+        with transaction.atomic():
+            deal, _ = Deal.objects.get_or_create(game=game, seed=seed)
+    except IntegrityError:
+        deal = Deal.objects.get(game=game, seed=seed)
+    return deal

@@ -1,0 +1,145 @@
+"""Players, deals, game sessions and the operators' audit trail.
+
+PostgreSQL is the truth: a session row holds the full move list with server timestamps,
+so a game can always be replayed and re-validated by the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.engine import GAMES
+
+GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
+
+
+def new_public_id() -> str:
+    # Random, never derived from the seed: a Klondike public id must not reveal the stock.
+    return secrets.token_urlsafe(9)
+
+
+class Player(models.Model):
+    """A guest (bound to a browser session) or the player behind an account."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    display_name = models.CharField(max_length=24)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class Deal(models.Model):
+    """One deal of one game: a daily (``date`` set) or any other played deal."""
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    seed = models.BigIntegerField()
+    date = models.DateField(null=True, blank=True, help_text="set for a daily deal")
+    public_id = models.CharField(max_length=24, unique=True, default=new_public_id)
+    candidate = models.PositiveIntegerField(default=0, help_text="daily seed candidate used")
+    certified = models.BooleanField(
+        null=True, blank=True, help_text="proven winnable by the solver (unknown when empty)"
+    )
+    par = models.PositiveIntegerField(null=True, blank=True, help_text="solver's move count")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "game"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "date"], condition=Q(date__isnull=False), name="one_daily_per_game"
+            ),
+            models.UniqueConstraint(fields=["game", "seed"], name="one_deal_per_seed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.date or self.public_id}"
+
+    @property
+    def is_daily(self) -> bool:
+        return self.date is not None
+
+
+class GameSession(models.Model):
+    """One attempt by one player at one deal."""
+
+    PLAYING, WON = "playing", "won"
+    STATUS_CHOICES = [(PLAYING, "playing"), (WON, "won")]
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions")
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)  # copied for filtering
+    ranked = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
+    # [[token, server time in ms since the epoch], ...]; "u" is an undo.
+    moves = models.JSONField(default=list, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    cards_up = models.PositiveSmallIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0, help_text="moves on the table now")
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="first move")
+    finished_at = models.DateTimeField(null=True, blank=True, help_text="winning move")
+    time_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)
+    disqualified_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The daily leaderboard: ranked, not disqualified sessions of one deal.
+            models.Index(fields=["deal", "ranked", "disqualified", "status"], name="board_idx"),
+            models.Index(fields=["player", "deal"], name="player_deal_idx"),
+            models.Index(fields=["game", "status", "created_at"], name="admin_filter_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} session {self.id}"
+
+    @property
+    def seq(self) -> int:
+        return len(self.moves)
+
+    @property
+    def tokens(self) -> list[str]:
+        return [m[0] for m in self.moves]
+
+
+class AuditEntry(models.Model):
+    """What an operator did to a session, and why; never edited, only added."""
+
+    session = models.ForeignKey(
+        GameSession, null=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    action = models.CharField(max_length=32)
+    reason = models.TextField(blank=True)
+    data: Any = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.session_id} by {self.actor}"

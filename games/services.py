@@ -1,0 +1,307 @@
+"""Playing a session: the one path every move takes, whether it comes over HTTP or a socket.
+
+Each operation locks the session row (``select_for_update``), rebuilds the table from the
+stored move list with the engine, checks the move, and stores the move with its server
+timestamp and the new counters before anything is answered.  The ``seq`` a client sends is
+the number of moves it has seen; a stale or repeated one is refused, so a move sent twice is
+applied once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from games import deals
+from games.engine import Game, IllegalMove, ReplayError, replay
+from games.engine.piles import FOUNDATION, STOCK
+from games.models import GameSession, Player
+
+UNDO = "u"
+MAX_MOVES = 5000  # far beyond any real game; keeps a runaway client from bloating a row
+
+
+class SessionNotFound(LookupError):
+    """No such session, or not this player's: the two are answered alike."""
+
+
+class StaleSeq(Exception):
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the session is at seq {current}")
+        self.current = current
+
+
+class Refused(Exception):
+    """A move or action the rules refuse; ``reason`` is the engine's one line."""
+
+    def __init__(self, reason: str, seq: int) -> None:
+        super().__init__(reason)
+        self.reason, self.seq = reason, seq
+
+
+class BadRequest(ValueError):
+    """A malformed request (wrong type, missing field)."""
+
+
+@dataclass
+class Outcome:
+    session: GameSession
+    game: Game
+    hint: dict[str, Any] | None = None
+    hint_source: str | None = None
+
+
+def rebuild(session: GameSession) -> Game:
+    """The table after the stored moves.  They were checked when stored, so a failure here
+    means the rules changed under a stored game: the admin's re-validate reports it."""
+    return replay(session.game, session.deal.seed, session.tokens)
+
+
+def time_bonus(game_key: str, seconds: float) -> int:
+    # SPEC 3.4: only Baker's Dozen adds a time bonus to its score.
+    if game_key == "bakers-dozen":
+        return max(0, 1200 - int(seconds))
+    return 0
+
+
+def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
+    deal = deals.deal_for_request(game, deal_spec)
+    with transaction.atomic():
+        # Lock the player row so two simultaneous starts cannot both be the first attempt.
+        Player.objects.select_for_update().get(pk=player.pk)
+        first = not GameSession.objects.filter(player=player, deal=deal).exists()
+        session = GameSession(
+            player=player,
+            deal=deal,
+            game=deal.game,
+            ranked=first and deal.date is not None and deal.date == deals.today(),
+        )
+        g = rebuild(session)
+        _store_counters(session, g)
+        session.save()
+    return Outcome(session, g)
+
+
+def get_session(session_id: UUID | str, player: Player) -> Outcome:
+    session = _owned(GameSession.objects.select_related("deal"), session_id, player)
+    return Outcome(session, rebuild(session))
+
+
+def _owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession:
+    try:
+        session: GameSession = queryset.get(pk=session_id, player=player)
+    except (GameSession.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise SessionNotFound("there is no such session of yours") from None
+    return session
+
+
+def _locked(session_id: UUID | str, player: Player) -> GameSession:
+    return _owned(
+        GameSession.objects.select_for_update(of=("self",)).select_related("deal"),
+        session_id, player,
+    )
+
+
+def _check_seq(session: GameSession, seq: object, required: bool) -> None:
+    if seq is None:
+        if required:
+            raise BadRequest("seq is required: the number of moves the client has seen")
+        return
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise BadRequest("seq must be an integer")
+    if seq != session.seq:
+        raise StaleSeq(session.seq)
+
+
+def _store_counters(session: GameSession, g: Game) -> None:
+    session.score = g.score if g.has_score else None
+    session.cards_up = g.cards_up
+    session.move_count = g.moves
+
+
+def _record(session: GameSession, g: Game, tokens: list[str]) -> None:
+    """Append ``tokens`` (already applied to ``g``) with the server's time and save."""
+    if len(session.moves) + len(tokens) > MAX_MOVES:
+        raise Refused(f"a session holds at most {MAX_MOVES} moves", session.seq)
+    now = timezone.now()
+    stamp = int(now.timestamp() * 1000)
+    session.moves = [*session.moves, *([t, stamp] for t in tokens)]
+    if session.started_at is None:
+        session.started_at = now
+    _store_counters(session, g)
+    if g.won and session.status != GameSession.WON:
+        session.status = GameSession.WON
+        session.finished_at = now
+        session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
+        if g.has_score:
+            session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
+    session.save()
+
+
+def _require_playing(session: GameSession) -> None:
+    if session.status == GameSession.WON:
+        raise Refused("this game is won: start a new one to play again", session.seq)
+
+
+def play_move(session_id: UUID | str, player: Player, seq: object, token: object) -> Outcome:
+    if not isinstance(token, str) or not token.strip():
+        raise BadRequest("move must be a non-empty string in the game's notation")
+    token = token.strip()
+    if len(token) > 16:
+        raise BadRequest("move is too long to be a move")
+    with transaction.atomic():
+        session = _locked(session_id, player)
+        _check_seq(session, seq, required=True)
+        _require_playing(session)
+        g = rebuild(session)
+        if token.lower() in {"u", "undo"}:
+            return _undo(session, g)
+        try:
+            g.play(token)
+        except IllegalMove as exc:
+            raise Refused(str(exc), session.seq) from None
+        # The token is stored as sent: replayed on the same table it parses to the same move.
+        _record(session, g, [token])
+        return Outcome(session, g)
+
+
+def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
+    with transaction.atomic():
+        session = _locked(session_id, player)
+        _check_seq(session, seq, required=False)
+        _require_playing(session)
+        return _undo(session, rebuild(session))
+
+
+def _undo(session: GameSession, g: Game) -> Outcome:
+    try:
+        g.undo()
+    except IllegalMove as exc:
+        raise Refused(str(exc), session.seq) from None
+    session.undo_count += 1
+    _record(session, g, [UNDO])
+    return Outcome(session, g)
+
+
+def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
+    """Send every remaining card up, each one a stored move (undone one by one)."""
+    with transaction.atomic():
+        session = _locked(session_id, player)
+        _check_seq(session, seq, required=False)
+        _require_playing(session)
+        g = rebuild(session)
+        if not g.can_finish():
+            raise Refused("the game cannot be finished automatically yet", session.seq)
+        tokens = []
+        for move in g.finish_moves():
+            tokens.append(g.notation(move))
+            g.push(move)
+        _record(session, g, tokens)
+        return Outcome(session, g)
+
+
+def hint(session_id: UUID | str, player: Player) -> Outcome:
+    with transaction.atomic():
+        session = _locked(session_id, player)
+        g = rebuild(session)
+        if g.won:
+            return Outcome(session, g, hint=None, hint_source="heuristic")
+        move, source = suggest(session, g)
+        session.hint_count += 1
+        session.save(update_fields=["hint_count"])
+        return Outcome(session, g, hint=move, hint_source=source)
+
+
+def suggest(session: GameSession, g: Game) -> tuple[dict[str, Any] | None, str]:
+    """A move worth playing: the solver's when it is installed, else a plain heuristic."""
+    try:
+        from games.engine.solver import hint as solver_hint  # type: ignore[attr-defined]
+    except Exception:
+        solver_hint = None
+    if solver_hint is not None:
+        try:
+            token = solver_hint(session.game, session.deal.seed, session.tokens)
+        except Exception:
+            token = None
+        if token:
+            for obj in g.legal_move_objects():
+                if obj["move"] == token:
+                    return obj, "solver"
+    moves = list(g.legal_moves())
+    last = _last_move(g)
+    candidates = [m for m in moves if not _reverses(m, last)] or moves
+    ups = [m for m in candidates if FOUNDATION <= m[1] < STOCK]
+    table = [m for m in candidates if STOCK not in (m[0], m[1])]
+    for group in (ups, table, candidates):
+        if group:
+            return g.move_object(group[0]), "heuristic"
+    return None, "heuristic"
+
+
+def _last_move(g: Game) -> tuple[int, int, int] | None:
+    history = getattr(g, "history", None)
+    if history:
+        return history[-1][0]  # type: ignore[no-any-return]
+    return None
+
+
+def _reverses(move: tuple[int, int, int], last: tuple[int, int, int] | None) -> bool:
+    """A hint never only takes back the previous move (SPEC 3.6)."""
+    return last is not None and move[0] == last[1] and move[1] == last[0] and move[2] == last[2]
+
+
+def state(outcome: Outcome) -> dict[str, Any]:
+    """The answer after any operation: SPEC 9's shape plus the session's counters."""
+    session, g = outcome.session, outcome.game
+    st = g.state()
+    out: dict[str, Any] = {
+        "id": str(session.id),
+        "game": session.game,
+        "deal": session.deal.public_id,
+        "date": session.deal.date.isoformat() if session.deal.date else None,
+        "seq": session.seq,
+        "status": session.status,
+        "ranked": session.ranked,
+        "view": st["view"],
+        "legal_moves": st["legal_moves"],
+        "score": session.score,
+        "cards_up": st["cards_up"],
+        "moves": st["moves"],
+        "won": st["won"],
+        "can_finish": st["can_finish"],
+        "no_legal_move": st["no_legal_move"],
+        "can_undo": st["can_undo"] and session.status != GameSession.WON,
+        "undo_count": session.undo_count,
+        "hint_count": session.hint_count,
+        "time_ms": session.time_ms,
+        "started_at": session.started_at.isoformat() if session.started_at else None,
+        "finished_at": session.finished_at.isoformat() if session.finished_at else None,
+    }
+    if session.game == "freecell":
+        out["deal_number"] = session.deal.seed  # FreeCell deals are public numbers
+    if outcome.hint_source is not None:
+        out["hint"] = outcome.hint
+        out["source"] = outcome.hint_source
+    return out
+
+
+__all__ = [
+    "BadRequest",
+    "Outcome",
+    "Refused",
+    "ReplayError",
+    "SessionNotFound",
+    "StaleSeq",
+    "finish",
+    "get_session",
+    "hint",
+    "play_move",
+    "start_session",
+    "state",
+    "undo",
+]
