@@ -7,9 +7,13 @@ player's view -- lives here once.
 
 >>> from games.engine import new_game
 >>> g = new_game("freecell", 617)
->>> g.play("8a"); g.play("8b"); g.cards_up
-0
->>> g.undo(); g.undo(); g.history_len
+>>> g.play("8a")
+(7, 16, 1)
+>>> g.notation(g.parse("8b")), g.reason(g.parse("8a"))
+('8b', 'free cell 1 is taken')
+>>> g.undo()
+(7, 16, 1)
+>>> g.history_len
 0
 """
 
@@ -312,7 +316,9 @@ class Game:
             q = self.tab[dst]
             if q:
                 if not self._fits[c * 52 + q[-1]]:
-                    return f"{card_name(c)} cannot go on {card_name(q[-1])}: {self._build_need(q[-1])}"
+                    return (
+                        f"{card_name(c)} cannot go on {card_name(q[-1])}: {self._build_need(q[-1])}"
+                    )
             elif self.empty_pile == NEVER_REFILLED:
                 return f"an empty column is never filled again in {self.title}"
             elif self.empty_pile == KINGS_ONLY and RANK[c] != 12:
@@ -327,7 +333,11 @@ class Game:
             return None
         if dst < FOUNDATION:
             if dst - CELL >= self.free_cells:
-                return f"there are no free cells in {self.title}" if not self.free_cells else "there is no such free cell"
+                return (
+                    f"there are no free cells in {self.title}"
+                    if not self.free_cells
+                    else "there is no such free cell"
+                )
             if src >= CELL and src < FOUNDATION:
                 return "a card does not move from one free cell to another"
             if n > 1:
@@ -359,7 +369,7 @@ class Game:
         lower = RANK_NAMES[RANK[onto] - 1]
         if self.build == ALTERNATE:
             return f"it needs a {'black' if RED[onto] else 'red'} {lower}"
-        return f"it needs a {lower}"
+        return f"it needs {'an' if lower[0] in 'aeiou' else 'a'} {lower}"
 
     def _stock_reason(self, move: Move) -> str | None:
         src, dst, n = move
@@ -422,9 +432,9 @@ class Game:
                 cards = [self.cells[src - CELL]]
                 self.cells[src - CELL] = EMPTY
             elif src < STOCK:
-                s = src - FOUNDATION
-                self.found[s] -= 1
-                cards = [self.found[s] * 4 + s]
+                suit = src - FOUNDATION
+                self.found[suit] -= 1
+                cards = [self.found[suit] * 4 + suit]
             else:
                 cards = [self.waste.pop()]
             if dst < CELL:
@@ -476,9 +486,9 @@ class Game:
                 cards = [self.cells[dst - CELL]]
                 self.cells[dst - CELL] = EMPTY
             else:
-                s_ = dst - FOUNDATION
-                self.found[s_] -= 1
-                cards = [self.found[s_] * 4 + s_]
+                suit = dst - FOUNDATION
+                self.found[suit] -= 1
+                cards = [self.found[suit] * 4 + suit]
             if src < CELL:
                 self.tab[src].extend(cards)
             elif src < FOUNDATION:
@@ -504,7 +514,9 @@ class Game:
         g.found = self.found[:]
         g.stock = self.stock[:]
         g.waste = self.waste[:]
-        g.history = deque(self.history, maxlen=self.undo_limit) if self.undo_limit else list(self.history)
+        g.history = (
+            deque(self.history, maxlen=self.undo_limit) if self.undo_limit else list(self.history)
+        )
         return g
 
     def _foundation_move(self) -> Move | None:

@@ -16,8 +16,19 @@ RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 
 KING = 12
@@ -44,7 +55,9 @@ def parse_card(text: str) -> int:
     try:
         return _BY_CODE[text.strip().upper()]
     except KeyError:
-        raise ValueError(f"not a card: {text!r} (expected rank A23456789TJQK + suit CDHS)") from None
+        raise ValueError(
+            f"not a card: {text!r} (expected rank A23456789TJQK + suit CDHS)"
+        ) from None
 
 
 def card_name(c: int) -> str:

@@ -18,8 +18,9 @@ from .cards import CODE
 from .record import ReplayError, replay
 
 # Subcommands other modules add (the solver adds ``solve``): name -> (configure, run).
-EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                                 Callable[[argparse.Namespace], int]]] = {}
+EXTRA_COMMANDS: dict[
+    str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+] = {}
 
 
 def read_moves(stream: TextIO) -> list[str]:
@@ -142,7 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Iterable[str] | None = None) -> int:
     try:  # the solver registers ``solve`` when it is installed
-        from .solver import cli as _solver_cli  # noqa: F401
+        import importlib
+
+        importlib.import_module(".solver.cli", __package__)
     except ImportError:
         pass
     args = build_parser().parse_args(list(argv) if argv is not None else None)

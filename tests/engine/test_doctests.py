@@ -1,0 +1,22 @@
+"""The runnable examples in the engine's docstrings stay true."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["cards", "deals", "base", "record"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name: str) -> None:
+    module = importlib.import_module(f"games.engine.{name}")
+    result = doctest.testmod(module)
+    assert result.failed == 0
+
+
+def test_package_docstring_examples_run() -> None:
+    result = doctest.testmod(importlib.import_module("games.engine"))
+    assert result.failed == 0 and result.attempted > 0
