@@ -1,7 +1,18 @@
+"""Operators' inspection of players, deals and sessions (SPEC 8)."""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
+
+from games import inspection
 from games.models import AuditEntry, Deal, GameSession, Player
 
 
@@ -15,13 +26,153 @@ class PlayerAdmin(admin.ModelAdmin):
 class DealAdmin(admin.ModelAdmin):
     list_display = ["game", "date", "public_id", "certified", "par"]
     list_filter = ["game", "date", "certified"]
+    search_fields = ["public_id"]
 
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ["created_at", "action", "session", "actor", "reason"]
+    list_filter = ["action"]
+    readonly_fields = ["session", "actor", "action", "reason", "data", "created_at"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the trail is only ever added to
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class AuditInline(admin.TabularInline):
+    model = AuditEntry
+    extra = 0
+    can_delete = False
+    fields = ["created_at", "action", "actor", "reason"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "player", "status", "ranked"]
+    list_display = ["id", "game", "day", "player", "status", "ranked", "disqualified",
+                    "score", "cards_up", "time_ms", "undo_count", "hint_count", "created_at"]
+    list_filter = ["deal__date", "game", "status", "ranked", "disqualified"]
+    search_fields = ["id", "player__display_name", "deal__public_id"]
+    list_select_related = ["player", "deal"]
+    date_hierarchy = "created_at"
+    inlines = [AuditInline]
+    actions = ["revalidate_selected"]
+    change_form_template = "admin/games/gamesession/change_form.html"
+    readonly_fields = [
+        "player", "deal", "game", "ranked", "status", "score", "cards_up", "move_count",
+        "undo_count", "hint_count", "created_at", "started_at", "finished_at", "time_ms",
+        "disqualified", "disqualified_reason", "timing", "move_table",
+    ]
+    exclude = ["moves"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="day", ordering="deal__date")
+    def day(self, obj: GameSession) -> Any:
+        return obj.deal.date
+
+    @admin.display(description="timing signals")
+    def timing(self, obj: GameSession) -> str:
+        t = inspection.timing_signals(obj)
+        return format_html_join("", "<div>{}: {}</div>", ((k, v) for k, v in t.items()))
+
+    @admin.display(description="moves (server time)")
+    def move_table(self, obj: GameSession) -> str:
+        rows = format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((i, token, at) for i, (token, at) in enumerate(obj.moves, start=1)),
+        )
+        return format_html(
+            "<table><tr><th>#</th><th>move</th><th>server time (ms)</th></tr>{}</table>", rows
+        )
+
+    # -- inspection pages -----------------------------------------------------------------
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<uuid:pk>/replay/", wrap(self.replay_view), name="games_gamesession_replay"),
+            path("<uuid:pk>/revalidate/", wrap(self.revalidate_view),
+                 name="games_gamesession_revalidate"),
+            path("<uuid:pk>/disqualify/", wrap(self.disqualify_view),
+                 name="games_gamesession_disqualify"),
+            *super().get_urls(),
+        ]
+
+    def _session(self, request: HttpRequest, pk: Any) -> GameSession:
+        session = get_object_or_404(GameSession.objects.select_related("deal", "player"), pk=pk)
+        if not self.has_view_permission(request, session):
+            raise PermissionDenied
+        return session
+
+    def replay_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        session = self._session(request, pk)
+        steps, tables = inspection.replay_steps(session)
+        try:
+            step = min(max(int(request.GET.get("step", len(steps) - 1)), 0), len(steps) - 1)
+        except ValueError:
+            step = len(steps) - 1
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": session,
+            "title": f"Replay of {session}",
+            "steps": steps,
+            "step": step,
+            "table": tables[step],
+            "timing": inspection.timing_signals(session),
+        }
+        return TemplateResponse(request, "admin/games/gamesession/replay.html", context)
+
+    def revalidate_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        session = self._session(request, pk)
+        if request.method != "POST":
+            return HttpResponseRedirect(self._change_url(session))
+        self._report(request, session, inspection.revalidate(session, request.user))
+        return HttpResponseRedirect(self._change_url(session))
+
+    def disqualify_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        session = self._session(request, pk)
+        if not self.has_change_permission(request, session):
+            raise PermissionDenied
+        error = ""
+        if request.method == "POST":
+            reason = request.POST.get("reason", "")
+            try:
+                if request.POST.get("reinstate"):
+                    inspection.reinstate(session, request.user, reason)
+                    messages.success(request, "Session reinstated on the leaderboard.")
+                else:
+                    inspection.disqualify(session, request.user, reason)
+                    messages.success(request, "Session disqualified from the leaderboard.")
+                return HttpResponseRedirect(self._change_url(session))
+            except ValueError as exc:
+                error = str(exc)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": session,
+            "title": f"Disqualify {session}",
+            "error": error,
+        }
+        return TemplateResponse(request, "admin/games/gamesession/disqualify.html", context)
+
+    def _change_url(self, session: GameSession) -> str:
+        return reverse("admin:games_gamesession_change", args=[session.pk])
+
+    def _report(self, request: HttpRequest, session: GameSession, result: dict[str, Any]) -> None:
+        if result["matches"]:
+            messages.success(request, f"{session}: the engine agrees with the stored result.")
+        else:
+            messages.error(request, f"{session}: re-validation disagrees: {result}")
+
+    @admin.action(description="Re-validate the selected sessions with the engine")
+    def revalidate_selected(self, request: HttpRequest, queryset: Any) -> None:
+        for session in queryset.select_related("deal"):
+            self._report(request, session, inspection.revalidate(session, request.user))

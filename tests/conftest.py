@@ -1,0 +1,76 @@
+"""Shared fixtures for the server's tests (PostgreSQL and Redis as configured in settings)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+
+class ApiClient:
+    """A browser's worth of API calls: cookies from GET /api/me/, CSRF header on writes."""
+
+    def __init__(self) -> None:
+        from django.test import Client
+
+        self.client = Client(enforce_csrf_checks=True)
+        me = self.client.get("/api/me/")
+        assert me.status_code == 200, me.content
+        self.me = me.json()
+        self.csrf = self.client.cookies["csrftoken"].value
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path)
+
+    def post(self, path: str, data: Any = None, raw: str | None = None) -> Any:
+        body = raw if raw is not None else json.dumps(data if data is not None else {})
+        return self.client.post(
+            path, body, content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf
+        )
+
+    def patch(self, path: str, data: Any) -> Any:
+        return self.client.patch(
+            path, json.dumps(data), content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf
+        )
+
+    def start(self, game: str, deal: Any = "daily") -> dict[str, Any]:
+        r = self.post("/api/sessions/", {"game": game, "deal": deal})
+        assert r.status_code == 201, r.content
+        return r.json()
+
+    def move(self, session: dict[str, Any] | str, seq: int, move: str) -> Any:
+        sid = session if isinstance(session, str) else session["id"]
+        return self.post(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": move})
+
+
+@pytest.fixture
+def api(db: None) -> Callable[[], ApiClient]:
+    """Call it once per simulated browser."""
+    return ApiClient
+
+
+def fc_solve(deal: int) -> list[str]:
+    """A solution from the public FreeCell solver, in standard notation."""
+    if not (shutil.which("make-microsoft-freecell-board") and shutil.which("fc-solve")):
+        pytest.skip("freecell-solver-bin is not installed (.ci/run installs it)")
+    board = subprocess.run(
+        ["make-microsoft-freecell-board", "-t", str(deal)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    out = subprocess.run(
+        ["fc-solve", "-m", "-snx"], input=board, check=True, capture_output=True, text=True,
+        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin:/usr/local/bin"},
+    ).stdout
+    assert "This game is solveable." in out, out[-500:]
+    body = out.split("This game is solveable.")[0]
+    return [t for t in body.split() if re.fullmatch(r"[1-8a-d][1-8a-dh](v\d+)?", t)]
+
+
+@pytest.fixture
+def solve_freecell() -> Callable[[int], list[str]]:
+    return fc_solve
