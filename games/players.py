@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from games.models import GameSession, Player
 
 SESSION_KEY = "player_id"
-NAME_RE = re.compile(r"^[^\W_]([\w .-]*[^\W_])?$")  # letters/digits, with space _ - . inside
+NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 
 _ADJECTIVES = ["Brisk", "Calm", "Clever", "Lucky", "Nimble", "Quiet", "Swift", "Wise", "Bold",
@@ -43,10 +43,10 @@ def clean_display_name(value: object) -> str:
     name = " ".join(value.split())
     if not 3 <= len(name) <= 24:
         raise PlayerError("a display name has 3 to 24 characters")
-    if not NAME_RE.match(name):
+    if not NAME_RE.match(name) or not re.search(r"[^\W_]", name):
         raise PlayerError(
-            "a display name uses letters, digits, spaces, '_', '-' and '.', "
-            "and starts and ends with a letter or digit"
+            "a display name uses letters, digits, spaces, '_', '-' and '.' "
+            "(at least one letter or digit)"
         )
     return name
 

@@ -1,0 +1,56 @@
+"""A FreeCell daily won over HTTP with a public solver's moves."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from games.models import GameSession
+
+
+def test_a_freecell_daily_won_over_http_has_server_time_and_a_second_try_is_practice(
+    api, solve_freecell
+):
+    c = api()
+    s = c.start("freecell")
+    assert s["ranked"] is True
+    solution = solve_freecell(s["deal_number"])
+    for seq, token in enumerate(solution):
+        r = c.move(s, seq, token)
+        assert r.status_code == 200, (seq, token, r.content)
+    body = r.json()
+    assert body["won"] is True and body["status"] == "won" and body["cards_up"] == 52
+    assert body["score"] is None
+    stored = GameSession.objects.get(pk=s["id"])
+    assert stored.time_ms is not None and stored.time_ms == body["time_ms"]
+    assert stored.time_ms == int((stored.finished_at - stored.started_at).total_seconds() * 1000)
+    assert stored.moves[-1][1] - stored.moves[0][1] <= stored.time_ms + 1
+
+    # A won game takes no further moves.
+    assert c.move(s, len(solution), "1a").status_code == 422
+
+    second = c.start("freecell")
+    assert second["ranked"] is False and second["deal"] == s["deal"]
+
+    board = c.get(f"/api/leaderboards/freecell/{dt.date.today().isoformat()}/").json()
+    assert [e["player"] for e in board["entries"]] == [c.me["display_name"]]
+    top = board["entries"][0]
+    assert top["rank"] == 1 and top["won"] is True and top["time_ms"] == stored.time_ms
+    assert top["moves"] == len(solution)
+
+
+def test_finish_sends_the_remaining_cards_up_as_stored_moves(api, solve_freecell):
+    c = api()
+    s = c.start("freecell", 617)
+    solution = solve_freecell(617)
+    seq = 0
+    for token in solution:
+        s = c.move(s, seq, token).json()
+        seq += 1
+        if s["can_finish"]:
+            break
+    assert s["can_finish"] and not s["won"]
+    r = c.post(f"/api/sessions/{s['id']}/finish/", {"seq": seq})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["won"] is True and body["seq"] > seq
+    assert len(GameSession.objects.get(pk=s["id"]).moves) == body["seq"]
