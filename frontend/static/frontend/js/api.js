@@ -1,0 +1,45 @@
+// One small function per endpoint of the JSON API (SPEC 9).  Errors carry the HTTP status
+// and the body, so callers can tell a refusal (422) from a stale sequence number (409).
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && (body.reason || body.detail || body.error)) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : '';
+}
+
+async function call(method, url, body, signal) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') headers['X-CSRFToken'] = csrf();
+  const res = await fetch(url, {
+    method, headers, signal, credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  if (res.status !== 204) { try { data = await res.json(); } catch { data = null; } }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+const S = (id) => `/api/sessions/${encodeURIComponent(id)}/`;
+
+export const me = () => call('GET', '/api/me/');
+export const daily = () => call('GET', '/api/daily/');
+export const createSession = (game, deal) => call('POST', '/api/sessions/', { game, deal });
+export const getSession = (id) => call('GET', S(id));
+export const move = (id, seq, token) => call('POST', S(id) + 'moves/', { seq, move: token });
+export const undo = (id, seq) => call('POST', S(id) + 'undo/', { seq });
+export const hint = (id, seq, signal) => call('POST', S(id) + 'hint/', { seq }, signal);
+export const finish = (id, seq) => call('POST', S(id) + 'finish/', { seq });
+export const leaderboard = (game, date) => call('GET', `/api/leaderboards/${game}/${date}/`);
+export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);
+export const rename = (name) => call('PATCH', '/api/me/', { display_name: name });
+export const signUp = (username, password) => call('POST', '/api/auth/signup/', { username, password });
+export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
+export const signOut = () => call('POST', '/api/auth/signout/', {});

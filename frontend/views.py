@@ -1,0 +1,112 @@
+"""Pages only: each one is a template and a little JSON for its script.  No rules here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from games.engine import DAILY_GAMES, GAMES
+from games.engine.piles import SINGLE_CARD
+
+from .strings import ui_strings
+
+LANGS = ("en", "fr")
+
+
+def game_titles() -> dict[str, str]:
+    return {
+        "klondike": _("Klondike"),
+        "klondike-draw3": _("Klondike (draw three)"),
+        "klondike-3-passes": _("Klondike (three passes)"),
+        "klondike-1-pass": _("Klondike (one pass)"),
+        "whitehorse": _("Whitehorse"),
+        "freecell": _("FreeCell"),
+        "bakers-dozen": _("Baker's Dozen"),
+    }
+
+
+def _language(request: HttpRequest) -> str:
+    """The browser's language, or the one the player chose (works with or without
+    LocaleMiddleware)."""
+    lang = translation.get_language_from_request(request)
+    lang = (lang or "en").split("-")[0]
+    if lang not in LANGS:
+        lang = "en"
+    translation.activate(lang)
+    request.LANGUAGE_CODE = lang
+    return lang
+
+
+def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
+    lang = _language(request)
+    titles = game_titles()
+    games = [{"key": k, "title": titles[k], "daily": k in DAILY_GAMES} for k in GAMES]
+    context.setdefault("page", {})
+    context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles})
+    response = render(
+        request,
+        template,
+        {"lang": lang, "games": games, "titles": titles, "other_lang": "fr" if lang == "en" else "en", **context},
+    )
+    response.headers["Content-Language"] = lang
+    return response
+
+
+def _game(key: str) -> dict[str, Any]:
+    cls = GAMES.get(key)
+    if cls is None:
+        raise Http404("no such game")
+    return {
+        "key": key,
+        "columns": cls.columns,
+        "cells": cls.free_cells,
+        "draw": cls.draw,
+        "single": cls.runs == SINGLE_CARD,
+        "supermove": key == "freecell",
+        "daily": key in DAILY_GAMES,
+    }
+
+
+@ensure_csrf_cookie
+def home(request: HttpRequest) -> HttpResponse:
+    return _page(request, "frontend/home.html")
+
+
+@ensure_csrf_cookie
+def play(request: HttpRequest, game: str) -> HttpResponse:
+    meta = _game(game)
+    deal = request.GET.get("deal", "daily" if meta["daily"] else "random")
+    meta["deal"] = deal
+    return _page(
+        request, "frontend/play.html", game=meta, title=game_titles()[game], page={"game": meta}
+    )
+
+
+@ensure_csrf_cookie
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    meta = _game(game)
+    return _page(
+        request, "frontend/leaderboard.html", game=meta, title=game_titles()[game],
+        page={"game": meta},
+    )
+
+
+@ensure_csrf_cookie
+def profile(request: HttpRequest) -> HttpResponse:
+    return _page(request, "frontend/profile.html")
+
+
+@ensure_csrf_cookie
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    meta = _game(game)
+    return _page(request, "frontend/rules.html", game=meta, title=game_titles()[game])
+
+
+@ensure_csrf_cookie
+def account(request: HttpRequest) -> HttpResponse:
+    return _page(request, "frontend/account.html")
