@@ -1,0 +1,109 @@
+"""Operators replay, re-validate and disqualify real sessions in the admin (SPEC 8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.models import AuditEntry, GameSession
+
+
+@pytest.fixture
+def operator(db):
+    user = get_user_model().objects.create_superuser("op", "op@example.com", "pw-op-123456")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def played(api, solve_freecell):
+    """A won ranked FreeCell daily, played over HTTP."""
+    c = api()
+    s = c.start("freecell")
+    solution = solve_freecell(s["deal_number"])
+    for seq, token in enumerate(solution[:10]):
+        assert c.move(s, seq, token).status_code == 200
+    assert c.post(f"/api/sessions/{s['id']}/undo/").status_code == 200
+    assert c.move(s, 11, solution[9]).status_code == 200
+    for seq, token in enumerate(solution[10:], start=12):
+        assert c.move(s, seq, token).status_code == 200
+    return GameSession.objects.get(pk=s["id"])
+
+
+def test_the_session_list_filters_by_day_game_status_and_ranked(operator, played):
+    today = played.deal.date.isoformat()
+    url = (f"/admin/games/gamesession/?deal__date={today}&game=freecell&status=won"
+           "&ranked__exact=1")
+    r = operator.get(url)
+    assert r.status_code == 200 and str(played.pk) in r.content.decode()
+    r = operator.get("/admin/games/gamesession/?status=playing")
+    assert str(played.pk) not in r.content.decode()
+
+
+def test_the_session_page_shows_moves_with_server_times_and_timing_signals(operator, played):
+    r = operator.get(f"/admin/games/gamesession/{played.pk}/change/")
+    page = r.content.decode()
+    assert r.status_code == 200
+    assert str(played.moves[0][1]) in page
+    assert "fastest_gap_ms" in page and "median_gap_ms" in page and "undo_count: 1" in page
+
+
+def test_the_replay_draws_the_table_step_by_step(operator, played):
+    r = operator.get(f"/admin/games/gamesession/{played.pk}/replay/?step=0")
+    page = r.content.decode()
+    assert r.status_code == 200
+    assert page.count('class="pile"') == 8  # FreeCell's eight columns
+    assert page.count("step-row") == len(played.moves) + 1  # the deal, then every move
+    last = operator.get(f"/admin/games/gamesession/{played.pk}/replay/").content.decode()
+    assert "Foundations: C 13 D 13 H 13 S 13" in last
+
+
+def test_revalidate_agrees_with_an_honest_session_and_flags_a_tampered_one(operator, played):
+    r = operator.post(f"/admin/games/gamesession/{played.pk}/revalidate/")
+    assert r.status_code == 302
+    entry = AuditEntry.objects.get(session=played, action="revalidate")
+    assert entry.reason == "match" and entry.data["replayed_won"] is True
+
+    GameSession.objects.filter(pk=played.pk).update(cards_up=50)
+    operator.post(f"/admin/games/gamesession/{played.pk}/revalidate/")
+    latest = AuditEntry.objects.filter(session=played, action="revalidate").first()
+    assert latest.reason == "mismatch" and latest.data["stored_cards_up"] == 50
+
+    moves = played.moves
+    moves[3][0] = "1h"  # not a legal move at that point
+    GameSession.objects.filter(pk=played.pk).update(moves=moves)
+    operator.post(f"/admin/games/gamesession/{played.pk}/revalidate/")
+    latest = AuditEntry.objects.filter(session=played, action="revalidate").first()
+    assert latest.data["ok"] is False and latest.data["error"]["index"] == 3
+
+
+def test_disqualify_needs_a_reason_is_audited_and_drops_the_leaderboard_entry(
+    api, operator, played
+):
+    board = f"/api/leaderboards/freecell/{played.deal.date.isoformat()}/"
+    viewer = api()
+    assert len(viewer.get(board).json()["entries"]) == 1
+
+    url = f"/admin/games/gamesession/{played.pk}/disqualify/"
+    assert operator.get(url).status_code == 200
+    operator.post(url, {"reason": "   "})
+    assert not GameSession.objects.get(pk=played.pk).disqualified
+
+    r = operator.post(url, {"reason": "moves 40 ms apart all game"})
+    assert r.status_code == 302
+    played.refresh_from_db()
+    assert played.disqualified and played.disqualified_reason == "moves 40 ms apart all game"
+    entry = AuditEntry.objects.get(session=played, action="disqualify")
+    assert entry.actor.username == "op" and entry.reason == "moves 40 ms apart all game"
+    assert viewer.get(board).json()["entries"] == []
+
+
+def test_a_player_without_staff_rights_cannot_open_the_inspection_pages(api, played):
+    c = api()
+    r = c.client.get(f"/admin/games/gamesession/{played.pk}/replay/")
+    assert r.status_code == 302 and "/admin/login/" in r["Location"]
+    assert dt.date.today()  # the fixture's daily is today's
