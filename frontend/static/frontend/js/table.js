@@ -18,18 +18,18 @@ export function pileOrder(meta) {
   return [...top, ...cols];
 }
 
-function topSlots(meta) {
+function topSlots(meta, cols) {
   // grid column (1-based) of each top-row pile
   const slots = {};
   if (meta.draw) {
     slots.stock = [1, 1];
     slots.waste = [2, meta.draw > 1 ? 2 : 1];
-    FOUNDATIONS.forEach((f, i) => { slots[f] = [meta.columns - 3 + i, 1]; });
+    FOUNDATIONS.forEach((f, i) => { slots[f] = [cols - 3 + i, 1]; });
   } else if (meta.cells) {
     for (let i = 0; i < meta.cells; i++) slots[`cell:${i}`] = [i + 1, 1];
-    FOUNDATIONS.forEach((f, i) => { slots[f] = [meta.columns - 3 + i, 1]; });
+    FOUNDATIONS.forEach((f, i) => { slots[f] = [cols - 3 + i, 1]; });
   } else {
-    const first = Math.floor((meta.columns - 4) / 2) + 1;
+    const first = Math.floor((cols - 4) / 2) + 1;
     FOUNDATIONS.forEach((f, i) => { slots[f] = [first + i, 1]; });
   }
   return slots;
@@ -38,14 +38,17 @@ function topSlots(meta) {
 export function sizes(root, meta) {
   const width = root.clientWidth || window.innerWidth;
   const gap = width < 500 ? 3 : 8;
-  let cw = Math.floor((width - gap * (meta.columns + 1)) / meta.columns);
+  // Thirteen columns on a phone held upright: two rows of columns, cards twice as wide.
+  const split = meta.columns > 8 && width < 700 && window.innerHeight > window.innerWidth;
+  const cols = split ? 7 : meta.columns;
+  let cw = Math.floor((width - gap * (cols + 1)) / cols);
   cw = Math.max(22, Math.min(cw, 104));
   const portrait = window.innerHeight > window.innerWidth;
-  let ch = Math.round(cw * (portrait && meta.columns > 8 ? 1.5 : 1.4));
+  let ch = Math.round(cw * 1.4);
   // Short landscape screens: keep the top row and a decent fan in view.
-  const maxCh = Math.floor((window.innerHeight - 140) / 3.2);
-  if (ch > maxCh && maxCh > 50) { ch = maxCh; cw = Math.round(ch / 1.4); }
-  return { cw, ch, gap };
+  const maxCh = Math.floor((window.innerHeight - 140) / (split ? 5 : 3.2));
+  if (ch > maxCh && maxCh > 50 && !portrait) { ch = maxCh; cw = Math.round(ch / 1.4); }
+  return { cw, ch, gap, cols, split };
 }
 
 function rankText(code) { return code[0] === 'T' ? '10' : code[0]; }
@@ -68,10 +71,11 @@ export function cardEl(code, interactive = true) {
 }
 
 // Vertical offsets for a column so that it fits the height left on screen.
-function fan(cards, ch, avail) {
+function fan(cards, ch, avail, cw) {
   const n = cards.length;
   if (!n) return [];
   let down = Math.round(ch * 0.12), up = Math.round(ch * 0.3);
+  if (cw < 46) up = Math.max(up, Math.round(cw * 0.42) + 5);
   const downs = cards.filter((c) => !c).length;
   const need = downs * down + (n - downs - 1) * up + ch;
   if (need > avail && n > 1) {
@@ -87,16 +91,17 @@ function fan(cards, ch, avail) {
 
 export function renderTable(root, st) {
   const meta = st.meta, s = st.s, view = s.view, piles = view.piles;
-  const { cw, ch, gap } = sizes(root, meta);
+  const { cw, ch, gap, cols, split } = sizes(root, meta);
   root.style.setProperty('--cw', cw + 'px');
   root.style.setProperty('--ch', ch + 'px');
   root.style.setProperty('--gap', gap + 'px');
-  root.style.setProperty('--cols', meta.columns);
+  root.style.setProperty('--cols', cols);
+  root.classList.toggle('narrow', cw < 46);
   root.replaceChildren();
 
   const top = document.createElement('div');
   top.className = 'row upper';
-  const slots = topSlots(meta);
+  const slots = topSlots(meta, cols);
   for (const name of Object.keys(slots)) {
     const p = pileEl(name, st);
     p.style.gridColumn = `${slots[name][0]} / span ${slots[name][1]}`;
@@ -105,18 +110,27 @@ export function renderTable(root, st) {
   }
   root.append(top);
 
+  const rows = split ? [[0, 7], [7, meta.columns]] : [[0, meta.columns]];
+  const first = document.createElement('div');
+  root.append(first);
+  const reserve = window.innerWidth < 700 ? 110 : 120;
+  const space = window.innerHeight - first.getBoundingClientRect().top - reserve - (rows.length - 1) * 2 * gap;
+  first.remove();
+  const avail = Math.max(ch * 2.2, space / rows.length);
+  for (const [a, b] of rows) renderColumns(root, st, a, b, { cw, ch, avail });
+}
+
+function renderColumns(root, st, a, b, { cw, ch, avail }) {
+  const piles = st.s.view.piles;
   const row = document.createElement('div');
   row.className = 'row tableau';
   root.append(row);
-  const rowTop = row.getBoundingClientRect().top;
-  const reserve = window.innerWidth < 700 ? 110 : 120;
-  const avail = Math.max(ch * 2.2, window.innerHeight - rowTop - reserve);
   let tallest = ch;
-  for (let i = 0; i < meta.columns; i++) {
+  for (let i = a; i < b; i++) {
     const name = `tableau:${i}`;
     const p = pileEl(name, st);
     const cards = piles[name] || [];
-    const tops = fan(cards, ch, avail);
+    const tops = fan(cards, ch, avail, cw);
     cards.forEach((code, k) => {
       const el = cardEl(code);
       el.style.top = tops[k] + 'px';
