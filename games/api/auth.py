@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
@@ -19,3 +20,18 @@ class CsrfSessionAuthentication(SessionAuthentication):
         if user is None or not user.is_active:
             return None
         return (user, None)
+
+
+class CsrfSessionAuthenticationScheme(OpenApiAuthenticationExtension):
+    """Documents the cookie session (and its CSRF header) in /api/schema/."""
+
+    target_class = "games.api.auth.CsrfSessionAuthentication"
+    name = "cookieAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "sessionid",
+            "description": "Session cookie from GET /api/me/; writes also send X-CSRFToken.",
+        }

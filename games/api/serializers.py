@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine import GAMES
 
 
+@extend_schema_field(
+    {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 1}], "default": "daily"}
+)
 class DealField(serializers.Field):
     """``daily``, ``random``, a FreeCell deal number (int or digits) or a public deal id."""
 
