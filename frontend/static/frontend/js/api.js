@@ -43,3 +43,4 @@ export const rename = (name) => call('PATCH', '/api/me/', { display_name: name }
 export const signUp = (username, password) => call('POST', '/api/auth/signup/', { username, password });
 export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
 export const signOut = () => call('POST', '/api/auth/signout/', {});
+export const stats = () => call('GET', '/api/me/stats/');

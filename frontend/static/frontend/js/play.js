@@ -31,6 +31,8 @@ const storeKey = `ds:${meta.key}:${meta.deal}`;
 // ---------------------------------------------------------------------------- drawing
 function draw(before) {
   if (!st.s) return;
+  const f = st.focus, len = pile(f.pile).length;
+  if (f.pile !== 'stock' && (f.index >= len || (f.index < 0 && len))) f.index = len - 1;
   renderTable(root, st);
   if (before) animateFrom(root, before);
   drawBar();
@@ -205,7 +207,9 @@ function touchStock() {
 }
 
 // A tap, a click or Enter on a pile (and on one of its cards when index >= 0).
-function activate(name, index) {
+// With ``pickOnly`` (the space bar) a card that could go up is picked instead, so that it
+// can be put somewhere else.
+function activate(name, index, pickOnly = false) {
   if (st.s.won) return;
   if (standing()?.tapFinish && !st.sel) { runFinish(); return; }
   if (st.sel) {
@@ -215,13 +219,14 @@ function activate(name, index) {
       return;
     }
     dropOn(name);
+    if (st.keyboard) st.focus = { pile: name, index: 999 };
     return;
   }
   if (name === 'stock') { touchStock(); return; }
   const cards = pile(name);
   if (index < 0) index = cards.length - 1;
   if (index < 0 || !cards[index]) return;
-  if (index === cards.length - 1 && !name.startsWith('foundation:')) {
+  if (!pickOnly && index === cards.length - 1 && !name.startsWith('foundation:')) {
     const up = legal().find((x) => x.from === name && x.to.startsWith('foundation:') && (x.count || 1) === 1);
     if (up) { send(up.move, null, describeMove(up)); return; }
   }
@@ -562,7 +567,7 @@ document.addEventListener('keydown', (e) => {
     ArrowUp: () => focusInColumn(-1),
     ArrowDown: () => focusInColumn(1),
     Enter: () => { if (standing()?.tapFinish && !st.sel) runFinish(); else activate(st.focus.pile, st.focus.index); },
-    ' ': () => activate(st.focus.pile, st.focus.index),
+    ' ': () => activate(st.focus.pile, st.focus.index, true),
     Escape: () => { if (picker.open) { closePicker(); clearSelection(); } else clearSelection(); },
     u: undo, U: undo,
     h: askHint, H: askHint,
@@ -645,7 +650,7 @@ async function start() {
   st.focus = { pile: 'tableau:0', index: (session.view.piles['tableau:0'] || []).length - 1 };
   setState(session);
   root.dataset.ready = '1';
-  window.solitaire = { state: st, conn }; // for the browser tests and for curious players
+  window.solitaire = { state: st, conn, order: pileOrder(meta) }; // for the browser tests and for curious players
 }
 
 start();

@@ -1,0 +1,40 @@
+// Rename, sign up, sign in, sign out: each form posts to its endpoint and says what happened.
+import * as api from './api.js';
+import { announce, t } from './i18n.js';
+
+const msg = document.getElementById('acct-msg');
+
+function show(text, ok) {
+  msg.hidden = false;
+  msg.className = 'notice ' + (ok ? 'hint' : 'refusal');
+  msg.textContent = text;
+  announce(text);
+}
+
+function render(me) {
+  document.getElementById('acct-name').textContent = me.display_name;
+  document.querySelector('#f-rename [name=name]').value = me.display_name;
+  document.getElementById('f-signup').hidden = !me.guest;
+  document.getElementById('f-signout').hidden = me.guest;
+}
+
+function form(id, fn) {
+  document.getElementById(id).addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(e.target));
+    try {
+      const me = await fn(data);
+      if (me) render(me); else render(await api.me());
+      show(t('saved'), true);
+    } catch (err) {
+      show(err.message, false);
+    }
+  });
+}
+
+form('f-rename', (d) => api.rename(d.name));
+form('f-signup', (d) => api.signUp(d.username, d.password));
+form('f-signin', (d) => api.signIn(d.username, d.password));
+form('f-signout', () => api.signOut().then(() => null));
+
+api.me().then(render, (e) => show(e.message, false));

@@ -1,0 +1,83 @@
+// A leaderboard: today's ranking of one game, kept live by its websocket (with a slow HTTP
+// poll while the socket is down), and the all-time table.
+import * as api from './api.js';
+import { clock, page, t } from './i18n.js';
+import { openSocket } from './socket.js';
+
+const game = page.game.key;
+const rows = document.getElementById('board-rows');
+const empty = document.getElementById('board-empty');
+let view = 'daily';
+let date = null;
+let lastDaily = [];
+let seen = new Set();
+
+function draw(entries, highlight) {
+  rows.replaceChildren();
+  empty.hidden = entries.length > 0;
+  for (const e of entries) {
+    const tr = document.createElement('tr');
+    const key = `${e.player}|${e.rank}|${e.time_ms}|${e.won}`;
+    if (highlight && !seen.has(key)) tr.className = 'fresh';
+    const cells = [e.rank, e.player];
+    if (game !== 'freecell') cells.push(e.score ?? '');
+    cells.push(e.time_ms == null ? '–' : clock(e.time_ms), e.moves ?? '', e.cards_up ?? '');
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    tr.dataset.player = e.player;
+    rows.append(tr);
+  }
+  seen = new Set(entries.map((e) => `${e.player}|${e.rank}|${e.time_ms}|${e.won}`));
+}
+
+function showDaily(entries, live) {
+  lastDaily = entries;
+  if (view === 'daily') draw(entries, live);
+}
+
+async function poll() {
+  try {
+    const r = await api.leaderboard(game, date);
+    showDaily(r.entries || [], true);
+    if (typeof r.playing === 'number') setPlaying(r.playing);
+  } catch { /* keep the last table */ }
+}
+
+function setPlaying(n) { document.getElementById('board-playing').textContent = t('playing_now', { n }); }
+
+async function start() {
+  try { await api.me(); } catch { /* cookies only */ }
+  try {
+    const d = await api.daily();
+    date = (d.deals.find((x) => x.game === game) || d).date;
+  } catch {
+    date = new Date().toISOString().slice(0, 10);
+  }
+  document.getElementById('board-date').textContent = date;
+  await poll();
+  let pollTimer = setInterval(poll, 5000);
+  openSocket(`/ws/leaderboards/${game}/${date}/`, {
+    onOpen() { clearInterval(pollTimer); pollTimer = 0; poll(); },
+    onClose() { if (!pollTimer) pollTimer = setInterval(poll, 5000); },
+    onMessage(msg) {
+      if (msg.type === 'leaderboard') showDaily(msg.entries || [], true);
+      else if (msg.type === 'presence') setPlaying(msg.playing);
+    },
+  });
+  document.body.dataset.ready = '1';
+}
+
+function tab(which) {
+  view = which;
+  document.getElementById('tab-daily').setAttribute('aria-selected', String(which === 'daily'));
+  document.getElementById('tab-all').setAttribute('aria-selected', String(which === 'all'));
+  if (which === 'daily') { draw(lastDaily, false); return; }
+  api.allTime(game).then((r) => draw(r.entries || [], false), () => draw([], false));
+}
+document.getElementById('tab-daily').addEventListener('click', () => tab('daily'));
+document.getElementById('tab-all').addEventListener('click', () => tab('all'));
+
+start();

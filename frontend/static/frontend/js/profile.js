@@ -1,0 +1,33 @@
+// The player's profile: name, streaks and per-game statistics.
+import * as api from './api.js';
+import { clock, page, t } from './i18n.js';
+
+async function start() {
+  const me = await api.me();
+  document.getElementById('me-name').textContent = me.display_name;
+  document.getElementById('me-kind').textContent = me.guest ? '' : me.username;
+  let stats = me.stats;
+  if (!stats) { try { stats = await api.stats(); } catch { stats = null; } }
+  if (!stats) return;
+  document.getElementById('me-streak').textContent = stats.current_streak ?? '–';
+  document.getElementById('me-best-streak').textContent = stats.best_streak ?? '–';
+  const body = document.getElementById('me-stats');
+  const games = stats.games || {};
+  for (const [key, g] of Object.entries(games)) {
+    const tr = document.createElement('tr');
+    const rate = g.played ? Math.round((100 * g.won) / g.played) + '%' : '–';
+    for (const c of [page.titles[key] || key, g.played ?? 0, g.won ?? 0, rate, g.best_time_ms == null ? '–' : clock(g.best_time_ms)]) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  if (!body.children.length) {
+    const tr = document.createElement('tr');
+    tr.innerHTML = '<td colspan="5"></td>';
+    tr.firstChild.textContent = t('no_entries');
+    body.append(tr);
+  }
+}
+start();

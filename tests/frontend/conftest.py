@@ -1,0 +1,193 @@
+"""The real site in a real browser: Daphne on a free port over its own PostgreSQL database,
+driven by Playwright with Debian's Chromium (Playwright's own browser download is not used).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+PG = os.environ.get("FRONTEND_TEST_PG", "postgres://postgres@127.0.0.1:5432")
+DB_NAME = f"test_solitaire_frontend_{os.getpid()}"
+
+try:
+    from playwright import sync_api
+except ImportError:  # pragma: no cover - the dev extras install it
+    sync_api = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _admin_sql(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+@pytest.fixture(scope="session")
+def live_server_url() -> Iterator[str]:
+    """The site as `make run` serves it, on a database of its own (created and dropped here,
+    so nothing it commits leaks into the other tests' database)."""
+    _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}"')
+    _admin_sql(f'CREATE DATABASE "{DB_NAME}"')
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"{PG}/{DB_NAME}",
+        "REDIS_URL": os.environ.get("FRONTEND_TEST_REDIS", "redis://127.0.0.1:6379/13"),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "SERVE_STATIC": "1",
+        "SOLVER_BUDGET_SECONDS": "2",
+        "DEBUG": "0",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    port = _free_port()
+    log = open(ROOT / "artifacts" / "frontend-server.log", "w") if _mkdirs() else None
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError("the server did not start; see artifacts/frontend-server.log")
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if log:
+            log.close()
+        _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def _mkdirs() -> bool:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return True
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if sync_api is None:
+        pytest.skip("playwright is not installed (pip install -e '.[dev]')")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed (.ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()
+
+
+class Table:
+    """One player at one table: helpers that read the page's state and act like a player."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("request", lambda r: self.requests.append(r.url))
+
+    def open(self, game: str, deal: str | None = None) -> Table:
+        url = f"{self.base}/play/{game}/" + (f"?deal={deal}" if deal else "")
+        self.page.goto(url)
+        self.page.wait_for_selector("#table[data-ready]", timeout=30000)
+        return self
+
+    @property
+    def s(self) -> dict[str, Any]:
+        return self.page.evaluate("window.solitaire.state.s")
+
+    def seq(self) -> int:
+        return int(self.page.evaluate("window.solitaire.state.s.seq"))
+
+    def wait_seq(self, above: int, timeout: float = 10000) -> None:
+        self.page.wait_for_function(f"window.solitaire.state.s.seq > {above}", timeout=timeout)
+
+    def card(self, pile: str, index: int) -> Any:
+        return self.page.locator(f'#table .card[data-pile="{pile}"][data-index="{index}"]')
+
+    def pile(self, name: str) -> Any:
+        return self.page.locator(f'#table .pile[data-pile="{name}"]')
+
+    def source(self, move: dict[str, Any]) -> Any:
+        """The card a player grabs to make ``move`` (the first card of the run)."""
+        cards = self.s["view"]["piles"][move["from"]]
+        return self.card(move["from"], len(cards) - move.get("count", 1))
+
+    def drag(self, src: Any, dest_pile: str) -> None:
+        box = src.bounding_box()
+        dest = self.pile(dest_pile)
+        last = dest.locator(".card").last
+        target = (last if last.count() else dest).bounding_box()
+        x0, y0 = box["x"] + box["width"] / 2, box["y"] + min(12, box["height"] / 4)
+        x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+        m = self.page.mouse
+        m.move(x0, y0)
+        m.down()
+        for k in range(1, 9):
+            m.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
+        m.up()
+
+    def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """A fetch from inside the page, with its cookies and CSRF token."""
+        return self.page.evaluate(
+            """async ([path, body]) => {
+                const csrf = (document.cookie.match(/csrftoken=([^;]*)/) || [])[1] || '';
+                const r = await fetch(path, body === null ? {} : {method: 'POST',
+                    headers: {'Content-Type': 'application/json', 'X-CSRFToken': csrf},
+                    body: JSON.stringify(body)});
+                return {status: r.status, body: await r.json().catch(() => null)};
+            }""",
+            [path, body],
+        )
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+def new_table(browser: Any, live_server_url: str) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(width: int = 1280, height: int = 800, touch: bool = False, locale: str = "en-US") -> Table:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=touch, locale=locale
+        )
+        contexts.append(ctx)
+        return Table(ctx.new_page(), live_server_url)
+
+    yield make
+    for ctx in contexts:
+        ctx.close()

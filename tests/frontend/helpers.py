@@ -1,0 +1,67 @@
+"""Positions for the browser tests, found with the rules engine (the browser never sees it)."""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import new_game
+from games.engine.base import Game
+
+
+def tokens_to_supermove(deal: int, tries: int = 4000) -> tuple[list[str], str]:
+    """Moves from FreeCell ``deal`` to a position where a run of two or more cards may move
+    between two non-empty columns, and that run's move."""
+    rng = random.Random(deal)
+    for _ in range(tries):
+        g = new_game("freecell", deal)
+        path: list[str] = []
+        for _depth in range(12):
+            for m in g.legal_moves():
+                if m[2] >= 2 and m[0] < 8 and m[1] < 8 and g.tab[m[1]]:
+                    return path, g.notation(m)
+            moves = list(g.legal_moves())
+            if not moves:
+                break
+            m = rng.choice(moves)
+            path.append(g.notation(m))
+            g.apply(m)
+    raise AssertionError("no supermove found")
+
+
+def tokens_to_refused_supermove(deal: int, tries: int = 4000) -> tuple[list[str], tuple[int, int, int], str]:
+    """Moves from FreeCell ``deal`` to a position where an ordered run fits another column
+    but is longer than the free cells and empty columns allow; that move and its reason."""
+    rng = random.Random(deal * 7 + 1)
+    for _ in range(tries):
+        g = new_game("freecell", deal)
+        path: list[str] = []
+        for _depth in range(10):
+            found = _too_long(g)
+            if found:
+                return path, found, g.reason(found) or ""
+            moves = list(g.legal_moves())
+            # Filling free cells lowers the limit: prefer it.
+            cells = [m for m in moves if 16 <= m[1] < 20]
+            pool = cells if cells and rng.random() < 0.6 else moves
+            if not pool:
+                break
+            m = rng.choice(pool)
+            path.append(g.notation(m))
+            g.apply(m)
+    raise AssertionError("no refused supermove found")
+
+
+def _too_long(g: Game) -> tuple[int, int, int] | None:
+    for i in range(8):
+        run = g.run_length(i)
+        if run < 2:
+            continue
+        for j in range(8):
+            if i == j or not g.tab[j]:
+                continue
+            for k in range(2, run + 1):
+                m = (i, j, k)
+                why = g.reason(m)
+                if why and "free cells" in why:
+                    return m
+    return None

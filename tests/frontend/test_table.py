@@ -1,0 +1,310 @@
+"""The table in a real browser (SPEC 3, 9): every game by drag and by taps, refusals with
+their reason, undo, hint, FreeCell's supermoves, picker, keyboard and finish, the Klondike
+stock, Baker's Dozen highlights, reloads, dropped connections and live leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engine import DAILY_GAMES, GAMES
+from tests.conftest import fc_solve
+
+from .helpers import tokens_to_refused_supermove, tokens_to_supermove
+
+
+def table_move(t: Any, want: Any = None) -> dict[str, Any]:
+    """A legal move that is not a stock touch, touching the stock until one exists."""
+    for _ in range(60):
+        moves = [m for m in t.s["legal_moves"] if "stock" not in (m["from"], m["to"])]
+        moves = [m for m in moves if want is None or want(m)]
+        if moves:
+            # Prefer moves between columns: they show the most of the table.
+            moves.sort(key=lambda m: (not m["to"].startswith("tableau"), m["from"] == "waste"))
+            return moves[0]
+        seq = t.seq()
+        t.pile("stock").click()
+        t.wait_seq(seq)
+    raise AssertionError("no table move in this deal")
+
+
+def refused_pair(t: Any) -> tuple[str, str]:
+    """A column's top card and a column it may not go on."""
+    s = t.s
+    piles = s["view"]["piles"]
+    legal = {(m["from"], m["to"]) for m in s["legal_moves"] if m.get("count", 1) == 1}
+    cols = [p for p in piles if p.startswith("tableau:") and piles[p] and piles[p][-1]]
+    for a in cols:
+        for b in cols:
+            if a != b and (a, b) not in legal:
+                return a, b
+    raise AssertionError("every card fits everywhere?")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints(new_table: Any, game: str) -> None:
+    t = new_table().open(game, None if game in DAILY_GAMES else "random")
+    page = t.page
+    assert page.get_by_role("group", name="column 1", exact=True).count() == 1
+    t.shot(f"{game}-desktop")
+
+    # A legal move by drag: the cards land and the server counts the move.
+    m = table_move(t)
+    moves, seq = t.s["moves"], t.seq()
+    t.drag(t.source(m), m["to"])
+    t.wait_seq(seq)
+    assert t.s["moves"] == moves + 1
+
+    # A legal move by taps: tap the card (it may go straight up), then its destination.
+    m = table_move(t)
+    seq = t.seq()
+    t.source(m).click()
+    page.wait_for_function(f"window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}")
+    if t.seq() == seq:
+        t.pile(m["to"]).click()
+    t.wait_seq(seq)
+
+    # A refused move: the card returns and one line says why.
+    a, b = refused_pair(t)
+    seq, before = t.seq(), t.s["view"]
+    t.drag(t.card(a, len(before["piles"][a]) - 1), b)
+    notice = page.locator("#notice.refusal")
+    notice.wait_for(timeout=5000)
+    assert len(notice.inner_text().strip()) > 5
+    assert t.seq() == seq and t.s["view"] == before
+
+    # Undo takes the last move back.
+    moves, seq = t.s["moves"], t.seq()
+    page.get_by_role("button", name="Undo").click()
+    t.wait_seq(seq)
+    assert t.s["moves"] == moves - 1
+
+    # A hint marks a move or says there is none.
+    page.get_by_role("button", name="Hint").click()
+    page.locator("#notice.hint, #notice.info, #notice.dead").wait_for(timeout=15000)
+    assert page.locator("#notice").inner_text().strip()
+
+    # A phone held upright: same game, redrawn to fit.
+    view = t.s["view"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(150)
+    assert t.s["view"] == view
+    assert page.locator("#table").bounding_box()["width"] <= 390
+    t.shot(f"{game}-phone")
+    assert not t.errors
+
+
+def test_the_table_page_is_light_and_makes_no_third_party_request(new_table: Any, live_server_url: str) -> None:
+    t = new_table()
+    sizes: dict[str, int] = {}
+    t.page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())) if r.url.endswith((".js", ".css")) else None)
+    t.open("freecell", "1")
+    t.page.wait_for_timeout(300)
+    assert sum(sizes.values()) < 150_000, sizes
+    assert len(sizes) >= 5
+    assert all(u.startswith((live_server_url, "data:", "ws://127.0.0.1")) for u in t.requests), t.requests
+
+
+def test_klondike_stock_turns_and_the_waste_turns_back(new_table: Any) -> None:
+    t = new_table().open("klondike", "random")
+    stock = t.page.get_by_role("button", name="stock")
+    total = t.s["view"]["stock"]
+    while t.s["view"]["stock"]:
+        seq = t.seq()
+        stock.click()
+        t.wait_seq(seq)
+    assert len(t.s["view"]["piles"]["waste"]) == total
+    seq = t.seq()
+    stock.click()
+    t.wait_seq(seq)
+    assert t.s["view"]["stock"] == total and t.s["view"]["piles"]["waste"] == []
+
+
+def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any) -> None:
+    t = new_table().open("bakers-dozen")
+    s = t.s
+    ups = {m["from"] for m in s["legal_moves"] if m["to"].startswith("foundation")}
+    m = table_move(t, lambda m: m["to"].startswith("tableau") and m["from"] not in ups)
+    t.source(m).click()
+    lit = set(t.page.eval_on_selector_all("#table .pile.target", "els => els.map(e => e.dataset.pile)"))
+    assert lit == {x["to"] for x in s["legal_moves"] if x["from"] == m["from"]}
+    assert m["to"] in lit
+    seq = t.seq()
+    t.pile(m["to"]).click()
+    t.wait_seq(seq)
+    assert not t.page.locator("#table .pile.target").count()
+
+
+def _play(t: Any, tokens: list[str]) -> None:
+    sid = t.s["id"]
+    for tok in tokens:
+        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+        assert r["status"] == 200, r
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")
+
+
+def test_freecell_supermove_and_a_refused_supermove_with_its_reason(new_table: Any) -> None:
+    t = new_table().open("freecell", "1")
+    path, token = tokens_to_supermove(1)
+    _play(t, path)
+    m = next(x for x in t.s["legal_moves"] if x["move"] == token)
+    assert m["count"] >= 2
+    assert t.page.locator("#st-limit").inner_text().startswith("Move")
+    seq = t.seq()
+    t.drag(t.source(m), m["to"])
+    t.wait_seq(seq)
+    assert len(t.s["view"]["piles"][m["to"]]) >= m["count"] + 1
+
+    t = new_table().open("freecell", "5")
+    path, (i, j, k), reason = tokens_to_refused_supermove(5)
+    _play(t, path)
+    seq = t.seq()
+    src = f"tableau:{i}"
+    t.drag(t.card(src, len(t.s["view"]["piles"][src]) - k), f"tableau:{j}")
+    notice = t.page.locator("#notice.refusal")
+    notice.wait_for()
+    assert "free cells" in notice.inner_text()
+    assert t.seq() == seq
+
+
+def test_freecell_long_press_opens_the_run_picker(new_table: Any) -> None:
+    t = new_table().open("freecell", "1")
+    col = t.s["view"]["piles"]["tableau:0"]
+    card = t.card("tableau:0", len(col) - 2)
+    box = card.bounding_box()
+    m = t.page.mouse
+    m.move(box["x"] + box["width"] / 2, box["y"] + 8)
+    m.down()
+    t.page.wait_for_timeout(700)
+    picker = t.page.locator("#picker")
+    assert picker.is_visible()
+    assert "2" in picker.inner_text()
+    m.up()
+    assert t.page.evaluate("window.solitaire.state.sel.index") == len(col) - 2
+    t.page.get_by_role("button", name="one more card").click()
+    assert "3" in t.page.locator("#picker-text").inner_text()
+    t.page.keyboard.press("Escape")
+    assert not picker.is_visible()
+    assert t.page.evaluate("window.solitaire.state.sel") is None
+    assert t.seq() == 0
+
+
+def _keys_to(t: Any, pile: str) -> None:
+    order = t.page.evaluate("window.solitaire.order")
+    here = t.page.evaluate("window.solitaire.state.focus.pile")
+    a, b = order.index(here), order.index(pile)
+    right = (b - a) % len(order)
+    left = (a - b) % len(order)
+    key, n = ("ArrowRight", right) if right <= left else ("ArrowLeft", left)
+    for _ in range(n):
+        t.page.keyboard.press(key)
+
+
+def keyboard_move(t: Any, token: str) -> None:
+    """Play one FreeCell token with the keys of SPEC 3.3 only."""
+    def pile_of(ch: str, card: str | None = None) -> str:
+        if ch.isdigit():
+            return f"tableau:{int(ch) - 1}"
+        if ch == "h":
+            return f"foundation:{card[1]}"
+        return f"cell:{'abcd'.index(ch)}"
+
+    count = int(token.split("v")[1]) if "v" in token else 1
+    src = pile_of(token[0])
+    cards = t.s["view"]["piles"][src]
+    dest = pile_of(token[1], cards[-1])
+    seq = t.seq()
+    _keys_to(t, src)
+    for _ in range(count - 1):
+        t.page.keyboard.press("ArrowUp")
+    t.page.keyboard.press("Space")
+    _keys_to(t, dest)
+    t.page.keyboard.press("Enter")
+    t.wait_seq(seq)
+
+
+def test_freecell_is_won_with_the_keyboard_alone(new_table: Any) -> None:
+    solution = fc_solve(1)
+    t = new_table().open("freecell", "1")
+    t.page.locator("body").press("ArrowRight")
+    for token in solution:
+        keyboard_move(t, token)
+    win = t.page.locator("#win")
+    win.wait_for(state="visible")
+    assert t.s["won"]
+    assert "1" in t.page.locator("#win-deal").inner_text()
+    t.shot("freecell-won")
+
+
+def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> None:
+    solution = fc_solve(617)
+    t = new_table().open("freecell", "617")
+    sid = t.s["id"]
+    for tok in solution:
+        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+        assert r["status"] == 200
+        if r["body"]["can_finish"]:
+            break
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")
+    up = t.s["cards_up"]
+    assert up < 52
+    finish = t.page.get_by_role("button", name="Finish")
+    finish.click()
+    t.page.locator("#win").wait_for(state="visible", timeout=30000)
+    s = t.s
+    assert s["won"] and s["cards_up"] == 52 and s["moves"] >= 52 - up
+
+
+def test_a_reload_restores_the_game_exactly(new_table: Any) -> None:
+    t = new_table().open("klondike-draw3")
+    for _ in range(2):
+        m = table_move(t)
+        seq = t.seq()
+        t.drag(t.source(m), m["to"])
+        t.wait_seq(seq)
+    before = t.s
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")
+    after = t.s
+    assert after["id"] == before["id"] and after["view"] == before["view"]
+    assert after["moves"] == before["moves"] and after["legal_moves"] == before["legal_moves"]
+
+
+def test_a_dropped_connection_resumes_without_losing_a_move(new_table: Any) -> None:
+    t = new_table().open("freecell", "1")
+    ctx = t.page.context
+    ctx.set_offline(True)
+    t.card("tableau:0", len(t.s["view"]["piles"]["tableau:0"]) - 1).click()
+    t.pile("cell:0").click()
+    t.page.locator("#notice.offline").wait_for(timeout=10000)
+    ctx.set_offline(False)
+    t.wait_seq(0, timeout=15000)
+    assert t.s["moves"] == 1 and t.s["view"]["piles"]["cell:0"]
+
+
+def test_the_table_speaks_french(new_table: Any) -> None:
+    t = new_table(locale="fr-FR").open("freecell", "1")
+    page = t.page
+    assert page.get_by_role("button", name="Annuler").count() == 1
+    assert page.get_by_role("group", name="colonne 1", exact=True).count() == 1
+    assert page.get_by_role("group", name="fondation cœur").count() == 1
+
+
+def test_a_leaderboard_updates_live_when_another_player_wins(new_table: Any) -> None:
+    watcher = new_table()
+    watcher.page.goto(f"{watcher.base}/leaderboards/freecell/")
+    watcher.page.wait_for_selector("body[data-ready]")
+    player = new_table().open("freecell")
+    number = player.s["deal_number"]
+    name = player.api("/api/me/", None)["body"]["display_name"]
+    sid = player.s["id"]
+    seq = player.s["seq"]
+    for tok in fc_solve(number):
+        r = player.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": tok})
+        assert r["status"] == 200
+        seq = r["body"]["seq"]
+    assert r["body"]["won"]
+    watcher.page.locator(f'#board-rows tr[data-player="{name}"]').wait_for(timeout=15000)
