@@ -33,6 +33,10 @@ def stop(children: list[subprocess.Popen[bytes]]) -> None:
             child.kill()
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     port = os.environ.get("PORT", "8000")
@@ -53,6 +57,8 @@ def main() -> int:
     else:
         print("    (no DATABASE_URL/REDIS_URL: SQLite, in-memory channels, tasks inline)")
 
+    # A SIGTERM (from a supervisor or a test) stops everything the same way Ctrl-C does.
+    signal.signal(signal.SIGTERM, _interrupt)
     children = [subprocess.Popen(cmd, cwd=ROOT) for cmd in commands]
     print(f"\n    Daily Solitaire is at http://127.0.0.1:{port}/   (Ctrl-C stops)\n", flush=True)
     try:

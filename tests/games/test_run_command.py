@@ -1,0 +1,84 @@
+"""The README's run command serves the site, tried the way a new user's script would."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Browser:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def call(self, method: str, path: str, body: object = None) -> tuple[int, dict]:
+        csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(
+            self.base + path, data=data, method=method,
+            headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+        )
+        try:
+            with self.opener.open(req, timeout=10) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+
+def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    proc = subprocess.Popen(
+        [sys.executable, "scripts/run.py"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        b = Browser(base)
+        for _ in range(120):
+            try:
+                status, me = b.call("GET", "/api/me/")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+                time.sleep(0.25)
+        assert status == 200 and me["guest"] is True
+        status, daily = b.call("GET", "/api/daily/")
+        assert status == 200 and len(daily["deals"]) == 5
+        for deal in daily["deals"]:
+            status, s = b.call("POST", "/api/sessions/", {"game": deal["game"], "deal": "daily"})
+            assert status == 201 and s["ranked"] is True
+            move = s["legal_moves"][0]["move"]
+            status, after = b.call("POST", f"/api/sessions/{s['id']}/moves/",
+                                   {"seq": 0, "move": move})
+            assert status == 200 and after["seq"] == 1
+            status, again = b.call("POST", f"/api/sessions/{s['id']}/moves/",
+                                   {"seq": 0, "move": move})
+            assert status == 409 and again["seq"] == 1
+            status, bad = b.call("POST", f"/api/sessions/{s['id']}/moves/",
+                                 {"seq": 1, "move": "1h" if deal["game"] != "bakers-dozen" else "kk"})
+            assert status == 422 and bad["reason"]
+        with urllib.request.urlopen(base + "/static/admin/css/base.css", timeout=10) as r:
+            assert r.status == 200 and b"body" in r.read()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    assert f"http://127.0.0.1:{port}/" in out
