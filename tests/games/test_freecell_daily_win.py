@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
+from games.deals import today
 from games.models import GameSession
 
 
@@ -31,7 +30,7 @@ def test_a_freecell_daily_won_over_http_has_server_time_and_a_second_try_is_prac
     second = c.start("freecell")
     assert second["ranked"] is False and second["deal"] == s["deal"]
 
-    board = c.get(f"/api/leaderboards/freecell/{dt.date.today().isoformat()}/").json()
+    board = c.get(f"/api/leaderboards/freecell/{today().isoformat()}/").json()
     assert [e["player"] for e in board["entries"]] == [c.me["display_name"]]
     top = board["entries"][0]
     assert top["rank"] == 1 and top["won"] is True and top["time_ms"] == stored.time_ms
