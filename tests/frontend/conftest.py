@@ -146,7 +146,12 @@ class Table:
         cards = self.s["view"]["piles"][move["from"]]
         return self.card(move["from"], len(cards) - move.get("count", 1))
 
+    def settle(self) -> None:
+        """Wait for the cards to stop sliding (a player aims at where cards are)."""
+        self.page.wait_for_function("document.getAnimations().length === 0")
+
     def drag(self, src: Any, dest_pile: str) -> None:
+        self.settle()
         box = src.bounding_box()
         dest = self.pile(dest_pile)
         last = dest.locator(".card").last
