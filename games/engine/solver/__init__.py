@@ -1,0 +1,26 @@
+"""Solvers for every game: winning lines, proven dead ends, hints and certified deals.
+
+Pure standard-library Python.  One search framework (:mod:`.search`) with a transposition
+table on canonical keys; a thin domain per game (:mod:`.freecell`, :mod:`.bakers_dozen`,
+:mod:`.klondike`).  A result is ``solved`` (with the moves in the game's notation),
+``unsolvable`` (the search space was exhausted: a proof) or ``unknown`` (budget spent).
+"""
+
+from __future__ import annotations
+
+from .api import domain_for, solve, solve_deal
+from .hint import Hint, hint
+from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, Result
+
+__all__ = [
+    "SOLVED",
+    "UNKNOWN",
+    "UNSOLVABLE",
+    "Budget",
+    "Hint",
+    "Result",
+    "domain_for",
+    "hint",
+    "solve",
+    "solve_deal",
+]

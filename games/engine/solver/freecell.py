@@ -1,0 +1,228 @@
+"""FreeCell for the search framework.
+
+State: ``(cols, cells, found)`` with each column a ``bytes`` (deepest card first), the
+occupied free cells as sorted ``bytes`` and the foundation counts as a tuple.  ``bytes``
+because Python caches their hash and compares them with memcmp, which makes the canonical
+key (the columns sorted, the cells sorted) cheap.  The foundations are implied by the
+cards left, so the key leaves them out.
+
+Moves are ``(src, dst, n, card)``: engine pile ids, except that a free cell is just
+``CELL`` -- which cell holds a card only matters for the notation, and :meth:`tokens`
+picks the positional letter when it replays the line on the engine.
+
+Pruning (all of it keeps "unsolvable" a proof):
+
+* cards go up by themselves when no card still on the table could ever need them as a
+  place to land: a two or an ace always, otherwise when both foundations of the other
+  colour hold the rank below (the cards that could sit on it are home for good);
+* of several empty columns only the first is a destination (they are interchangeable);
+* a whole column never moves into an empty column (the position would not change);
+* supermoves into an empty column are offered as one card and as the longest run only:
+  the other sizes are sequences of single-card moves, which are all offered.
+"""
+
+from __future__ import annotations
+
+from ..base import EMPTY, Game
+from ..cards import RANK, RED
+from ..piles import CELL, FOUNDATION
+
+FMove = tuple[int, int, int, int]
+State = tuple[tuple[bytes, ...], bytes, tuple[int, ...]]
+
+_FITS = bytes(
+    1 if RANK[o] == RANK[m] + 1 and RED[o] != RED[m] else 0 for m in range(52) for o in range(52)
+)
+# The two suits of the other colour, per suit (C D H S).
+_OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+
+class FreeCellDomain:
+    ncols = 8
+    ncells = 4
+    # Heuristic weights: cards left, cards lying above a lower card, depth of the next
+    # cards each suit needs, occupied cells, empty columns (a bonus).  Tuned on deals 1-1000.
+    weights = (3, 2, 1, 2, 3)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._colinfo: dict[bytes, int] = {}
+
+    # -- the framework's interface ---------------------------------------------------------
+    def initial(self) -> State:
+        g = self.game
+        cols = [bytes(p) for p in g.tab[: self.ncols]]
+        cells = bytearray(c for c in g.cells if c != EMPTY)
+        found = list(g.found)
+        auto: list[FMove] = []
+        self._autoplay(cols, cells, found, auto)
+        self.initial_moves = tuple(auto)  # safe moves before the search starts
+        return (tuple(cols), bytes(sorted(cells)), tuple(found))
+
+    def key(self, s: State) -> tuple[bytes, ...]:
+        return (*sorted(s[0]), s[1])
+
+    def is_won(self, s: State) -> bool:
+        return sum(s[2]) == 52
+
+    def heuristic(self, s: State) -> int:
+        cols, cells, found = s
+        info = self._colinfo
+        blocked = 0
+        empty = 0
+        for c in cols:
+            if not c:
+                empty += 1
+                continue
+            b = info.get(c)
+            if b is None:
+                b = info[c] = _disorder(c)
+            blocked += b
+        # The next card each suit needs, and how deep it lies: digging is the work left.
+        depth = 0
+        for c in cols:
+            n = len(c)
+            for i in range(n):
+                x = c[i]
+                if x >> 2 == found[x & 3]:
+                    depth += n - 1 - i
+        left = 52 - found[0] - found[1] - found[2] - found[3]
+        wl, wb, wd, wc, we = self.weights
+        return wl * left + wb * blocked + wd * depth + wc * len(cells) - we * empty
+
+    def successors(self, s: State) -> list[tuple[tuple[FMove, ...], State]]:
+        cols, cells, found = s
+        out: list[tuple[tuple[FMove, ...], State]] = []
+        nfree = self.ncells - len(cells)
+        ncols = self.ncols
+        empties = [i for i in range(ncols) if not cols[i]]
+        first_empty = empties[0] if empties else -1
+        limit_full = (nfree + 1) << len(empties)
+        limit_empty = (nfree + 1) << max(len(empties) - 1, 0)
+        fits = _FITS
+        child = self._child
+        tops = [c[-1] if c else -1 for c in cols]
+
+        # Cards that may go up now but were not safe to send automatically.
+        for i in range(ncols):
+            t = tops[i]
+            if t >= 0 and found[t & 3] == t >> 2:
+                out.append(child(s, (i, FOUNDATION + (t & 3), 1, t)))
+        for x in set(cells):
+            if found[x & 3] == x >> 2:
+                out.append(child(s, (CELL, FOUNDATION + (x & 3), 1, x)))
+
+        for i in range(ncols):
+            c = cols[i]
+            if not c:
+                continue
+            n = len(c)
+            k = n - 1
+            while k > 0 and fits[c[k] * 52 + c[k - 1]]:
+                k -= 1
+            run = n - k
+            top_rank = tops[i] >> 2
+            lim = run if run < limit_full else limit_full
+            for j in range(ncols):
+                t = tops[j]
+                if t < 0 or j == i:
+                    continue
+                need = (t >> 2) - top_rank
+                if 1 <= need <= lim and fits[c[-need] * 52 + t]:
+                    out.append(child(s, (i, j, need, c[-need])))
+            if first_empty >= 0 and n > 1:
+                out.append(child(s, (i, first_empty, 1, c[-1])))
+                m = min(run, limit_empty, n - 1)
+                if m > 1:
+                    out.append(child(s, (i, first_empty, m, c[-m])))
+            if nfree:
+                out.append(child(s, (i, CELL, 1, c[-1])))
+
+        for x in set(cells):
+            for j in range(ncols):
+                t = tops[j]
+                if t >= 0 and fits[x * 52 + t]:
+                    out.append(child(s, (CELL, j, 1, x)))
+            if first_empty >= 0:
+                out.append(child(s, (CELL, first_empty, 1, x)))
+        return out
+
+    def tokens(self, path: list[tuple[FMove, ...]]) -> list[str]:
+        """The line in the engine's notation, replayed on a copy so cells are positional."""
+        g = self.game.copy()
+        out: list[str] = []
+        for edge in [self.initial_moves, *path]:
+            for src, dst, n, card in edge:
+                if src == CELL:
+                    src = CELL + g.cells.index(card)
+                if dst == CELL:
+                    dst = CELL + g.cells.index(EMPTY)
+                m = (src, dst, n)
+                out.append(g.notation(m))
+                g.apply(m)
+        return out
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _child(self, s: State, m: FMove) -> tuple[tuple[FMove, ...], State]:
+        cols_t, cells_b, found_t = s
+        cols = list(cols_t)
+        cells = bytearray(cells_b)
+        found = list(found_t)
+        src, dst, n, card = m
+        if src < CELL:
+            moving = cols[src][-n:]
+            cols[src] = cols[src][:-n]
+        else:
+            del cells[cells.index(card)]
+            moving = bytes((card,))
+        if dst < CELL:
+            cols[dst] += moving
+        elif dst == CELL:
+            cells.append(card)
+        else:
+            found[card & 3] += 1
+        edge = [m]
+        self._autoplay(cols, cells, found, edge)
+        return tuple(edge), (tuple(cols), bytes(sorted(cells)), tuple(found))
+
+    @staticmethod
+    def _autoplay(cols: list[bytes], cells: bytearray, found: list[int], edge: list[FMove]) -> None:
+        moved = True
+        while moved:
+            moved = False
+            for i, c in enumerate(cols):
+                if c:
+                    x = c[-1]
+                    r, su = x >> 2, x & 3
+                    if found[su] == r:
+                        a, b = _OTHER[su]
+                        if r <= 1 or (found[a] >= r and found[b] >= r):
+                            found[su] += 1
+                            cols[i] = c[:-1]
+                            edge.append((i, FOUNDATION + su, 1, x))
+                            moved = True
+            for x in list(cells):
+                r, su = x >> 2, x & 3
+                if found[su] == r:
+                    a, b = _OTHER[su]
+                    if r <= 1 or (found[a] >= r and found[b] >= r):
+                        found[su] += 1
+                        del cells[cells.index(x)]
+                        edge.append((CELL, FOUNDATION + su, 1, x))
+                        moved = True
+
+
+def _disorder(c: bytes) -> int:
+    """Cards lying above a lower card of the same column: each must move before the lower
+    one can go up."""
+    low = 99
+    n = 0
+    for x in c:
+        r = x >> 2
+        if r > low:
+            n += 1
+        elif r < low:
+            low = r
+    return n
+
+

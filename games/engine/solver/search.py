@@ -1,0 +1,168 @@
+"""The one search framework every game's solver plugs into.
+
+A game supplies a *domain*: a compact, hashable state, a canonical key for the
+transposition table, the successors of a state (each edge is a short tuple of engine
+moves: the move itself plus the safe automatic moves that follow it), a heuristic and a
+win test.  The framework runs a greedy best-first search over it:
+
+* best-first, because a good heuristic finds a winning line after a few hundred
+  expansions where depth-first search wanders;
+* every state enters the transposition table once, so when the frontier runs dry the
+  whole reachable space has been seen and "unsolvable" is a proof -- provided the domain
+  only prunes moves that provably cannot help (each domain says which it prunes, and why);
+* the budget (seconds and states) and a cancel flag are checked at every expansion, so a
+  player's move stops a hint search within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..piles import Move
+
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+UNKNOWN = "unknown"
+
+# How often (in expansions) the clock is read: reading it costs about as much as a
+# cheap expansion, and 16 expansions take well under the 50 ms a cancel may wait.
+_CLOCK_EVERY = 16
+
+
+class Domain(Protocol):
+    """What a game's solver provides to the framework."""
+
+    def initial(self) -> Any: ...
+
+    def key(self, state: Any) -> Hashable: ...
+
+    def successors(self, state: Any) -> Sequence[tuple[tuple[Move, ...], Any]]: ...
+
+    def heuristic(self, state: Any) -> int: ...
+
+    def is_won(self, state: Any) -> bool: ...
+
+    def tokens(self, path: list[tuple[Move, ...]]) -> list[str]: ...
+
+
+class Cancelled(Exception):
+    """Raised inside a search when its cancel flag is set."""
+
+
+@dataclass
+class Budget:
+    """Limits of one search: wall-clock seconds, states stored, and a cancel flag that
+    another thread (the player's next move) may set at any time."""
+
+    seconds: float = 10.0
+    states: int = 3_000_000
+    cancel: threading.Event | None = None
+    progress: Callable[[int, float], None] | None = None  # (states, seconds) now and then
+
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
+
+
+@dataclass
+class Result:
+    status: str  # SOLVED, UNSOLVABLE or UNKNOWN
+    moves: list[str] = field(default_factory=list)  # in the game's notation
+    states: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    first: tuple[Move, ...] = ()  # the first edge of the line found (hints use it)
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+
+def best_first(domain: Domain, budget: Budget) -> Result:
+    """Greedy best-first search with a transposition table on the canonical key."""
+    t0 = time.monotonic()
+    deadline = t0 + budget.seconds
+    start = domain.initial()
+    if domain.is_won(start):
+        return Result(SOLVED, domain.tokens([]), 1, time.monotonic() - t0)
+    if getattr(domain, "dead_at_start", False):  # a domain's own proof, before any search
+        return Result(UNSOLVABLE, [], 1, time.monotonic() - t0)
+    # node = (state, parent node, edge that led here); the path is rebuilt from it.
+    root: tuple[Any, Any, tuple[Move, ...]] = (start, None, ())
+    seen: set[Hashable] = {domain.key(start)}
+    heap: list[tuple[int, int, Any]] = [(domain.heuristic(start), 0, root)]
+    counter = 0
+    expansions = 0
+    cancel = budget.cancel
+    max_states = budget.states
+    key, successors, heuristic, is_won = (
+        domain.key, domain.successors, domain.heuristic, domain.is_won,
+    )
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        expansions += 1
+        if cancel is not None and cancel.is_set():
+            return Result(UNKNOWN, [], len(seen), time.monotonic() - t0, cancelled=True)
+        if expansions % _CLOCK_EVERY == 0:
+            now = time.monotonic()
+            if now > deadline or len(seen) > max_states:
+                return Result(UNKNOWN, [], len(seen), now - t0)
+            if budget.progress is not None and expansions % 4096 == 0:
+                budget.progress(len(seen), now - t0)
+        node = pop(heap)[2]
+        for edge, child in successors(node[0]):
+            k = key(child)
+            if k in seen:
+                continue
+            seen.add(k)
+            cnode = (child, node, edge)
+            if is_won(child):
+                path = _path(cnode)
+                return Result(
+                    SOLVED, domain.tokens(path), len(seen), time.monotonic() - t0,
+                    first=path[0],
+                )
+            counter -= 1  # ties go to the newest node: a dive, not a sweep
+            push(heap, (heuristic(child), counter, cnode))
+    return Result(UNSOLVABLE, [], len(seen), time.monotonic() - t0)
+
+
+def _path(node: Any) -> list[tuple[Move, ...]]:
+    edges: list[tuple[Move, ...]] = []
+    while node[1] is not None:
+        edges.append(node[2])
+        node = node[1]
+    edges.reverse()
+    return edges
+
+
+def portfolio(domain: Domain, budget: Budget, variants: Sequence[Any], cap: int) -> Result:
+    """Best-first runs with different heuristic weights, each stopped after ``cap``
+    states, then a last run with the first weights and the whole budget.
+
+    One heuristic solves most deals in a few thousand states but now and then dives into a
+    hopeless region for a million; another set of weights rarely fails on the same deal.
+    Short restarts cut that tail.  Only the last run may report "unsolvable" (the capped
+    ones stop early), and the last run alone can exhaust the space to prove it.
+    """
+    t0 = time.monotonic()
+    states = 0
+    for w in variants:
+        left = budget.seconds - (time.monotonic() - t0)
+        if left <= 0:
+            break
+        domain.weights = w  # type: ignore[attr-defined]
+        r = best_first(domain, Budget(left, min(cap, budget.states), budget.cancel, budget.progress))
+        states += r.states
+        if r.status != UNKNOWN or r.cancelled:
+            r.states, r.seconds = states, time.monotonic() - t0
+            return r
+    domain.weights = variants[0]  # type: ignore[attr-defined]
+    left = max(budget.seconds - (time.monotonic() - t0), 0.0)
+    r = best_first(domain, Budget(left, budget.states, budget.cancel, budget.progress))
+    r.states, r.seconds = r.states + states, time.monotonic() - t0
+    return r
