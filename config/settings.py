@@ -109,11 +109,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0" if TESTING else "")
 
+# Keys this site keeps in Redis (rank indexes, presence) start with this.
+REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "test-solitaire" if TESTING else "solitaire")
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
         }
     }
 else:
@@ -122,19 +125,22 @@ else:
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+# Tests run tasks inline unless a test starts a real worker (it switches this off).
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL or TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# An unacknowledged task (its worker died) is handed out again after this long.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120)}
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    "create-daily-deals": {
-        "task": "games.tasks.create_daily_deals",
-        "schedule": 3600.0,
-    },
+    "create-daily-deals": {"task": "games.tasks.create_daily_deals", "schedule": 3600.0},
+    # Closing yesterday is idempotent, so running it hourly costs little and heals misses.
+    "close-yesterday": {"task": "leaderboards.tasks.close_day", "schedule": 3600.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 
 from games import inspection
 from games.models import AuditEntry, Deal, GameSession, Player
+from leaderboards.hooks import session_disqualified
 
 
 @admin.register(Player)
@@ -151,6 +152,8 @@ class GameSessionAdmin(admin.ModelAdmin):
                 else:
                     inspection.disqualify(session, request.user, reason)
                     messages.success(request, "Session disqualified from the leaderboard.")
+                session.refresh_from_db()
+                session_disqualified(session)
                 return HttpResponseRedirect(self._change_url(session))
             except ValueError as exc:
                 error = str(exc)

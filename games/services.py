@@ -54,6 +54,16 @@ class Outcome:
     game: Game
     hint: dict[str, Any] | None = None
     hint_source: str | None = None
+    just_won: bool = False
+
+
+def _after_commit(outcome: Outcome) -> Outcome:
+    """Runs once the transaction is committed, so a worker sees the stored win."""
+    if outcome.just_won:
+        from leaderboards.hooks import session_won
+
+        session_won(outcome.session)
+    return outcome
 
 
 def rebuild(session: GameSession) -> Game:
@@ -124,8 +134,9 @@ def _store_counters(session: GameSession, g: Game) -> None:
     session.move_count = g.moves
 
 
-def _record(session: GameSession, g: Game, tokens: list[str]) -> None:
-    """Append ``tokens`` (already applied to ``g``) with the server's time and save."""
+def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
+    """Append ``tokens`` (already applied to ``g``) with the server's time and save;
+    True when these moves won the game."""
     if len(session.moves) + len(tokens) > MAX_MOVES:
         raise Refused(f"a session holds at most {MAX_MOVES} moves", session.seq)
     now = timezone.now()
@@ -134,13 +145,15 @@ def _record(session: GameSession, g: Game, tokens: list[str]) -> None:
     if session.started_at is None:
         session.started_at = now
     _store_counters(session, g)
-    if g.won and session.status != GameSession.WON:
+    just_won = g.won and session.status != GameSession.WON
+    if just_won:
         session.status = GameSession.WON
         session.finished_at = now
         session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
     session.save()
+    return just_won
 
 
 def _require_playing(session: GameSession) -> None:
@@ -166,8 +179,8 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
         except IllegalMove as exc:
             raise Refused(str(exc), session.seq) from None
         # The token is stored as sent: replayed on the same table it parses to the same move.
-        _record(session, g, [token])
-        return Outcome(session, g)
+        outcome = Outcome(session, g, just_won=_record(session, g, [token]))
+    return _after_commit(outcome)
 
 
 def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
@@ -201,8 +214,8 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
         for move in g.finish_moves():
             tokens.append(g.notation(move))
             g.push(move)
-        _record(session, g, tokens)
-        return Outcome(session, g)
+        outcome = Outcome(session, g, just_won=_record(session, g, tokens))
+    return _after_commit(outcome)
 
 
 def hint(session_id: UUID | str, player: Player) -> Outcome:

@@ -1,8 +1,9 @@
-"""The daily ranking (SPEC 4), computed from PostgreSQL, the truth.
+"""The daily board (SPEC 4): scored entries first, then today's unfinished attempts.
 
-Wins first: the Klondike family and Baker's Dozen by score (time bonus included), then time,
-then moves; FreeCell by time, then moves.  Unfinished attempts follow every win, by cards up.
-Only ranked attempts count, and never a disqualified one.
+Wins are ranked by the entries Celery writes (``leaderboards.tasks.score_session``): the
+Klondike family and Baker's Dozen by score (time bonus included), then time, then moves;
+FreeCell by time, then moves.  Unfinished ranked attempts follow every win, by cards up
+(after the day is closed they have entries too).  Disqualified sessions never appear.
 """
 
 from __future__ import annotations
@@ -10,41 +11,68 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import F, QuerySet
-
 from games.models import GameSession
-
-BY_TIME = frozenset({"freecell"})
-
-
-def ranked_sessions(game: str, date: dt.date) -> QuerySet[GameSession]:
-    qs = GameSession.objects.filter(
-        deal__game=game, deal__date=date, ranked=True, disqualified=False, started_at__isnull=False
-    ).select_related("player")
-    return qs.order_by(*_order(game))
+from leaderboards.keys import sort_key
+from leaderboards.models import Entry
 
 
-def _order(game: str) -> list[Any]:
-    won = F("status").desc()  # "won" > "playing"
-    time = F("time_ms").asc(nulls_last=True)
-    if game in BY_TIME:
-        return [won, time, "move_count", "-cards_up", "started_at"]
-    return [won, F("score").desc(nulls_last=True), time, "move_count", "-cards_up", "started_at"]
+def entry_values(session: GameSession) -> dict[str, Any]:
+    """The entry a session deserves now (the same whether computed once or twice)."""
+    won = session.status == GameSession.WON
+    return {
+        "player_id": session.player_id,
+        "game": session.game,
+        "date": session.deal.date,
+        "won": won,
+        "score": session.score,
+        "time_ms": session.time_ms if won else None,
+        "moves": session.move_count,
+        "cards_up": session.cards_up,
+        "undos": session.undo_count,
+        "hints": session.hint_count,
+        "sort_key": sort_key(session.game, won, session.score, session.time_ms,
+                             session.move_count, session.cards_up),
+    }
+
+
+def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": name,
+        "score": v["score"],
+        "time_ms": v["time_ms"],
+        "moves": v["moves"],
+        "won": v["won"],
+        "cards_up": v["cards_up"],
+        "undos": v["undos"],
+        "hints": v["hints"],
+        "session": str(session_id),
+    }
 
 
 def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:
-    out = []
-    for rank, session in enumerate(ranked_sessions(game, date)[:limit], start=1):
-        won = session.status == GameSession.WON
-        out.append({
-            "rank": rank,
-            "player": session.player.display_name,
-            "score": session.score,
-            "time_ms": session.time_ms if won else None,
-            "moves": session.move_count,
-            "won": won,
-            "cards_up": session.cards_up,
-            "undos": session.undo_count,
-            "hints": session.hint_count,
-        })
-    return out
+    scored = list(
+        Entry.objects.filter(game=game, date=date, session__disqualified=False)
+        .select_related("player")
+        .order_by("sort_key", "session_id")[:limit]
+    )
+    rows: list[tuple[int, str, dict[str, Any], Any]] = [
+        (e.sort_key, e.player.display_name, e.__dict__, e.session_id) for e in scored
+    ]
+    if len(rows) < limit:
+        pending = (
+            GameSession.objects.filter(
+                deal__game=game, deal__date=date, ranked=True, disqualified=False,
+                started_at__isnull=False, entry__isnull=True,
+            )
+            .select_related("player", "deal")
+            .order_by("-cards_up", "move_count", "id")[: limit - len(rows)]
+        )
+        for s in pending:
+            v = entry_values(s)
+            if v["won"]:
+                # Won but not scored yet: shown at once, at its place, by the same key.
+                v["score"] = s.score
+            rows.append((v["sort_key"], s.player.display_name, v, s.id))
+        rows.sort(key=lambda r: (r[0], str(r[3])))
+    return [_row(i, name, v, sid) for i, (_, name, v, sid) in enumerate(rows[:limit], start=1)]

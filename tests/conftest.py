@@ -48,6 +48,23 @@ class ApiClient:
         return self.post(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": move})
 
 
+@pytest.fixture(autouse=True)
+def _clean_redis_index() -> None:
+    """Rank indexes and presence sets outlive a test's rolled-back rows; start each clean."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        return
+    import redis
+
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    for pattern in ("rank", "presence"):
+        keys = list(r.scan_iter(f"{settings.REDIS_KEY_PREFIX}:{pattern}:*", count=1000))
+        if keys:
+            r.delete(*keys)
+    r.close()
+
+
 @pytest.fixture
 def api(db: None) -> Callable[[], ApiClient]:
     """Call it once per simulated browser."""

@@ -1,0 +1,76 @@
+"""Scoring and ranking work (SPEC 7).  Messages carry ids; every task is idempotent, so a
+retry or a redelivery after a worker died gives the same rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from celery import shared_task
+from django.db import transaction
+
+from games.deals import today
+from games.engine import DAILY_GAMES
+from games.models import GameSession
+from leaderboards import index, live
+from leaderboards.models import DayClosed, Entry
+from leaderboards.ranking import entry_values
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def score_session(session_id: str) -> dict[str, Any] | None:
+    """Write a finished ranked session's entry, index it, push the board to its watchers."""
+    with transaction.atomic():
+        session = (
+            GameSession.objects.select_for_update(of=("self",))
+            .select_related("deal")
+            .filter(pk=session_id)
+            .first()
+        )
+        if session is None or not session.ranked or session.deal.date is None:
+            return None
+        if session.status != GameSession.WON:
+            return None  # only day close writes unfinished entries
+        entry, _ = Entry.objects.update_or_create(session=session, defaults=entry_values(session))
+    if not session.disqualified:
+        index.add(entry)
+    live.push_board(entry.game, entry.date)
+    return {"session": session_id, "rank": index.rank(entry.game, entry.date, session_id)}
+
+
+@shared_task(acks_late=True)
+def close_day(date: str | None = None) -> dict[str, int]:
+    """Final ranks for a finished day (yesterday by default): unfinished ranked attempts get
+    their entries, every entry its final rank, and the index is rebuilt."""
+    day = dt.date.fromisoformat(date) if date else today() - dt.timedelta(days=1)
+    out = {}
+    for game in DAILY_GAMES:
+        with transaction.atomic():
+            sessions = GameSession.objects.filter(
+                deal__game=game, deal__date=day, ranked=True, started_at__isnull=False
+            ).select_related("deal")
+            for session in sessions:
+                Entry.objects.update_or_create(session=session, defaults=entry_values(session))
+            ranked = Entry.objects.filter(game=game, date=day).order_by(
+                "session__disqualified", "sort_key", "session_id"
+            ).select_related("session")
+            count = 0
+            for entry in ranked:
+                rank = None if entry.session.disqualified else count + 1
+                count += 0 if rank is None else 1
+                if entry.final_rank != rank:
+                    entry.final_rank = rank
+                    entry.save(update_fields=["final_rank"])
+            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": count})
+        index.rebuild(game, day)
+        live.push_board(game, day)
+        out[game] = count
+    return out
+
+
+@shared_task(acks_late=True)
+def rebuild_rank_index(game: str | None = None, date: str | None = None) -> dict[str, int]:
+    """Rebuild the Redis index from PostgreSQL (all daily games of a day by default)."""
+    day = dt.date.fromisoformat(date) if date else today()
+    games = [game] if game else list(DAILY_GAMES)
+    return {g: index.rebuild(g, day) for g in games}
