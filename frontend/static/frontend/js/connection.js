@@ -24,7 +24,8 @@ export function connect(session, { onState, onStatus }) {
         else if (typeof state.seq === 'number' && state.seq > seq) adopt(state); // another tab
       } else if (msg.type === 'error' && waiting) {
         const w = waiting; waiting = null; clearTimeout(w.timer);
-        w.reject(new Refusal(msg.reason || msg.error || 'refused'));
+        if (msg.error === 'stale_seq') w.resolve(api.getSession(id));
+        else w.reject(new Refusal(msg.reason || msg.error || 'refused'));
       } else if (msg.type === 'hint' && waiting) {
         const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(msg);
       }
@@ -63,11 +64,8 @@ export function connect(session, { onState, onStatus }) {
       try {
         return await overSocket({ type: kind, seq: mySeq, move: token });
       } catch (e) {
-        if (e instanceof Refusal) {
-          // A stale sequence number comes back as an error too: resynchronise over HTTP.
-          if (!/seq/i.test(e.message)) throw e;
-          return api.getSession(id);
-        }
+        if (e instanceof Refusal) throw e;
+        // Socket dropped or silent: the same operation, same seq, goes over HTTP below.
       }
     }
     for (let wait = 400; ; wait = Math.min(wait * 2, 5000)) {
