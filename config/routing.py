@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import PlayConsumer
+from leaderboards.consumers import BoardConsumer
+
+websocket_urlpatterns = [
+    path("ws/sessions/<str:session_id>/", PlayConsumer.as_asgi()),
+    path("ws/leaderboards/<str:game>/<str:date>/", BoardConsumer.as_asgi()),
+]

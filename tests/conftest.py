@@ -24,6 +24,11 @@ class ApiClient:
         self.me = me.json()
         self.csrf = self.client.cookies["csrftoken"].value
 
+    def ws_headers(self) -> list[tuple[bytes, bytes]]:
+        """The headers this browser sends when it opens a websocket on the site."""
+        cookies = "; ".join(f"{k}={m.value}" for k, m in self.client.cookies.items())
+        return [(b"cookie", cookies.encode()), (b"origin", b"http://testserver")]
+
     def get(self, path: str) -> Any:
         return self.client.get(path)
 

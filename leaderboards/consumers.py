@@ -1,0 +1,45 @@
+"""Live daily boards: ``leaderboard`` messages when the ranking changes, ``presence`` with
+how many play sockets are open on that day's deal."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.engine import GAMES
+from leaderboards import live
+
+CLOSE_BAD_BOARD = 4400
+
+
+class BoardConsumer(AsyncJsonWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        await self.accept()
+        try:
+            day = dt.date.fromisoformat(kwargs["date"])
+        except ValueError:
+            day = None
+        if kwargs["game"] not in GAMES or day is None:
+            await self.send_json({"type": "error", "reason": "no such board: /ws/leaderboards/<game>/<YYYY-MM-DD>/"})
+            await self.close(code=CLOSE_BAD_BOARD)
+            return
+        self.group = live.board_group(kwargs["game"], day)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_json(await database_sync_to_async(live.board_message)(kwargs["game"], day))
+        await self.send_json(await database_sync_to_async(live.presence_message)(kwargs["game"], day))
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def push(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["message"])
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Boards are read-only; anything sent is ignored."""

@@ -1,0 +1,127 @@
+"""Play over /ws/sessions/<id>/ on the Redis channel layer, through the same services."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from config.asgi import application
+from games.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_channel_layer_under_test_is_redis():
+    assert "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
+
+
+def connect(client, session_id):
+    return WebsocketCommunicator(application, f"/ws/sessions/{session_id}/",
+                                 headers=client.ws_headers())
+
+
+def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api):
+    c = api()
+    s = c.start("freecell", 617)
+
+    async def scenario():
+        ws = connect(c, s["id"])
+        ok, _ = await ws.connect()
+        assert ok
+        first = await ws.receive_json_from()
+        assert first["type"] == "state" and first["seq"] == 0
+        await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
+        after = await ws.receive_json_from()
+        await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
+        again = await ws.receive_json_from()
+        await ws.send_json_to({"type": "move", "seq": 1, "move": "1h"})
+        refused = await ws.receive_json_from()
+        await ws.send_json_to({"type": "undo", "seq": 1})
+        undone = await ws.receive_json_from()
+        await ws.disconnect()
+        return after, again, refused, undone
+
+    after, again, refused, undone = asyncio.run(scenario())
+    assert after["type"] == "state" and after["seq"] == 1
+    assert after["view"]["piles"]["cell:0"] != []
+    assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1}
+    assert refused["type"] == "error" and refused["error"] == "illegal_move" and refused["reason"]
+    assert undone["type"] == "state" and undone["seq"] == 2 and undone["undo_count"] == 1
+    stored = GameSession.objects.get(pk=s["id"])
+    assert [t for t, _ in stored.moves] == ["8a", "u"]
+    assert c.get(f"/api/sessions/{s['id']}/").json()["seq"] == 2
+
+
+def test_a_reconnecting_client_resumes_from_the_last_stored_move(api):
+    c = api()
+    s = c.start("freecell", 617)
+    c.move(s, 0, "8a")
+
+    async def scenario():
+        ws = connect(c, s["id"])
+        await ws.connect()
+        hello = await ws.receive_json_from()
+        await ws.send_json_to({"type": "resume", "seq": 0})
+        resumed = await ws.receive_json_from()
+        await ws.disconnect()
+        return hello, resumed
+
+    hello, resumed = asyncio.run(scenario())
+    assert hello["seq"] == 1 and resumed["seq"] == 1
+    assert resumed["view"] == hello["view"]
+
+
+def test_another_players_socket_is_closed_with_4403(api):
+    owner, other = api(), api()
+    s = owner.start("klondike")
+
+    async def scenario():
+        ws = connect(other, s["id"])
+        await ws.connect()
+        error = await ws.receive_json_from()
+        closed = await ws.receive_output()
+        await ws.send_json_to({"type": "move", "seq": 0, "move": "s"})
+        return error, closed
+
+    error, closed = asyncio.run(scenario())
+    assert error["type"] == "error" and error["error"] == "forbidden"
+    assert closed == {"type": "websocket.close", "code": 4403}
+    assert GameSession.objects.get(pk=s["id"]).moves == []
+
+
+def test_a_socket_from_a_foreign_origin_is_refused(api):
+    c = api()
+    s = c.start("klondike")
+
+    async def scenario():
+        headers = [h for h in c.ws_headers() if h[0] != b"origin"]
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                   headers=[*headers, (b"origin", b"http://evil.example")])
+        ok, _ = await ws.connect()
+        return ok
+
+    assert asyncio.run(scenario()) is False
+
+
+def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
+    c = api()
+    s = c.start("freecell", 617)
+
+    async def scenario():
+        ws = connect(c, s["id"])
+        await ws.connect()
+        await ws.receive_json_from()
+        out = []
+        for text in ["not json", "[1]", '{"type": "fly"}', '{"type": "move", "seq": 0}']:
+            await ws.send_to(text_data=text)
+            out.append(await ws.receive_json_from())
+        await ws.disconnect()
+        return out
+
+    answers = asyncio.run(scenario())
+    assert [a["type"] for a in answers] == ["error"] * 4
+    assert all(a["reason"] for a in answers)
+    assert GameSession.objects.get(pk=s["id"]).moves == []
