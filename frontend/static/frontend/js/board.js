@@ -46,7 +46,7 @@ async function poll() {
   } catch { /* keep the last table */ }
 }
 
-function setPlaying(n) { document.getElementById('board-playing').textContent = t('playing_now', { n }); }
+function setPlaying(n) { document.getElementById('board-playing').textContent = ' · ' + t('playing_now', { n }); }
 
 async function start() {
   try { await api.me(); } catch { /* cookies only */ }
@@ -57,6 +57,7 @@ async function start() {
     date = new Date().toISOString().slice(0, 10);
   }
   document.getElementById('board-date').textContent = date;
+  draw([], false);
   await poll();
   let pollTimer = setInterval(poll, 5000);
   openSocket(`/ws/leaderboards/${game}/${date}/`, {

@@ -589,6 +589,11 @@ root.addEventListener('focusin', (e) => {
   st.focus = { pile: p.dataset.pile, index: c && c.dataset.index !== undefined ? Number(c.dataset.index) : -1 };
 });
 
+// Any press anywhere stops a finish in progress (and does nothing else).
+document.addEventListener('pointerdown', (e) => {
+  if (st.finishing && !e.target.closest('#btn-third')) { stopFinish(); e.stopPropagation(); e.preventDefault(); }
+}, true);
+
 // ---------------------------------------------------------------------------- buttons
 $('btn-undo').addEventListener('click', undo);
 $('btn-hint').addEventListener('click', askHint);

@@ -8,7 +8,7 @@ async function start() {
   document.getElementById('me-kind').textContent = me.guest ? '' : me.username;
   let stats = me.stats;
   if (!stats) { try { stats = await api.stats(); } catch { stats = null; } }
-  if (!stats) return;
+  stats = stats || { games: {} };
   document.getElementById('me-streak').textContent = stats.current_streak ?? '–';
   document.getElementById('me-best-streak').textContent = stats.best_streak ?? '–';
   const body = document.getElementById('me-stats');
