@@ -473,7 +473,7 @@ function endPress(e, cancelled) {
     removeGhost();
     const dest = cancelled ? null : hitPile(e.clientX, e.clientY);
     if (!dest || dest === st.drag.pile) {
-      st.drag = null; st.targets = st.sel ? st.targets : null;
+      st.drag = null; st.targets = null;
       draw(before);
       return;
     }
@@ -492,6 +492,7 @@ root.addEventListener('contextmenu', (e) => { if (meta.supermove) e.preventDefau
 let ghost = null;
 function startDrag(name, index) {
   closePicker();
+  st.sel = null;
   st.drag = { pile: name, index };
   st.targets = targetsFor(name, index);
   const els = [...root.querySelectorAll(`.card[data-pile="${name}"]`)].filter((c) => Number(c.dataset.index) >= index);
@@ -537,7 +538,7 @@ function moveFocus(step) {
   const name = order[i];
   st.focus = { pile: name, index: pile(name).length - 1 };
   if (name === 'stock') st.focus.index = -1;
-  draw();
+  focusCurrent();
   const cards = pile(name);
   announce(pileName(name) + (cards.length && name !== 'stock' ? ', ' + cardName(cards[cards.length - 1]) : name === 'stock' ? '' : ', ' + t('empty')));
 }
@@ -549,7 +550,7 @@ function focusInColumn(step) {
   const next = (f.index < 0 ? cards.length - 1 : f.index) + step;
   if (next < 0 || next >= cards.length || !cards[next]) return;
   st.focus = { pile: f.pile, index: next };
-  draw();
+  focusCurrent();
   announce(cardName(cards[next]) + (next < cards.length - 1 ? ` (+${cards.length - 1 - next})` : ''));
 }
 

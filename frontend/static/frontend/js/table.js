@@ -156,7 +156,6 @@ function pileEl(name, st) {
   p.tabIndex = -1;
   if (st.targets && st.targets.has(name)) p.classList.add('target');
   if (st.hint && st.hint.to === name) p.classList.add('hint-to');
-  if (st.focus && st.focus.pile === name && st.focus.index < 0) p.classList.add('focus');
   return p;
 }
 
