@@ -8,9 +8,11 @@ from games.models import GameSession
 def session_won(session: GameSession) -> None:
     """Called after the winning move is committed: queue the scoring."""
     if session.ranked and session.deal.date is not None:
+        from django.conf import settings
+
         from leaderboards.tasks import score_session
 
-        score_session.delay(str(session.pk))
+        score_session.apply_async((str(session.pk),), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
 def session_disqualified(session: GameSession) -> None:

@@ -1,0 +1,147 @@
+"""Live daily boards over /ws/leaderboards/<game>/<date>/ on the Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.test import override_settings
+
+from config.asgi import application
+from config.celery import app as celery_app
+from games.deals import today
+from leaderboards.models import Entry
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def board_socket(client, game="freecell"):
+    return WebsocketCommunicator(
+        application, f"/ws/leaderboards/{game}/{today().isoformat()}/", headers=client.ws_headers()
+    )
+
+
+async def _next(ws, kind, timeout=5.0):
+    while True:
+        msg = await ws.receive_json_from(timeout=timeout)
+        if msg["type"] == kind:
+            return msg
+
+
+def _win_over_http(client, solve_freecell):
+    s = client.start("freecell")
+    for seq, token in enumerate(solve_freecell(s["deal_number"])):
+        r = client.move(s, seq, token)
+        assert r.status_code == 200
+    assert r.json()["won"]
+    return r.json()
+
+
+def test_a_watcher_gets_the_board_presence_and_the_new_ranking_when_a_player_wins(
+    api, solve_freecell
+):
+    watcher, player = api(), api()
+    s = player.start("freecell")
+
+    async def watch():
+        board = board_socket(watcher)
+        assert (await board.connect())[0]
+        first = await _next(board, "leaderboard")
+        idle = await _next(board, "presence")
+        play = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                     headers=player.ws_headers())
+        await play.connect()
+        await play.receive_json_from()
+        busy = await _next(board, "presence")
+        await play.disconnect()
+        gone = await _next(board, "presence")
+        await board.disconnect()
+        return first, idle, busy, gone
+
+    first, idle, busy, gone = asyncio.run(watch())
+    assert first["entries"] == [] and idle["playing"] == 0
+    assert busy["playing"] == 1 and gone["playing"] == 0
+
+    async def after_win():
+        board = board_socket(watcher)
+        await board.connect()
+        await _next(board, "leaderboard")
+        return board
+
+    # Eager tasks here: the win is scored inline and pushed to the open board.
+    loop = asyncio.new_event_loop()
+    board = loop.run_until_complete(after_win())
+    won = _win_over_http(api(), solve_freecell)
+    pushed = loop.run_until_complete(_next(board, "leaderboard"))
+    loop.run_until_complete(board.disconnect())
+    loop.close()
+    assert [e["won"] for e in pushed["entries"]] == [True]
+    assert pushed["entries"][0]["session"] == won["id"]
+
+
+def test_a_bad_board_address_is_closed_with_4400(api):
+    headers = api().ws_headers()
+
+    async def scenario():
+        ws = WebsocketCommunicator(application, "/ws/leaderboards/chess/2026-01-01/",
+                                   headers=headers)
+        await ws.connect()
+        await ws.receive_json_from()
+        return await ws.receive_output()
+
+    assert asyncio.run(scenario()) == {"type": "websocket.close", "code": 4400}
+
+
+@pytest.mark.slow
+def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(api, solve_freecell):
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "test-solitaire",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET", ""),
+    }
+    from django.conf import settings
+
+    env["DAILY_SECRET"] = settings.DAILY_SECRET
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue,
+         "--pool", "solo", "--concurrency", "1", "--loglevel", "INFO", "--without-heartbeat",
+         "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    celery_app.conf.task_always_eager = False
+    try:
+        with override_settings(CELERY_TASK_DEFAULT_QUEUE=queue):
+            watcher, player = api(), api()
+            loop = asyncio.new_event_loop()
+            board = board_socket(watcher)
+            loop.run_until_complete(board.connect())
+            loop.run_until_complete(_next(board, "leaderboard"))
+            won = _win_over_http(player, solve_freecell)
+            pushed = loop.run_until_complete(_next(board, "leaderboard", timeout=60))
+            loop.run_until_complete(board.disconnect())
+            loop.close()
+        assert pushed["entries"][0]["session"] == won["id"] and pushed["entries"][0]["won"]
+        entry = Entry.objects.get(session_id=won["id"])
+        assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
+    finally:
+        celery_app.conf.task_always_eager = True
+        worker.terminate()
+        try:
+            out, _ = worker.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            out, _ = worker.communicate()
+        print(out)
