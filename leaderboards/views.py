@@ -10,9 +10,56 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import error
-from games.api.serializers import ErrorOut, LeaderboardOut
+from games.api.serializers import ErrorOut, LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 from games.engine import GAMES
+from games.models import Player
+from games.players import current_player
+from leaderboards import stats
 from leaderboards.ranking import entries
+
+
+def _game_or_error(game: str) -> Response | None:
+    return None if game in GAMES else error("bad_request", f"unknown game {game!r}", 400)
+
+
+class AllTimeLeaderboardView(APIView):
+    @extend_schema(responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)}, summary="Players by daily wins, all time")
+    def get(self, request: Request, game: str) -> Response:
+        if (bad := _game_or_error(game)) is not None:
+            return bad
+        return Response({"game": game, "entries": stats.period_board(game, None, None)})
+
+
+class WeeklyLeaderboardView(APIView):
+    @extend_schema(responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)}, summary="Players by daily wins in the ISO week (Monday to Sunday) holding the date")
+    def get(self, request: Request, game: str, date: str) -> Response:
+        if (bad := _game_or_error(game)) is not None:
+            return bad
+        try:
+            day = dt.date.fromisoformat(date)
+        except ValueError:
+            return error("bad_request", "date must be YYYY-MM-DD", 400)
+        monday = day - dt.timedelta(days=day.weekday())
+        sunday = monday + dt.timedelta(days=6)
+        return Response({"game": game, "from": monday.isoformat(), "to": sunday.isoformat(),
+                         "entries": stats.period_board(game, monday, sunday)})
+
+
+class PlayerStatsView(APIView):
+    @extend_schema(responses={200: PlayerStatsOut, 404: OpenApiResponse(ErrorOut)}, summary="A player's statistics")
+    def get(self, request: Request, player_id: int) -> Response:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            return error("not_found", "there is no such player", 404)
+        return Response(stats.player_stats(player))
+
+
+class MyStatsView(APIView):
+    @extend_schema(responses={200: PlayerStatsOut}, summary="The current player's statistics")
+    def get(self, request: Request) -> Response:
+        player = current_player(request._request)
+        assert player is not None
+        return Response(stats.player_stats(player))
 
 
 class DailyLeaderboardView(APIView):

@@ -136,6 +136,7 @@ class CredentialsIn(serializers.Serializer):
 
 
 class LeaderboardEntryOut(serializers.Serializer):
+    session = serializers.UUIDField()
     rank = serializers.IntegerField()
     player = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
@@ -151,3 +152,39 @@ class LeaderboardOut(serializers.Serializer):
     game = serializers.CharField()
     date = serializers.DateField()
     entries = LeaderboardEntryOut(many=True)
+
+
+class PeriodEntryOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    wins = serializers.IntegerField()
+    played = serializers.IntegerField()
+    best_time_ms = serializers.IntegerField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    current_streak = serializers.IntegerField()
+    best_streak = serializers.IntegerField()
+
+
+class PeriodBoardOut(serializers.Serializer):
+    game = serializers.CharField()
+    entries = PeriodEntryOut(many=True)
+
+
+class GameStatsOut(serializers.Serializer):
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    best_time_ms = serializers.IntegerField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    current_streak = serializers.IntegerField()
+    best_streak = serializers.IntegerField()
+
+
+class PlayerStatsOut(serializers.Serializer):
+    player = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    current_streak = serializers.IntegerField(help_text="days in a row with a daily won")
+    best_streak = serializers.IntegerField()
+    games = serializers.DictField(child=GameStatsOut())
