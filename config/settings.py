@@ -103,8 +103,12 @@ _default_db = (
     if TESTING
     else f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 )
+# Persistent connections save a connect per websocket message; tests open and close freely.
 DATABASES = {
-    "default": dj_database_url.parse(env_str("DATABASE_URL", _default_db), conn_max_age=0)
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", _default_db),
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if TESTING else 60),
+    )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,0 +1,195 @@
+"""Websocket play throughput against a bare Daphne echo, measured in the same run.
+
+Starts Daphne on PostgreSQL and Redis (the site) and a second Daphne with a bare echo
+consumer, opens N websocket players that each play legal moves taken from ``legal_moves`` as
+fast as the server answers, then N echo clients sending messages of the same size.  Prints
+moves (or echoes) per second and round-trip latency p50/p99, and the ratio.
+
+    .venv/bin/python bench/server.py --players 50 --seconds 15
+
+Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench, created
+if missing), REDIS_URL (default redis://127.0.0.1:6379/0).  A player whose game reaches
+--restart-after moves (or ends) starts a new deal over HTTP, outside the timed moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def wait_for(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server on port {port} exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"server on port {port} did not start")
+
+
+class HttpPlayer:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.call("GET", "/api/me/")
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+    def call(self, method: str, path: str, body: object = None) -> dict:
+        csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
+        req = urllib.request.Request(
+            self.base + path, method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+        )
+        with self.opener.open(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    def new_session(self, game: str) -> dict:
+        return self.call("POST", "/api/sessions/", {"game": game, "deal": "random"})
+
+
+def pick(state: dict, rng: random.Random) -> str | None:
+    moves = state["legal_moves"]
+    if not moves:
+        return None
+    table = [m for m in moves if "stock" not in (m["from"], m["to"])]
+    return rng.choice(table or moves)["move"]
+
+
+async def play(base: str, ws_base: str, game: str, stop: float, restart_after: int,
+               latencies: list[float], seed: int) -> None:
+    rng = random.Random(seed)
+    player = await asyncio.to_thread(HttpPlayer, base)
+    while time.monotonic() < stop:
+        session = await asyncio.to_thread(player.new_session, game)
+        headers = {"Cookie": player.cookie_header(), "Origin": base}
+        async with websockets.connect(f"{ws_base}/ws/sessions/{session['id']}/",
+                                      additional_headers=headers, max_size=None) as ws:
+            state = json.loads(await ws.recv())
+            while time.monotonic() < stop and state["seq"] < restart_after and not state["won"]:
+                move = pick(state, rng)
+                if move is None:
+                    break
+                t0 = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
+                answer = json.loads(await ws.recv())
+                latencies.append(time.perf_counter() - t0)
+                if answer["type"] != "state":
+                    raise SystemExit(f"refused legal move {move}: {answer}")
+                state = answer
+
+
+async def echo(ws_base: str, stop: float, payload: str, latencies: list[float]) -> None:
+    async with websockets.connect(f"{ws_base}/ws/echo/", max_size=None) as ws:
+        while time.monotonic() < stop:
+            t0 = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            latencies.append(time.perf_counter() - t0)
+
+
+def summary(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
+    lat = sorted(latencies)
+    p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+    row = {"rate": len(lat) / seconds, "p50": p(0.50), "p99": p(0.99),
+           "mean": statistics.fmean(lat) * 1000 if lat else 0.0}
+    print(f"{name:28} {row['rate']:10.0f}/s   p50 {row['p50']:7.2f} ms   p99 {row['p99']:7.2f} ms")
+    return row
+
+
+async def run(args: argparse.Namespace, site_port: int, echo_port: int) -> None:
+    base, ws_base = f"http://127.0.0.1:{site_port}", f"ws://127.0.0.1:{site_port}"
+    stop = time.monotonic() + args.seconds
+    play_lat: list[float] = []
+    start = time.monotonic()
+    await asyncio.gather(*(play(base, ws_base, args.game, stop, args.restart_after, play_lat, i)
+                           for i in range(args.players)))
+    play_seconds = time.monotonic() - start
+    payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
+    echo_lat: list[float] = []
+    stop = time.monotonic() + args.seconds
+    start = time.monotonic()
+    await asyncio.gather(*(echo(f"ws://127.0.0.1:{echo_port}", stop, payload, echo_lat)
+                           for _ in range(args.players)))
+    echo_seconds = time.monotonic() - start
+    print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}")
+    moves = summary("validated + stored moves", play_lat, play_seconds)
+    bare = summary("bare Daphne echo", echo_lat, echo_seconds)
+    print(f"{'ratio moves/echo':28} {moves['rate'] / bare['rate']:10.1%}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=15)
+    ap.add_argument("--game", default="freecell")
+    ap.add_argument("--restart-after", type=int, default=150)
+    args = ap.parse_args()
+    db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
+    env = {**os.environ, "DATABASE_URL": db,
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
+           "LOG_LEVEL": "WARNING"}
+    ensure_database(db)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    site_port, echo_port = free_port(), free_port()
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    servers = [
+        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+                          str(site_port), "config.asgi:application"], cwd=ROOT, env=env, **quiet),
+        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+                          str(echo_port), "bench.echo_app:application"], cwd=ROOT, env=env,
+                         **quiet),
+    ]
+    try:
+        wait_for(site_port, servers[0])
+        wait_for(echo_port, servers[1])
+        asyncio.run(run(args, site_port, echo_port))
+    finally:
+        for s in servers:
+            s.terminate()
+        for s in servers:
+            s.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
