@@ -165,6 +165,12 @@ class Table:
             m.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
         m.up()
 
+    def tap(self, card: Any) -> None:
+        """Tap a card where it shows: near its top edge (lower cards may cover the rest)."""
+        self.settle()
+        box = card.bounding_box()
+        card.click(position={"x": box["width"] / 2, "y": min(10, box["height"] / 4)})
+
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
         """A fetch from inside the page, with its cookies and CSRF token."""
         return self.page.evaluate(

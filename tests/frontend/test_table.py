@@ -59,7 +59,7 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     # A legal move by taps: tap the card (it may go straight up), then its destination.
     m = table_move(t)
     seq = t.seq()
-    t.source(m).click()
+    t.tap(t.source(m))
     page.wait_for_function(f"window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}")
     if t.seq() == seq:
         t.pile(m["to"]).click()
@@ -126,7 +126,7 @@ def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any) -> No
     s = t.s
     ups = {m["from"] for m in s["legal_moves"] if m["to"].startswith("foundation")}
     m = table_move(t, lambda m: m["to"].startswith("tableau") and m["from"] not in ups)
-    t.source(m).click()
+    t.tap(t.source(m))
     lit = set(t.page.eval_on_selector_all("#table .pile.target", "els => els.map(e => e.dataset.pile)"))
     assert lit == {x["to"] for x in s["legal_moves"] if x["from"] == m["from"]}
     assert m["to"] in lit
