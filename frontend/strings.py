@@ -84,6 +84,7 @@ def ui_strings() -> dict[str, str]:
         "fewer_cards": _("one card fewer"),
         "playing_now": _("%(n)s playing now"),
         "no_entries": _("No one has finished yet today."),
+        "no_games": _("No games played yet."),
         "rank": _("Rank"),
         "player": _("Player"),
         "won_col": _("Won"),

@@ -26,7 +26,7 @@ async function start() {
   if (!body.children.length) {
     const tr = document.createElement('tr');
     tr.innerHTML = '<td colspan="5"></td>';
-    tr.firstChild.textContent = t('no_entries');
+    tr.firstChild.textContent = t('no_games');
     body.append(tr);
   }
 }

@@ -86,6 +86,7 @@ function fan(cards, ch, avail, cw) {
   const tops = [];
   let y = 0;
   cards.forEach((c) => { tops.push(y); y += c ? up : down; });
+  tops.up = n - downs > 1 ? up : Infinity;
   return tops;
 }
 
@@ -96,7 +97,6 @@ export function renderTable(root, st) {
   root.style.setProperty('--ch', ch + 'px');
   root.style.setProperty('--gap', gap + 'px');
   root.style.setProperty('--cols', cols);
-  root.classList.toggle('narrow', cw < 46);
   root.replaceChildren();
 
   const top = document.createElement('div');
@@ -117,7 +117,15 @@ export function renderTable(root, st) {
   const space = window.innerHeight - first.getBoundingClientRect().top - reserve - (rows.length - 1) * 2 * gap;
   first.remove();
   const avail = Math.max(ch * 2.2, space / rows.length);
-  for (const [a, b] of rows) renderColumns(root, st, a, b, { cw, ch, avail });
+  let up = Infinity;
+  for (const [a, b] of rows) up = Math.min(up, renderColumns(root, st, a, b, { cw, ch, avail }));
+  // Closely fanned columns: rank and suit side by side in the corner, sized to what shows.
+  const narrow = cw < 46;
+  const tight = narrow || up < cw * 0.5;
+  root.classList.toggle('tight', tight);
+  root.classList.toggle('narrow', narrow);
+  const fs = narrow ? cw * 0.42 : Math.min(cw * 0.26, up - 3);
+  root.style.setProperty('--ixfs', Math.max(9, Math.floor(fs)) + 'px');
 }
 
 function renderColumns(root, st, a, b, { cw, ch, avail }) {
@@ -126,11 +134,13 @@ function renderColumns(root, st, a, b, { cw, ch, avail }) {
   row.className = 'row tableau';
   root.append(row);
   let tallest = ch;
+  let up = Infinity;
   for (let i = a; i < b; i++) {
     const name = `tableau:${i}`;
     const p = pileEl(name, st);
     const cards = piles[name] || [];
     const tops = fan(cards, ch, avail, cw);
+    up = Math.min(up, tops.up ?? Infinity);
     cards.forEach((code, k) => {
       const el = cardEl(code);
       el.style.top = tops[k] + 'px';
@@ -145,6 +155,7 @@ function renderColumns(root, st, a, b, { cw, ch, avail }) {
     row.append(p);
   }
   row.style.minHeight = tallest + 'px';
+  return up;
 }
 
 function pileEl(name, st) {
