@@ -9,6 +9,7 @@ table on canonical keys; a thin domain per game (:mod:`.freecell`, :mod:`.bakers
 from __future__ import annotations
 
 from .api import domain_for, solve, solve_deal
+from .certify import Certificate, certify
 from .hint import Hint, hint
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, Result
 
@@ -17,8 +18,10 @@ __all__ = [
     "UNKNOWN",
     "UNSOLVABLE",
     "Budget",
+    "Certificate",
     "Hint",
     "Result",
+    "certify",
     "domain_for",
     "hint",
     "solve",

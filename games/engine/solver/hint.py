@@ -85,8 +85,9 @@ class _NoUndoAtRoot:
             return keep
         return out
 
-    def is_undo(self, m: tuple[int, int, int, int]) -> bool:
-        return undoes(self.game, m[:3], m[3], self.prev)
+    def is_undo(self, m: tuple[int, ...]) -> bool:
+        card = m[3] if len(m) > 3 else None  # FreeCell moves carry their card
+        return undoes(self.game, (m[0], m[1], m[2]), card, self.prev)
 
 
 def hint(game: Game, budget: Budget | float = 1.0) -> Hint:

@@ -1,0 +1,299 @@
+"""The Klondike family (Klondike, its draw/pass variants, Whitehorse) with full knowledge.
+
+Certification runs on the server and may read the hidden cards; players' hints never
+come here directly (see :mod:`.klondike_hint`).
+
+State: ``(cols, downs, talon, pos, found, passes)``.  ``talon`` is the stock and the waste
+as one ``bytes`` in the order the cards are turned (the waste from its bottom, then the
+stock from its next card); ``pos`` is how many of them are on the waste.  Turning the
+stock moves ``pos`` on by the draw, turning the waste back sets it to 0, and playing the
+waste top removes ``talon[pos - 1]``.
+
+Stock turns are not searched one by one: each edge plays one card that some number of
+turns (and perhaps a turn back) brings to the waste top, with those turns written out
+in front of it.  With draw one and unlimited passes every talon card can be reached from
+anywhere, so the key leaves ``pos`` out and positions that differ only in it are one.
+
+Pruning (all of it keeps "unsolvable" a proof):
+
+* cards go up by themselves when both foundations of the other colour hold the rank
+  below (nothing could ever need them on the table), aces and twos always;
+* a king's run moves into an empty column only from above other cards, and only into
+  the first empty column (they are interchangeable);
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..base import Game
+from ..cards import RANK, RED
+from ..piles import FOUNDATION, STOCK, WASTE, Move
+from .search import SOLVED, Budget, Result, best_first
+
+State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
+
+_FITS = bytes(
+    1 if RANK[o] == RANK[m] + 1 and RED[o] != RED[m] else 0 for m in range(52) for o in range(52)
+)
+_OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+
+class KlondikeDomain:
+    # Weights: face-down cards, cards not home, cards above a lower card of their column.
+    weights = (5, 2, 1)
+    # A first, narrower search: runs move between columns only when that turns a card
+    # face up, empties a column or lets the card they uncover go up; cards never come
+    # back from the foundations.  It finds most wins far sooner, but proves nothing:
+    # "unsolvable" always comes from the full search.
+    restricted = False
+    narrow_share = 0.5  # of the time budget
+    root_autoplay = True  # hints turn it off when it would only undo the player's move
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.draw = game.draw
+        self.redeals = game.redeals  # None: unlimited
+        self._free_pos = self.draw == 1 and self.redeals is None
+        self._colinfo: dict[bytes, int] = {}
+
+    # -- the framework's interface ---------------------------------------------------------
+    def initial(self) -> State:
+        g = self.game
+        cols = [bytes(p) for p in g.tab]
+        downs = list(g.down)
+        talon = bytes(g.waste) + bytes(g.stock[::-1])
+        found = list(g.found)
+        edge: list[Move] = []
+        pos = len(g.waste)
+        if self.root_autoplay:
+            talon, pos = self._autoplay(cols, downs, talon, pos, found, edge)
+        self.initial_moves = tuple(edge)
+        return (tuple(cols), tuple(downs), talon, pos, tuple(found), g.redeals_used)
+
+    def key(self, s: State) -> tuple[object, ...]:
+        # Columns are not sorted: kings only ever go to the first empty column, so the
+        # same position is rarely reached with its columns in another order, and an
+        # unsorted key is much cheaper.
+        cols, downs, talon, pos, _, passes = s
+        if self._free_pos:
+            return (cols, downs, talon)
+        return (cols, downs, talon, pos, passes)
+
+    def search(self, budget: Budget) -> Result:
+        """The narrow search first, for part of the budget, then the full one."""
+        t0 = time.monotonic()
+        self.restricted = True
+        r = best_first(self, Budget(budget.seconds * self.narrow_share, budget.states,
+                                    budget.cancel, budget.progress))
+        self.restricted = False
+        if r.status == SOLVED or r.cancelled:
+            return r
+        left = budget.seconds - (time.monotonic() - t0)
+        full = best_first(self, Budget(max(left, 0.0), budget.states, budget.cancel,
+                                       budget.progress))
+        full.states += r.states
+        full.seconds = time.monotonic() - t0
+        return full
+
+    def is_won(self, s: State) -> bool:
+        return sum(s[4]) == 52
+
+    def heuristic(self, s: State) -> int:
+        cols, downs, talon, _, found, _ = s
+        info = self._colinfo
+        blocked = 0
+        for c in cols:
+            if c:
+                b = info.get(c)
+                if b is None:
+                    b = info[c] = _disorder(c)
+                blocked += b
+        wd, wl, wb = self.weights
+        return wd * sum(downs) + wl * (52 - sum(found)) + wb * blocked
+
+    def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
+        cols, downs, talon, pos, found, passes = s
+        out: list[tuple[tuple[Move, ...], State]] = []
+        fits = _FITS
+        n = len(cols)
+        tops = [c[-1] if c else -1 for c in cols]
+        empty = next((j for j in range(n) if not cols[j]), -1)
+        child = self._child
+        narrow = self.restricted
+
+        for i in range(n):
+            c = cols[i]
+            if not c:
+                continue
+            t = tops[i]
+            if found[t & 3] == t >> 2:
+                out.append(child(s, ((i, FOUNDATION + (t & 3), 1),)))
+            up = len(c) - downs[i]
+            for j in range(n):
+                u = tops[j]
+                if u < 0 or j == i:
+                    continue
+                k = (u >> 2) - (t >> 2)
+                # The face-up part of a column is always an ordered run: it was built so.
+                if 1 <= k <= up and fits[c[-k] * 52 + u]:
+                    if narrow and k < up:
+                        y = c[-k - 1]  # the card the run uncovers: may it go up then?
+                        if found[y & 3] != y >> 2:
+                            continue
+                    out.append(child(s, ((i, j, k),)))
+            if empty >= 0:
+                k = 13 - (t >> 2)
+                if k <= up and k < len(c) and c[-k] >> 2 == 12:
+                    out.append(child(s, ((i, empty, k),)))
+
+        # Cards the stock can bring to the waste top, each with the turns that bring it.
+        for turns, p in self._reachable(len(talon), pos, passes):
+            x = talon[p - 1]
+            for dst in self._places(x, tops, found, empty):
+                out.append(child(s, (*turns, (WASTE, dst, 1))))
+
+        # Foundation cards back down (an ace or a two on the table could only ever hold a
+        # card that goes up anyway, so those stay home).
+        for su in range(4 if not narrow else 0):
+            r = found[su]
+            if r > 2:
+                x = (r - 1) * 4 + su
+                for j in range(n):
+                    u = tops[j]
+                    if u >= 0 and fits[x * 52 + u]:
+                        out.append(child(s, ((FOUNDATION + su, j, 1),)))
+                if r == 13 and empty >= 0:
+                    out.append(child(s, ((FOUNDATION + su, empty, 1),)))
+        return out
+
+    def tokens(self, path: list[tuple[Move, ...]]) -> list[str]:
+        g = self.game.copy()
+        out: list[str] = []
+        for edge in [self.initial_moves, *path]:
+            for m in edge:
+                out.append(g.notation(m))
+                g.apply(m)
+        return out
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _places(self, x: int, tops: list[int], found: tuple[int, ...], empty: int) -> list[int]:
+        out = []
+        if found[x & 3] == x >> 2:
+            out.append(FOUNDATION + (x & 3))
+        for j, u in enumerate(tops):
+            if u >= 0 and _FITS[x * 52 + u]:
+                out.append(j)
+        if empty >= 0 and x >> 2 == 12:
+            out.append(empty)
+        return out
+
+    def _reachable(self, size: int, pos: int, passes: int) -> list[tuple[tuple[Move, ...], int]]:
+        """(stock turns, waste position) for every position the stock can reach from here,
+        the shortest way first; position 0 (an empty waste) plays nothing."""
+        out: list[tuple[tuple[Move, ...], int]] = []
+        played: set[int] = set()
+        visited: set[tuple[int, int]] = set()
+        turns: list[Move] = []
+        p, used = pos, passes
+        draw, redeals = self.draw, self.redeals
+        while True:
+            # With unlimited passes the pass count does not matter: the walk is a cycle.
+            here = (p, 0 if redeals is None else used)
+            if here in visited:
+                break
+            visited.add(here)
+            if p > 0 and p not in played:
+                played.add(p)
+                out.append((tuple(turns), p))
+            if p < size:
+                k = min(draw, size - p)
+                turns.append((STOCK, WASTE, k))
+                p += k
+            elif p > 0 and (redeals is None or used < redeals):
+                turns.append((WASTE, STOCK, p))
+                p, used = 0, used + 1
+            else:
+                break
+        return out
+
+    def _child(self, s: State, edge: tuple[Move, ...]) -> tuple[tuple[Move, ...], State]:
+        cols_t, downs_t, talon, pos, found_t, passes = s
+        cols = list(cols_t)
+        downs = list(downs_t)
+        found = list(found_t)
+        for src, dst, n in edge:
+            if src == STOCK:
+                pos += n
+                continue
+            if dst == STOCK:
+                pos, passes = 0, passes + 1
+                continue
+            if src == WASTE:
+                x = talon[pos - 1]
+                talon = talon[: pos - 1] + talon[pos:]
+                pos -= 1
+                moving = bytes((x,))
+            elif src >= FOUNDATION:
+                su = src - FOUNDATION
+                found[su] -= 1
+                moving = bytes((found[su] * 4 + su,))
+            else:
+                c = cols[src]
+                moving = c[-n:]
+                cols[src] = c = c[:-n]
+                if downs[src] and downs[src] == len(c):
+                    downs[src] -= 1
+            if dst >= FOUNDATION:
+                found[dst - FOUNDATION] += 1
+            else:
+                cols[dst] += moving
+        full = list(edge)
+        talon, pos = self._autoplay(cols, downs, talon, pos, found, full)
+        return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
+
+    @staticmethod
+    def _autoplay(
+        cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
+        edge: list[Move],
+    ) -> tuple[bytes, int]:
+        moved = True
+        while moved:
+            moved = False
+            for i, c in enumerate(cols):
+                if c and len(c) > downs[i] and _safe(c[-1], found):
+                    x = c[-1]
+                    found[x & 3] += 1
+                    cols[i] = c = c[:-1]
+                    if downs[i] and downs[i] == len(c):
+                        downs[i] -= 1
+                    edge.append((i, FOUNDATION + (x & 3), 1))
+                    moved = True
+            if pos > 0 and _safe(talon[pos - 1], found):
+                x = talon[pos - 1]
+                found[x & 3] += 1
+                talon = talon[: pos - 1] + talon[pos:]
+                pos -= 1
+                edge.append((WASTE, FOUNDATION + (x & 3), 1))
+                moved = True
+        return talon, pos
+
+
+def _safe(x: int, found: list[int]) -> bool:
+    r = x >> 2
+    if found[x & 3] != r:
+        return False
+    a, b = _OTHER[x & 3]
+    return r <= 1 or (found[a] >= r and found[b] >= r)
+
+
+def _disorder(c: bytes) -> int:
+    low = 99
+    n = 0
+    for x in c:
+        r = x >> 2
+        if r > low:
+            n += 1
+        elif r < low:
+            low = r
+    return n

@@ -1,0 +1,109 @@
+"""Klondike-family hints that never depend on a card the player has not seen.
+
+The player knows the face-up cards, the waste, the foundations and how many cards are
+face down and in the stock -- not which ones, nor their order.  So the hint is searched
+on *samples*: the unseen cards dealt again at random into the face-down places and the
+stock.  The random generator is seeded from the visible table only, and each sample's
+search is bounded by a number of states rather than by the clock, so two tables that look
+the same get the same hint whatever lies under them.  The move that wins in most samples
+is the hint; with no win in any sample, the heuristic's favourite move.
+
+A sample's win is no proof about the real deal, so these hints never claim a winning line
+while cards are hidden.  Once nothing is hidden the position is solved for real.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections import Counter
+
+from ..base import Game
+from ..piles import FOUNDATION, Move
+from .hint import Hint, _NoUndoAtRoot, heuristic_move, previous_move, undoes
+from .klondike import KlondikeDomain
+from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, best_first
+
+SAMPLES = 6
+SAMPLE_STATES = 3000
+
+
+def visible_fingerprint(game: Game) -> int:
+    """A number from what the player can see: the seed of the samples."""
+    view = game.view()
+    view["down"] = list(game.down)
+    view["redeals_used"] = game.redeals_used
+    digest = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def hidden_cards(game: Game) -> list[int]:
+    cards = [c for i, p in enumerate(game.tab) for c in p[: game.down[i]]]
+    return sorted(cards + list(game.stock))
+
+
+def sample(game: Game, rng: random.Random) -> Game:
+    """``game`` with its unseen cards dealt again at random."""
+    g = game.copy()
+    cards = hidden_cards(game)
+    rng.shuffle(cards)
+    k = 0
+    for i, p in enumerate(g.tab):
+        d = g.down[i]
+        p[:d] = cards[k : k + d]
+        k += d
+    g.stock = cards[k:]
+    return g
+
+
+def klondike_hint(game: Game, budget: Budget) -> Hint:
+    t0 = time.monotonic()
+    game = game.copy()
+    prev = previous_move(game)
+    if game.won:
+        return Hint(None, SOLVED)
+    if not hidden_cards(game):  # nothing unseen: the real position may be searched
+        dom = _NoUndoAtRoot(_domain(game, prev), game, prev)
+        r = best_first(dom, budget)
+        if r.status == SOLVED and r.moves:
+            return Hint(r.moves[0], SOLVED, r.moves, time.monotonic() - t0)
+        if r.status == UNSOLVABLE and not dom.filtered:
+            return Hint(None, UNSOLVABLE, [], time.monotonic() - t0)
+        return Hint(heuristic_move(dom), UNKNOWN, [], time.monotonic() - t0, r.cancelled)
+
+    rng = random.Random(visible_fingerprint(game))
+    votes: Counter[str] = Counter()
+    first_dom = None
+    cancelled = False
+    for _ in range(SAMPLES):
+        if budget.cancelled():
+            cancelled = True
+            break
+        if time.monotonic() - t0 > budget.seconds:
+            break
+        g = sample(game, rng)
+        dom = _NoUndoAtRoot(_domain(g, prev), g, prev)
+        first_dom = first_dom or dom
+        left = budget.seconds - (time.monotonic() - t0)
+        r = best_first(dom, Budget(max(left, 0.0), SAMPLE_STATES, budget.cancel))
+        if r.status == SOLVED and r.moves:
+            votes[r.moves[0]] += 1
+    if votes:
+        move = min(votes, key=lambda m: (-votes[m], m))  # most votes, then a fixed order
+    else:
+        move = heuristic_move(first_dom) if first_dom else None
+    return Hint(move, UNKNOWN, [], time.monotonic() - t0, cancelled)
+
+
+def _domain(game: Game, prev: Move | None) -> KlondikeDomain:
+    dom = KlondikeDomain(game)
+    # A card just taken down from a foundation would be "safe" to send straight back up;
+    # that would only undo the player's move, so nothing goes up by itself at the root.
+    if prev is not None and FOUNDATION <= prev[0] < FOUNDATION + 4:
+        dom.root_autoplay = False
+    return dom
+
+
+__all__ = ["klondike_hint", "sample", "visible_fingerprint", "undoes"]

@@ -1,0 +1,112 @@
+"""Hints: on a winning line when found, never an undo, cancellable, and in the Klondike
+family blind to every card the player has not seen."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from games.engine import new_game
+from games.engine.piles import FOUNDATION
+from games.engine.solver import SOLVED, UNSOLVABLE, Budget, hint, solve
+from games.engine.solver.hint import undoes
+from games.engine.solver.klondike_hint import hidden_cards, sample
+
+
+def reverses(game, token: str, prev) -> bool:
+    m = game.parse(token)
+    return undoes(game, m, None, prev)
+
+
+@pytest.mark.parametrize("key", ["freecell", "bakers-dozen"])
+def test_a_hint_is_never_the_undo_of_the_previous_move(key: str) -> None:
+    start = new_game(key, 5)
+    moves = [m for m in start.legal_moves() if m[1] < FOUNDATION]
+    assert moves
+    for m in moves:
+        g = start.copy()
+        g.push(m)
+        h = hint(g, 1.0)
+        assert h.move is not None
+        back = (m[1], m[0], m[2])
+        assert g.parse(h.move) != back or g.reason(back) is not None, (m, h.move)
+        assert not reverses(g, h.move, m)
+        g.play(h.move)  # the hint is a legal move
+
+
+def test_a_found_hint_is_on_a_winning_line() -> None:
+    g = new_game("freecell", 617)
+    h = hint(g, 2.0)
+    assert h.status == SOLVED and h.line[0] == h.move
+    for token in h.line:
+        g.play(token)
+    assert g.won
+
+
+def test_hint_on_11982_says_unsolvable_only_with_a_proof() -> None:
+    g = new_game("freecell", 11982)
+    assert hint(g, 0.05).status != UNSOLVABLE  # not enough time: no verdict
+    assert hint(g, 30).status == UNSOLVABLE
+
+
+@pytest.mark.parametrize(("key", "seed"), [("freecell", 11982), ("bakers-dozen", 0)])
+def test_cancelling_a_running_search_stops_it_within_50_ms(key: str, seed: int) -> None:
+    stop = threading.Event()
+    done: list[float] = []
+    g = new_game(key, seed)
+
+    def work() -> None:
+        hint(g, Budget(60, 10**8, cancel=stop))
+        done.append(time.monotonic())
+
+    t = threading.Thread(target=work)
+    t.start()
+    time.sleep(0.3)
+    assert not done  # still searching
+    asked = time.monotonic()
+    stop.set()
+    t.join(5)
+    assert done and done[0] - asked < 0.05
+
+
+def test_cancelling_a_solve_says_unknown() -> None:
+    stop = threading.Event()
+    stop.set()
+    r = solve(new_game("freecell", 11982), Budget(60, cancel=stop))
+    assert r.status == "unknown" and r.cancelled
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_klondike_hints_ignore_the_order_of_hidden_cards(seed: int) -> None:
+    g = new_game("klondike", seed)
+    rng = random.Random(seed)
+    for _ in range(3):  # a few turns of the stock: the waste becomes visible
+        g.play("s")
+    base = hint(g, 30).move
+    assert base is not None
+    for k in range(3):
+        other = sample(g, random.Random(1000 + k))
+        assert hidden_cards(other) == hidden_cards(g)
+        assert other.view() == g.view()
+        assert other.stock != g.stock or other.tab != g.tab
+        assert hint(other, 30).move == base
+    g.play(base)  # and it is a legal move on the real table
+    _ = rng
+
+
+def test_klondike_hint_with_nothing_hidden_is_solved_for_real() -> None:
+    g = new_game("klondike", 0)
+    r = solve(g, 20)
+    assert r.status == SOLVED
+    # Play the winning line until no card is hidden any more, then ask.
+    for token in r.moves:
+        if not hidden_cards(g) and not g.won:
+            break
+        g.play(token)
+    if g.won:
+        pytest.skip("the line revealed the last card on the winning move")
+    h = hint(g, 10)
+    assert h.status == SOLVED and h.move is not None
