@@ -4,102 +4,134 @@ The socket belongs to one session of one player (from the browser's session cook
 connect, and whenever asked (``{"type": "resume"}``), it sends the stored state, so a client
 that reconnects continues from the last stored move; a repeated ``seq`` is refused like over
 HTTP, so a move sent twice is applied once.
+
+Service calls run in a thread pool rather than Channels' single database thread: many
+players' moves then commit side by side, and PostgreSQL flushes their commits together.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from channels.generic.websocket import JsonWebsocketConsumer
+from asgiref.sync import sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
 
 from games import services
 from games.models import Player
 from games.players import SESSION_KEY
 
 CLOSE_FORBIDDEN = 4403  # not your session (or no such session)
+T = TypeVar("T")
 
 
-class PlayConsumer(JsonWebsocketConsumer):
+def in_pool(fn: Callable[..., T]) -> Callable[..., Any]:
+    def run(*args: Any, **kwargs: Any) -> T:
+        close_old_connections()  # honours CONN_MAX_AGE: a pool thread keeps its connection
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+def _player(player_id: Any) -> Player | None:
+    return Player.objects.filter(pk=player_id).first() if player_id else None
+
+
+def _open(session_id: str, player: Player) -> tuple[dict[str, Any], tuple[str, Any] | None]:
+
+    outcome = services.get_session(session_id, player)
+    deal = outcome.session.deal
+    return services.state(outcome), (deal.game, deal.date) if deal.date else None
+
+
+def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[str, Any]:
+    kind, seq = content.get("type"), content.get("seq")
+    if kind == "move":
+        outcome = services.play_move(session_id, player, seq, content.get("move"))
+    elif kind == "undo":
+        outcome = services.undo(session_id, player, seq)
+    elif kind == "finish":
+        outcome = services.finish(session_id, player, seq)
+    elif kind == "hint":
+        outcome = services.hint(session_id, player)
+    elif kind in {"resume", "state"}:
+        outcome = services.get_session(session_id, player)
+    else:
+        raise services.BadRequest("type must be move, undo, hint, finish or resume")
+    return {"type": "state", **services.state(outcome)}
+
+
+def _join(board: tuple[str, Any], channel: str) -> None:
+    from leaderboards import live
+
+    live.join(*board, channel)
+
+
+def _leave(board: tuple[str, Any], channel: str) -> None:
+    from leaderboards import live
+
+    live.leave(*board, channel)
+
+
+class PlayConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     board: tuple[str, Any] | None = None
 
-    def connect(self) -> None:
+    async def connect(self) -> None:
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
-        self.accept()
-        player = self._player()
+        await self.accept()
+        session = self.scope.get("session")
+        player_id = await in_pool(lambda: session.get(SESSION_KEY) if session else None)()
+        player = await in_pool(_player)(player_id)
         try:
             if player is None:
                 raise services.SessionNotFound("no player: visit /api/me/ first")
-            outcome = services.get_session(self.session_id, player)
+            state, board = await in_pool(_open)(self.session_id, player)
         except services.SessionNotFound as exc:
-            self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
-            self.close(code=CLOSE_FORBIDDEN)
+            await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
+            await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.player = player
-        deal = outcome.session.deal
-        if deal.date is not None:
-            from leaderboards import live
+        self.player, self.board = player, board
+        if board is not None:
+            await in_pool(_join)(board, self.channel_name)
+        await self.send_json({"type": "state", **state})
 
-            self.board = (deal.game, deal.date)
-            live.join(deal.game, deal.date, self.channel_name)
-        self.send_json({"type": "state", **services.state(outcome)})
-
-    def disconnect(self, code: int) -> None:
+    async def disconnect(self, code: int) -> None:
         if self.board is not None:
-            from leaderboards import live
+            await in_pool(_leave)(self.board, self.channel_name)
 
-            live.leave(*self.board, self.channel_name)
-
-    def _player(self) -> Player | None:
-        session = self.scope.get("session")
-        player_id = session.get(SESSION_KEY) if session is not None else None
-        return Player.objects.filter(pk=player_id).first() if player_id else None
-
-    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             content = json.loads(text_data or "")
         except ValueError:
-            self.send_json({"type": "error", "error": "bad_json", "reason": "send JSON text"})
+            await self.send_json({"type": "error", "error": "bad_json", "reason": "send JSON text"})
             return
-        self.receive_json(content)
+        await self.receive_json(content)
 
-    def receive_json(self, content: Any, **kwargs: Any) -> None:
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.player is None:
             return
         if not isinstance(content, dict):
-            self.send_json({"type": "error", "error": "bad_request",
-                            "reason": "send a JSON object with a type"})
+            await self.send_json({"type": "error", "error": "bad_request",
+                                  "reason": "send a JSON object with a type"})
             return
-        kind, seq = content.get("type"), content.get("seq")
         try:
-            if kind == "move":
-                outcome = services.play_move(self.session_id, self.player, seq, content.get("move"))
-            elif kind == "undo":
-                outcome = services.undo(self.session_id, self.player, seq)
-            elif kind == "finish":
-                outcome = services.finish(self.session_id, self.player, seq)
-            elif kind == "hint":
-                outcome = services.hint(self.session_id, self.player)
-            elif kind in {"resume", "state"}:
-                outcome = services.get_session(self.session_id, self.player)
-            else:
-                raise services.BadRequest(
-                    "type must be move, undo, hint, finish or resume"
-                )
+            answer = await in_pool(_operate)(self.session_id, self.player, content)
         except services.StaleSeq as exc:
-            self.send_json({"type": "error", "error": "stale_seq", "reason": str(exc),
-                            "seq": exc.current})
-            return
+            answer = {"type": "error", "error": "stale_seq", "reason": str(exc),
+                      "seq": exc.current}
         except services.Refused as exc:
-            self.send_json({"type": "error", "error": "illegal_move", "reason": exc.reason,
-                            "seq": exc.seq})
-            return
+            answer = {"type": "error", "error": "illegal_move", "reason": exc.reason,
+                      "seq": exc.seq}
         except services.BadRequest as exc:
-            self.send_json({"type": "error", "error": "bad_request", "reason": str(exc)})
-            return
+            answer = {"type": "error", "error": "bad_request", "reason": str(exc)}
         except services.SessionNotFound as exc:
-            self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
-            self.close(code=CLOSE_FORBIDDEN)
+            await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
+            await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.send_json({"type": "state", **services.state(outcome)})
+        await self.send_json(answer)

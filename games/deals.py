@@ -12,6 +12,7 @@ import logging
 import secrets
 import zoneinfo
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -23,11 +24,13 @@ from games.models import Deal
 
 log = logging.getLogger(__name__)
 
-MAX_CANDIDATES = 20
+MAX_CANDIDATES = 50
 # Microsoft deal 11982 is the one deal among 1..32000 without a solution.
 UNSOLVABLE_FREECELL = frozenset({11982})
 
-Certifier = Callable[[str, int, float], "bool | None"]
+# certify(date, game, secret, budget=..., max_candidates=...) -> certificate or None; a
+# certificate has .seed, .candidate and .par (the solver's games.engine.solver.certify).
+Certifier = Callable[..., Any]
 
 
 class DealError(ValueError):
@@ -40,47 +43,53 @@ def today() -> dt.date:
 
 
 def load_certifier() -> Certifier | None:
-    """The solver's certification function, once the solver package provides one.
-
-    Expected: ``certify(game, seed, budget_seconds) -> True | False | None`` (None: no
-    verdict in the budget).
-    """
+    """The solver's certification, when the solver package is installed."""
     try:
-        from games.engine.solver import certify  # type: ignore[attr-defined]
-    except Exception:  # the solver is optional until it lands
+        from games.engine.solver import certify
+    except ImportError:
         return None
     return certify  # type: ignore[no-any-return]
 
 
-def ensure_daily(game: str, date: dt.date, certifier: Certifier | None = None) -> Deal:
-    """Today's (or any day's) deal of ``game``, created once; safe to call repeatedly."""
+def ensure_daily(
+    game: str, date: dt.date, certifier: Certifier | None = None, budget: float | None = None,
+    max_candidates: int = MAX_CANDIDATES,
+) -> Deal:
+    """The deal of ``game`` on ``date``, created once; safe to call repeatedly."""
     existing = Deal.objects.filter(game=game, date=date).first()
     if existing is not None:
         return existing
     secret = settings.DAILY_SECRET
-    seed, candidate, certified = daily_seed(date, game, secret, 0), 0, None
+    seed, candidate, certified, par = daily_seed(date, game, secret, 0), 0, None, None
     if certifier is not None:
-        for candidate in range(MAX_CANDIDATES):
-            seed = daily_seed(date, game, secret, candidate)
-            verdict = certifier(game, seed, settings.SOLVER_BUDGET_SECONDS)
-            if verdict:
-                certified = True
-                break
+        cert = certifier(date, game, secret, budget=budget or settings.SOLVER_BUDGET_SECONDS,
+                         max_candidates=max_candidates)
+        if cert is not None:
+            seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
         else:
-            log.warning("no certified %s deal for %s in %d candidates", game, date, MAX_CANDIDATES)
-            seed, candidate, certified = daily_seed(date, game, secret, 0), 0, False
+            log.error("no certified %s deal for %s in %d candidates: publishing candidate 0 "
+                      "uncertified", game, date, max_candidates)
+            certified = False
     try:
         with transaction.atomic():
             # A random deal may already hold this seed; it becomes the daily.
             deal, created = Deal.objects.get_or_create(game=game, seed=seed)
             if not created and deal.date is not None and deal.date != date:
                 raise IntegrityError("seed already used by another day")
-            deal.date, deal.candidate, deal.certified = date, candidate, certified
+            deal.date, deal.candidate, deal.certified, deal.par = date, candidate, certified, par
             deal.save()
             return deal
     except IntegrityError:
         # Another process created it in the meantime.
         return Deal.objects.get(game=game, date=date)
+
+
+def todays_deal(game: str) -> Deal:
+    """Today's deal for a request.  Normally made ahead by the scheduled task; if it is
+    missing, it is made now with a short solver budget so that no request waits long."""
+    certifier = load_certifier() if settings.DAILY_CERTIFY_ON_DEMAND else None
+    return ensure_daily(game, today(), certifier, budget=settings.SOLVER_REQUEST_BUDGET_SECONDS,
+                        max_candidates=3)
 
 
 def ensure_dailies(start: dt.date | None = None, days: int = 1) -> list[Deal]:
@@ -110,7 +119,7 @@ def deal_for_request(game: str, spec: object) -> Deal:
     if spec is None or spec == "daily":
         if game not in DAILY_GAMES:
             raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
-        return ensure_daily(game, today(), load_certifier())
+        return todays_deal(game)
     if spec == "random":
         return _deal_for_seed(game, random_seed(game))
     if isinstance(spec, bool):

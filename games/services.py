@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -231,20 +232,25 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
 
 
 def suggest(session: GameSession, g: Game) -> tuple[dict[str, Any] | None, str]:
-    """A move worth playing: the solver's when it is installed, else a plain heuristic."""
+    """A move worth playing: the solver's when it is installed (``solver`` when on a winning
+    line, ``unsolvable`` when proven lost, else its ``heuristic`` pick), else a plain
+    heuristic of our own."""
     try:
-        from games.engine.solver import hint as solver_hint  # type: ignore[attr-defined]
-    except Exception:
+        from games.engine.solver import SOLVED, UNSOLVABLE
+        from games.engine.solver import hint as solver_hint
+    except ImportError:
         solver_hint = None
     if solver_hint is not None:
-        try:
-            token = solver_hint(session.game, session.deal.seed, session.tokens)
-        except Exception:
-            token = None
-        if token:
-            for obj in g.legal_move_objects():
-                if obj["move"] == token:
-                    return obj, "solver"
+        found = solver_hint(g, settings.HINT_BUDGET_SECONDS)
+        source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
+        if found.move is None:
+            return None, source
+        for obj in g.legal_move_objects():
+            if obj["move"] == found.move:
+                return obj, source
+        move = g.parse(found.move)  # same move, another spelling of it
+        if g.reason(move) is None:
+            return g.move_object(move), source
     moves = list(g.legal_moves())
     last = _last_move(g)
     candidates = [m for m in moves if not _reverses(m, last)] or moves

@@ -44,7 +44,7 @@ def main() -> int:
     print("==> migrating the database", flush=True)
     manage("migrate", "--noinput", "-v", "0")
     print("==> creating today's daily deals", flush=True)
-    manage("create_daily_deals")
+    manage("create_daily_deals", "--days", "1")  # later days: the scheduled task
 
     commands = [[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", port,
                  "config.asgi:application"]]

@@ -89,7 +89,10 @@ class SessionOut(serializers.Serializer):
 
 class HintOut(SessionOut):
     hint = MoveObject(allow_null=True)
-    source = serializers.ChoiceField(choices=["solver", "heuristic"])
+    source = serializers.ChoiceField(
+        choices=["solver", "heuristic", "unsolvable"],
+        help_text="solver: on a winning line; unsolvable: proven lost from here",
+    )
 
 
 class ErrorOut(serializers.Serializer):

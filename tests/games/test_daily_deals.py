@@ -8,13 +8,14 @@ import io
 from django.core.management import call_command
 from django.test import override_settings
 
-from games.deals import ensure_daily, today
-from games.engine import DAILY_GAMES
+from games.deals import ensure_daily, load_certifier, today
+from games.engine import DAILY_GAMES, replay
 from games.engine.deals import daily_seed
 from games.models import Deal
 
 
-def test_the_command_creates_today_and_the_next_days_once(db):
+def test_the_command_creates_today_and_the_next_days_once(db, settings):
+    settings.SOLVER_BUDGET_SECONDS = 0.5  # the run time must not depend on the day's deals
     out = io.StringIO()
     call_command("create_daily_deals", "--days", "3", stdout=out)
     first = {(d.game, d.date): (d.seed, d.public_id) for d in Deal.objects.all()}
@@ -42,17 +43,21 @@ def test_a_public_deal_id_does_not_reveal_the_seed(db):
     assert deal.public_id != ensure_daily("klondike", today() + dt.timedelta(days=1)).public_id
 
 
-def test_a_daily_that_fails_certification_is_replaced_by_the_next_candidate(db):
+def test_a_daily_is_certified_by_the_solver_with_its_par(db):
     day = dt.date(2031, 5, 6)
-    refused = {daily_seed(day, "whitehorse", "s", 0)}
-
-    def certify(game: str, seed: int, budget: float) -> bool | None:
-        return seed not in refused
-
     with override_settings(DAILY_SECRET="s"):
-        deal = ensure_daily("whitehorse", day, certify)
-    assert deal.candidate == 1 and deal.certified is True
-    assert deal.seed == daily_seed(day, "whitehorse", "s", 1)
+        deal = ensure_daily("freecell", day, load_certifier())
+    assert deal.certified is True and deal.par and deal.par > 0
+    cert = load_certifier()(day, "freecell", "s", budget=10)
+    assert (deal.seed, deal.candidate) == (cert.seed, cert.candidate)
+    assert replay("freecell", deal.seed, cert.moves).won
+
+
+def test_a_day_without_a_certified_candidate_is_published_and_marked_uncertified(db):
+    with override_settings(DAILY_SECRET="s"):
+        deal = ensure_daily("whitehorse", dt.date(2031, 5, 7), lambda *a, **k: None)
+    assert deal.certified is False
+    assert deal.seed == daily_seed(dt.date(2031, 5, 7), "whitehorse", "s", 0)
 
 
 def test_the_daily_api_lists_todays_deals_without_klondike_seeds(api):
