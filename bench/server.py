@@ -162,6 +162,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--game", default="freecell")
     ap.add_argument("--restart-after", type=int, default=150)
+    ap.add_argument("--log", help="write the servers' output to this file")
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     env = {**os.environ, "DATABASE_URL": db,
@@ -172,7 +173,8 @@ def main() -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     site_port, echo_port = free_port(), free_port()
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
+    quiet = {"stdout": log, "stderr": log}
     servers = [
         subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
                           str(site_port), "config.asgi:application"], cwd=ROOT, env=env, **quiet),
