@@ -90,6 +90,8 @@ class GameSession(models.Model):
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
     # [[token, server time in ms since the epoch], ...]; "u" is an undo.
     moves = models.JSONField(default=list, blank=True)
+    # len(moves), kept beside it so the hot path can lock and check a row without its moves.
+    seq = models.PositiveIntegerField(default=0)
     score = models.IntegerField(null=True, blank=True)
     cards_up = models.PositiveSmallIntegerField(default=0)
     move_count = models.PositiveIntegerField(default=0, help_text="moves on the table now")
@@ -113,10 +115,6 @@ class GameSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} session {self.id}"
-
-    @property
-    def seq(self) -> int:
-        return len(self.moves)
 
     @property
     def tokens(self) -> list[str]:

@@ -15,10 +15,11 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F, Func, JSONField, Value
 from django.utils import timezone
 
-from games import deals
+from games import deals, tables
 from games.engine import Game, IllegalMove, ReplayError, replay
 from games.engine.piles import FOUNDATION, STOCK
 from games.models import GameSession, Player
@@ -73,6 +74,24 @@ def rebuild(session: GameSession) -> Game:
     return replay(session.game, session.deal.seed, session.tokens)
 
 
+def _table(session: GameSession) -> Game:
+    """The session's table, from this process's cache when it is current (see tables.py)."""
+    return tables.take(session.pk, session.seq) or rebuild(session)
+
+
+def _keep_after_commit(session: GameSession, g: Game) -> None:
+    seq, copy = session.seq, g.copy()
+    transaction.on_commit(lambda: tables.keep(session.pk, seq, copy))
+
+
+class JsonbAppend(Func):
+    """``moves || '[...]'``: appends to the stored list without sending it back whole."""
+
+    arg_joiner = " || "
+    template = "%(expressions)s"
+    output_field = JSONField()
+
+
 def time_bonus(game_key: str, seconds: float) -> int:
     # SPEC 3.4: only Baker's Dozen adds a time bonus to its score.
     if game_key == "bakers-dozen":
@@ -95,12 +114,13 @@ def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
         g = rebuild(session)
         _store_counters(session, g)
         session.save()
+        _keep_after_commit(session, g)
     return Outcome(session, g)
 
 
 def get_session(session_id: UUID | str, player: Player) -> Outcome:
     session = _owned(GameSession.objects.select_related("deal"), session_id, player)
-    return Outcome(session, rebuild(session))
+    return Outcome(session, tables.peek(session.pk, session.seq) or rebuild(session))
 
 
 def _owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession:
@@ -113,7 +133,8 @@ def _owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession
 
 def _locked(session_id: UUID | str, player: Player) -> GameSession:
     return _owned(
-        GameSession.objects.select_for_update(of=("self",)).select_related("deal"),
+        # The move list is only read when the cached table is missing (see _table).
+        GameSession.objects.select_for_update(of=("self",)).select_related("deal").defer("moves"),
         session_id, player,
     )
 
@@ -136,13 +157,14 @@ def _store_counters(session: GameSession, g: Game) -> None:
 
 
 def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
-    """Append ``tokens`` (already applied to ``g``) with the server's time and save;
-    True when these moves won the game."""
-    if len(session.moves) + len(tokens) > MAX_MOVES:
+    """Append ``tokens`` (already applied to ``g``) with the server's time and store the new
+    counters in one UPDATE; True when these moves won the game."""
+    if session.seq + len(tokens) > MAX_MOVES:
         raise Refused(f"a session holds at most {MAX_MOVES} moves", session.seq)
     now = timezone.now()
     stamp = int(now.timestamp() * 1000)
-    session.moves = [*session.moves, *([t, stamp] for t in tokens)]
+    added = [[t, stamp] for t in tokens]
+    session.seq += len(tokens)
     if session.started_at is None:
         session.started_at = now
     _store_counters(session, g)
@@ -153,7 +175,16 @@ def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
         session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
-    session.save()
+    if connection.vendor == "postgresql":
+        moves: Any = JsonbAppend(F("moves"), Value(added, output_field=JSONField()))
+    else:
+        moves = [*session.moves, *added]
+    fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
+              "finished_at", "time_ms"]
+    GameSession.objects.filter(pk=session.pk).update(
+        moves=moves, **{f: getattr(session, f) for f in fields}
+    )
+    _keep_after_commit(session, g)
     return just_won
 
 
@@ -172,12 +203,13 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
         session = _locked(session_id, player)
         _check_seq(session, seq, required=True)
         _require_playing(session)
-        g = rebuild(session)
+        g = _table(session)
         if token.lower() in {"u", "undo"}:
             return _undo(session, g)
         try:
             g.play(token)
         except IllegalMove as exc:
+            tables.keep(session.pk, session.seq, g)  # a refused move leaves the table as it was
             raise Refused(str(exc), session.seq) from None
         # The token is stored as sent: replayed on the same table it parses to the same move.
         outcome = Outcome(session, g, just_won=_record(session, g, [token]))
@@ -189,13 +221,14 @@ def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
         session = _locked(session_id, player)
         _check_seq(session, seq, required=False)
         _require_playing(session)
-        return _undo(session, rebuild(session))
+        return _undo(session, _table(session))
 
 
 def _undo(session: GameSession, g: Game) -> Outcome:
     try:
         g.undo()
     except IllegalMove as exc:
+        tables.keep(session.pk, session.seq, g)
         raise Refused(str(exc), session.seq) from None
     session.undo_count += 1
     _record(session, g, [UNDO])
@@ -208,8 +241,9 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
         session = _locked(session_id, player)
         _check_seq(session, seq, required=False)
         _require_playing(session)
-        g = rebuild(session)
+        g = _table(session)
         if not g.can_finish():
+            tables.keep(session.pk, session.seq, g)
             raise Refused("the game cannot be finished automatically yet", session.seq)
         tokens = []
         for move in g.finish_moves():
@@ -222,12 +256,13 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
 def hint(session_id: UUID | str, player: Player) -> Outcome:
     with transaction.atomic():
         session = _locked(session_id, player)
-        g = rebuild(session)
+        g = _table(session)
+        _keep_after_commit(session, g)
         if g.won:
             return Outcome(session, g, hint=None, hint_source="heuristic")
         move, source = suggest(session, g)
         session.hint_count += 1
-        session.save(update_fields=["hint_count"])
+        GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
         return Outcome(session, g, hint=move, hint_source=source)
 
 
