@@ -12,25 +12,41 @@ let date = null;
 let lastDaily = [];
 let seen = new Set();
 
+const time = (ms) => (ms == null ? '–' : clock(ms));
+const DAILY = [
+  ['rank', (e) => e.rank], ['player', (e) => e.player],
+  ...(game === 'freecell' ? [] : [['score', (e) => e.score ?? '']]),
+  ['time', (e) => time(e.time_ms)], ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
+];
+const ALL_TIME = [
+  ['rank', (e) => e.rank], ['player', (e) => e.player], ['wins', (e) => e.wins],
+  ['played', (e) => e.played], ['best_time', (e) => time(e.best_time_ms)], ['best_streak', (e) => e.best_streak ?? ''],
+];
+
 function draw(entries, highlight) {
+  const cols = view === 'daily' ? DAILY : ALL_TIME;
+  const head = document.querySelector('#board thead tr');
+  head.replaceChildren(...cols.map(([key]) => {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = t(key);
+    return th;
+  }));
   rows.replaceChildren();
   empty.hidden = entries.length > 0;
   for (const e of entries) {
     const tr = document.createElement('tr');
     const key = `${e.player}|${e.rank}|${e.time_ms}|${e.won}`;
     if (highlight && !seen.has(key)) tr.className = 'fresh';
-    const cells = [e.rank, e.player];
-    if (game !== 'freecell') cells.push(e.score ?? '');
-    cells.push(e.time_ms == null ? '–' : clock(e.time_ms), e.moves ?? '', e.cards_up ?? '');
-    for (const c of cells) {
+    for (const [, get] of cols) {
       const td = document.createElement('td');
-      td.textContent = c;
+      td.textContent = get(e);
       tr.append(td);
     }
     tr.dataset.player = e.player;
     rows.append(tr);
   }
-  seen = new Set(entries.map((e) => `${e.player}|${e.rank}|${e.time_ms}|${e.won}`));
+  if (view === 'daily') seen = new Set(entries.map((e) => `${e.player}|${e.rank}|${e.time_ms}|${e.won}`));
 }
 
 function showDaily(entries, live) {

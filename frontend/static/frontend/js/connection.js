@@ -20,8 +20,10 @@ export function connect(session, { onState, onStatus }) {
     onMessage(msg) {
       if (msg.type === 'state') {
         const state = stripType(msg);
-        if (waiting) { const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(state); }
-        else if (typeof state.seq === 'number' && state.seq > seq) adopt(state); // another tab
+        // The answer to our operation always has a higher seq; anything else is the state
+        // the server sends on (re)connection, or another tab's move.
+        if (waiting && state.seq > waiting.seq) { const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(state); }
+        else if (!waiting && typeof state.seq === 'number' && state.seq > seq) adopt(state);
       } else if (msg.type === 'error' && waiting) {
         const w = waiting; waiting = null; clearTimeout(w.timer);
         if (msg.error === 'stale_seq') w.resolve(api.getSession(id));
@@ -48,7 +50,7 @@ export function connect(session, { onState, onStatus }) {
   function overSocket(msg) {
     return new Promise((resolve, reject) => {
       if (!socket.send(msg)) { reject(new Error('socket down')); return; }
-      waiting = { resolve, reject, timer: setTimeout(() => { waiting = null; reject(new Error('timeout')); }, WS_TIMEOUT) };
+      waiting = { seq: msg.seq, resolve, reject, timer: setTimeout(() => { waiting = null; reject(new Error('timeout')); }, WS_TIMEOUT) };
     });
   }
 

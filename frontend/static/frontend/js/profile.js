@@ -15,7 +15,7 @@ async function start() {
   const games = stats.games || {};
   for (const [key, g] of Object.entries(games)) {
     const tr = document.createElement('tr');
-    const rate = g.played ? Math.round((100 * g.won) / g.played) + '%' : '–';
+    const rate = g.played ? Math.round(100 * (g.win_rate ?? g.won / g.played)) + '%' : '–';
     for (const c of [page.titles[key] || key, g.played ?? 0, g.won ?? 0, rate, g.best_time_ms == null ? '–' : clock(g.best_time_ms)]) {
       const td = document.createElement('td');
       td.textContent = c;
