@@ -82,7 +82,7 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
 
     # A hint marks a move or says there is none.
     page.get_by_role("button", name="Hint").click()
-    page.locator("#notice.hint, #notice.info, #notice.dead").wait_for(timeout=15000)
+    page.locator("#notice.hint, #notice.info, #notice.dead").wait_for(timeout=30000)
     assert page.locator("#notice").inner_text().strip()
 
     # A phone held upright: same game, redrawn to fit.
@@ -308,3 +308,21 @@ def test_a_leaderboard_updates_live_when_another_player_wins(new_table: Any) -> 
         seq = r["body"]["seq"]
     assert r["body"]["won"]
     watcher.page.locator(f'#board-rows tr[data-player="{name}"]').wait_for(timeout=15000)
+
+
+def test_a_guest_renames_signs_up_and_sees_the_profile(new_table: Any) -> None:
+    t = new_table()
+    page = t.page
+    page.goto(f"{t.base}/account/")
+    page.locator("#acct-name").filter(has_text=" ").or_(page.locator("#acct-name")).wait_for()
+    page.get_by_label("Display name").fill("Tester Tabby")
+    page.locator("#f-rename button").click()
+    page.locator("#acct-name", has_text="Tester Tabby").wait_for()
+    page.locator("#f-signup").get_by_label("Username").fill("tabby")
+    page.locator("#f-signup").get_by_label("Password").fill("a-long-pass-phrase")
+    page.locator("#f-signup button").click()
+    page.locator("#f-signout").wait_for()
+    page.goto(f"{t.base}/profile/")
+    page.locator("#me-name", has_text="Tester Tabby").wait_for()
+    page.locator("#me-stats tr").first.wait_for()
+    assert page.locator("#me-stats tr").count() == len(GAMES)

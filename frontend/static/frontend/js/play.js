@@ -306,7 +306,7 @@ async function askHint() {
   stopHint();
   const ctl = new AbortController();
   hintCtl = ctl;
-  const looking = setTimeout(() => { if (hintCtl === ctl) say(t('hint_looking'), 'info', null, true); }, 300);
+  const looking = setTimeout(() => { if (hintCtl === ctl) say(t('hint_looking'), 'searching', null, true); }, 300);
   let r;
   try {
     r = await conn.hint(ctl.signal);
