@@ -16,7 +16,7 @@ from typing import Any
 
 from ..base import Game
 from ..piles import CELL, FOUNDATION, STOCK, WASTE, Move
-from .api import BAKERS_CAP, BAKERS_WEIGHTS, FREECELL_CAP, FREECELL_WEIGHTS, domain_for
+from .api import BAKERS_SCHEDULE, FREECELL_SCHEDULE, domain_for
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, portfolio
 
 
@@ -104,11 +104,9 @@ def hint(game: Game, budget: Budget | float = 1.0) -> Hint:
     if game.won:
         return Hint(None, SOLVED)
     prev = previous_move(game)
-    weights, cap = (
-        (FREECELL_WEIGHTS, FREECELL_CAP) if game.key == "freecell" else (BAKERS_WEIGHTS, BAKERS_CAP)
-    )
+    schedule = FREECELL_SCHEDULE if game.key == "freecell" else BAKERS_SCHEDULE
     dom = _NoUndoAtRoot(domain_for(game), game, prev)
-    r = portfolio(dom, budget, weights, cap)
+    r = portfolio(dom, budget, schedule)
     if r.status == SOLVED and r.moves:
         return Hint(r.moves[0], SOLVED, r.moves, time.monotonic() - t0)
     if r.status == UNSOLVABLE:
@@ -116,7 +114,7 @@ def hint(game: Game, budget: Budget | float = 1.0) -> Hint:
         if dom.filtered:  # the only way on might be back: check without the filter
             left = budget.seconds - (time.monotonic() - t0)
             full = portfolio(domain_for(game), Budget(max(left, 0.0), budget.states,
-                                                      budget.cancel), weights, cap)
+                                                      budget.cancel), schedule)
             proven = full.status == UNSOLVABLE
         if proven:
             return Hint(None, UNSOLVABLE, [], time.monotonic() - t0)

@@ -140,18 +140,18 @@ def _path(node: Any) -> list[tuple[Move, ...]]:
     return edges
 
 
-def portfolio(domain: Domain, budget: Budget, variants: Sequence[Any], cap: int) -> Result:
-    """Best-first runs with different heuristic weights, each stopped after ``cap``
-    states, then a last run with the first weights and the whole budget.
+def portfolio(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]]) -> Result:
+    """Best-first runs with different heuristic weights, each stopped after its cap of
+    states, then a last run with the first weights and the whole budget left.
 
     One heuristic solves most deals in a few thousand states but now and then dives into a
     hopeless region for a million; another set of weights rarely fails on the same deal.
-    Short restarts cut that tail.  Only the last run may report "unsolvable" (the capped
-    ones stop early), and the last run alone can exhaust the space to prove it.
+    Short restarts cut that tail.  A capped run that exhausts the space before its cap is
+    a proof like any other, so small lost positions are still proven at once.
     """
     t0 = time.monotonic()
     states = 0
-    for w in variants:
+    for w, cap in schedule:
         left = budget.seconds - (time.monotonic() - t0)
         if left <= 0:
             break
@@ -161,7 +161,7 @@ def portfolio(domain: Domain, budget: Budget, variants: Sequence[Any], cap: int)
         if r.status != UNKNOWN or r.cancelled:
             r.states, r.seconds = states, time.monotonic() - t0
             return r
-    domain.weights = variants[0]  # type: ignore[attr-defined]
+    domain.weights = schedule[0][0]  # type: ignore[attr-defined]
     left = max(budget.seconds - (time.monotonic() - t0), 0.0)
     r = best_first(domain, Budget(left, budget.states, budget.cancel, budget.progress))
     r.states, r.seconds = r.states + states, time.monotonic() - t0
