@@ -181,10 +181,15 @@ def test_freecell_long_press_opens_the_run_picker(new_table: Any) -> None:
     picker = t.page.locator("#picker")
     assert picker.is_visible()
     assert "2" in picker.inner_text()
-    m.up()
-    assert t.page.evaluate("window.solitaire.state.sel.index") == len(col) - 2
-    t.page.get_by_role("button", name="one more card").click()
+    # Sliding onto the up arrow without lifting takes one more card.
+    up = t.page.locator("#picker-up").bounding_box()
+    m.move(up["x"] + up["width"] / 2, up["y"] + up["height"] / 2, steps=4)
     assert "3" in t.page.locator("#picker-text").inner_text()
+    m.up()
+    assert t.page.evaluate("window.solitaire.state.sel.index") == len(col) - 3
+    assert picker.is_visible()
+    t.page.get_by_role("button", name="one card fewer").click()
+    assert "2" in t.page.locator("#picker-text").inner_text()
     t.page.keyboard.press("Escape")
     assert not picker.is_visible()
     assert t.page.evaluate("window.solitaire.state.sel") is None
@@ -253,6 +258,15 @@ def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> N
     assert up < 52
     finish = t.page.get_by_role("button", name="Finish")
     finish.click()
+    # Any press stops it at once; Finish carries on.
+    t.page.wait_for_function(f"window.solitaire.state.s.cards_up > {up}")
+    t.page.keyboard.press("Escape")
+    t.page.wait_for_timeout(400)
+    stopped = t.s["cards_up"]
+    assert stopped < 52 and not t.page.evaluate("window.solitaire.state.finishing")
+    t.page.wait_for_timeout(300)
+    assert t.s["cards_up"] == stopped
+    t.page.get_by_role("button", name="Finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=30000)
     s = t.s
     assert s["won"] and s["cards_up"] == 52 and s["moves"] >= 52 - up
@@ -326,3 +340,31 @@ def test_a_guest_renames_signs_up_and_sees_the_profile(new_table: Any) -> None:
     page.locator("#me-name", has_text="Tester Tabby").wait_for()
     page.locator("#me-stats tr").first.wait_for()
     assert page.locator("#me-stats tr").count() == len(GAMES)
+
+
+def test_the_clock_stops_while_the_tab_is_hidden(new_table: Any) -> None:
+    t = new_table().open("freecell", "3")
+    t.tap(t.card("tableau:0", len(t.s["view"]["piles"]["tableau:0"]) - 1))
+    t.pile("cell:0").click()
+    t.wait_seq(0)
+    hide = """hidden => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange')); }"""
+    t.page.evaluate(hide, True)
+    before = t.page.evaluate("window.solitaire.state.elapsed")
+    t.page.wait_for_timeout(1300)
+    assert t.page.evaluate("window.solitaire.state.elapsed") == before
+    t.page.evaluate(hide, False)
+    t.page.wait_for_timeout(1300)
+    assert t.page.evaluate("window.solitaire.state.elapsed") > before
+
+
+def test_a_phone_plays_by_touch(new_table: Any) -> None:
+    t = new_table(390, 844, touch=True).open("freecell", "4")
+    s = t.s
+    m = next(x for x in s["legal_moves"] if x["to"].startswith("tableau") and x["count"] == 1)
+    t.settle()
+    t.source(m).tap()
+    t.page.wait_for_function("window.solitaire.state.sel")
+    t.pile(m["to"]).tap()
+    t.wait_seq(0)
+    assert t.s["view"]["piles"][m["to"]][-1] == m["card"]

@@ -376,9 +376,13 @@ function openPicker(name, index, x, y) {
   st.targets = targetsFor(name, index);
   const el = $('picker');
   el.hidden = false;
-  const w = 190;
-  el.style.left = Math.max(4, Math.min(window.innerWidth - w - 4, x - w / 2)) + 'px';
-  el.style.top = Math.max(4, y - 150) + 'px';
+  // Beside the finger, its arrows above and below the finger's height: a slide up or down
+  // reaches one arrow without crossing the other.
+  const w = el.offsetWidth || 190, h = el.offsetHeight || 140;
+  let left = x + 28;
+  if (left + w > window.innerWidth - 4) left = x - 28 - w;
+  el.style.left = Math.max(4, left) + 'px';
+  el.style.top = Math.max(4, Math.min(window.innerHeight - h - 4, y - h / 2)) + 'px';
   updatePicker();
 }
 
