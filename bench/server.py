@@ -126,6 +126,15 @@ async def echo(ws_base: str, stop: float, payload: str, latencies: list[float]) 
             latencies.append(time.perf_counter() - t0)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux), to show the server's cost per message."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def summary(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
     lat = sorted(latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
@@ -135,25 +144,33 @@ def summary(name: str, latencies: list[float], seconds: float) -> dict[str, floa
     return row
 
 
-async def run(args: argparse.Namespace, site_port: int, echo_port: int) -> None:
+async def run(args: argparse.Namespace, site_port: int, echo_port: int,
+              pids: tuple[int, int]) -> None:
     base, ws_base = f"http://127.0.0.1:{site_port}", f"ws://127.0.0.1:{site_port}"
     stop = time.monotonic() + args.seconds
     play_lat: list[float] = []
+    cpu0 = cpu_seconds(pids[0])
     start = time.monotonic()
     await asyncio.gather(*(play(base, ws_base, args.game, stop, args.restart_after, play_lat, i)
                            for i in range(args.players)))
     play_seconds = time.monotonic() - start
+    play_cpu = cpu_seconds(pids[0]) - cpu0
     payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
     echo_lat: list[float] = []
+    cpu0 = cpu_seconds(pids[1])
     stop = time.monotonic() + args.seconds
     start = time.monotonic()
     await asyncio.gather(*(echo(f"ws://127.0.0.1:{echo_port}", stop, payload, echo_lat)
                            for _ in range(args.players)))
     echo_seconds = time.monotonic() - start
+    echo_cpu = cpu_seconds(pids[1]) - cpu0
     print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}")
     moves = summary("validated + stored moves", play_lat, play_seconds)
     bare = summary("bare Daphne echo", echo_lat, echo_seconds)
     print(f"{'ratio moves/echo':28} {moves['rate'] / bare['rate']:10.1%}")
+    print(f"server CPU per message: moves {play_cpu / max(1, len(play_lat)) * 1000:.2f} ms, "
+          f"echo {echo_cpu / max(1, len(echo_lat)) * 1000:.2f} ms "
+          f"(setup over HTTP included in the moves' figure)")
 
 
 def main() -> None:
@@ -185,7 +202,7 @@ def main() -> None:
     try:
         wait_for(site_port, servers[0])
         wait_for(echo_port, servers[1])
-        asyncio.run(run(args, site_port, echo_port))
+        asyncio.run(run(args, site_port, echo_port, (servers[0].pid, servers[1].pid)))
     finally:
         for s in servers:
             s.terminate()

@@ -9,6 +9,7 @@ applied once.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -16,13 +17,13 @@ from uuid import UUID
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F, Func, JSONField, Value
+from django.db.models import F
 from django.utils import timezone
 
 from games import deals, tables
 from games.engine import Game, IllegalMove, ReplayError, replay
 from games.engine.piles import FOUNDATION, STOCK
-from games.models import GameSession, Player
+from games.models import Deal, GameSession, Player
 
 UNDO = "u"
 MAX_MOVES = 5000  # far beyond any real game; keeps a runaway client from bloating a row
@@ -84,14 +85,6 @@ def _keep_after_commit(session: GameSession, g: Game) -> None:
     transaction.on_commit(lambda: tables.keep(session.pk, seq, copy))
 
 
-class JsonbAppend(Func):
-    """``moves || '[...]'``: appends to the stored list without sending it back whole."""
-
-    arg_joiner = " || "
-    template = "%(expressions)s"
-    output_field = JSONField()
-
-
 def time_bonus(game_key: str, seconds: float) -> int:
     # SPEC 3.4: only Baker's Dozen adds a time bonus to its score.
     if game_key == "bakers-dozen":
@@ -132,11 +125,43 @@ def _owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession
 
 
 def _locked(session_id: UUID | str, player: Player) -> GameSession:
+    if connection.vendor == "postgresql":
+        return _locked_pg(session_id, player)
     return _owned(
-        # The move list is only read when the cached table is missing (see _table).
-        GameSession.objects.select_for_update(of=("self",)).select_related("deal").defer("moves"),
+        GameSession.objects.select_for_update().select_related("deal").defer("moves"),
         session_id, player,
     )
+
+
+# Model field order, as Model.from_db expects; the move list stays unread.
+_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+_D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
+
+
+def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
+    """The session row locked FOR UPDATE, its moves left unread (they are loaded only if the
+    cached table is missing).  Written out in SQL because this runs for every move and the
+    ORM's query building cost more than the query itself."""
+    try:
+        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
+    except ValueError:
+        raise SessionNotFound("there is no such session of yours") from None
+    s_cols = ", ".join(f"s.{f}" for f in _S_FIELDS)
+    d_cols = ", ".join(f"d.{f}" for f in _D_FIELDS)
+    sql = (
+        f"SELECT {s_cols}, {d_cols} FROM {GameSession._meta.db_table} s "
+        f"JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
+        "WHERE s.id = %s AND s.player_id = %s FOR UPDATE OF s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, player.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise SessionNotFound("there is no such session of yours")
+    n = len(_S_FIELDS)
+    session = GameSession.from_db(connection.alias, _S_FIELDS, list(row[:n]))
+    session.deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
+    return session
 
 
 def _check_seq(session: GameSession, seq: object, required: bool) -> None:
@@ -175,15 +200,22 @@ def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
         session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
-    if connection.vendor == "postgresql":
-        moves: Any = JsonbAppend(F("moves"), Value(added, output_field=JSONField()))
-    else:
-        moves = [*session.moves, *added]
     fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
               "finished_at", "time_ms"]
-    GameSession.objects.filter(pk=session.pk).update(
-        moves=moves, **{f: getattr(session, f) for f in fields}
-    )
+    values = [getattr(session, f) for f in fields]
+    if connection.vendor == "postgresql":
+        # Appends to the stored list in place instead of sending it back whole.
+        sets = ", ".join(f"{f} = %s" for f in fields)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, {sets} "
+                "WHERE id = %s",
+                [json.dumps(added), *values, session.pk],
+            )
+    else:
+        GameSession.objects.filter(pk=session.pk).update(
+            moves=[*session.moves, *added], **dict(zip(fields, values, strict=True))
+        )
     _keep_after_commit(session, g)
     return just_won
 
