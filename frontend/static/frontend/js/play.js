@@ -50,6 +50,7 @@ function drawBar() {
     const left = s.view.passes_left;
     $('st-passes').textContent = left === null || left === undefined ? '' : t('passes_left', { n: left });
   }
+  $('st-ranked').textContent = s.date ? t(s.ranked ? 'ranked' : 'practice') : '';
   const third = $('btn-third');
   third.textContent = st.finishing ? t('stop') : s.can_finish ? t(meta.single ? 'auto_finish' : 'finish') : t('new_deal');
   third.setAttribute('aria-keyshortcuts', s.can_finish ? 'F' : 'N');
