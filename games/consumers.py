@@ -12,7 +12,9 @@ players' moves then commit side by side, and PostgreSQL flushes their commits to
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -24,6 +26,9 @@ from games.models import Player
 from games.players import SESSION_KEY
 
 CLOSE_FORBIDDEN = 4403  # not your session (or no such session)
+# Enough threads that many players' commits overlap (PostgreSQL flushes them together).
+_POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("WS_THREADS", "16")),
+                           thread_name_prefix="play")
 T = TypeVar("T")
 
 
@@ -35,7 +40,7 @@ def in_pool(fn: Callable[..., T]) -> Callable[..., Any]:
         finally:
             close_old_connections()
 
-    return sync_to_async(run, thread_sensitive=False)
+    return sync_to_async(run, thread_sensitive=False, executor=_POOL)
 
 
 def _player(player_id: Any) -> Player | None:
