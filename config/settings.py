@@ -144,7 +144,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # An unacknowledged task (its worker died) is handed out again after this long.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120)}
+# Workers sweep for such tasks every CELERY_RESTORE_INTERVAL seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
