@@ -96,3 +96,27 @@ def fc_solve(deal: int) -> list[str]:
 @pytest.fixture
 def solve_freecell() -> Callable[[int], list[str]]:
     return fc_solve
+
+
+def _wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> str:
+    """Read a child process's output until a line holding ``text`` appears."""
+    import os
+    import time
+
+    deadline, seen = time.monotonic() + timeout, []
+    assert proc.stdout is not None
+    os.set_blocking(proc.stdout.fileno(), False)
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if line:
+            seen.append(line)
+            if text in line:
+                return line
+        else:
+            time.sleep(0.05)
+    raise AssertionError(f"{text!r} not seen:\n{''.join(seen)}")
+
+
+@pytest.fixture
+def wait_for_line() -> Callable[[subprocess.Popen[str], str, float], str]:
+    return _wait_for_line

@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -101,7 +102,9 @@ def test_a_bad_board_address_is_closed_with_4400(api):
 
 
 @pytest.mark.slow
-def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(api, solve_freecell):
+def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
+    api, solve_freecell, wait_for_line
+):
     queue = f"test-{uuid.uuid4().hex[:8]}"
     db = connection.settings_dict
     env = {
@@ -123,6 +126,7 @@ def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(api, solve_fre
     )
     celery_app.conf.task_always_eager = False
     try:
+        wait_for_line(worker, " ready.", 60)
         with override_settings(CELERY_TASK_DEFAULT_QUEUE=queue):
             watcher, player = api(), api()
             loop = asyncio.new_event_loop()
@@ -130,18 +134,19 @@ def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(api, solve_fre
             loop.run_until_complete(board.connect())
             loop.run_until_complete(_next(board, "leaderboard"))
             won = _win_over_http(player, solve_freecell)
+            t0 = time.monotonic()
             pushed = loop.run_until_complete(_next(board, "leaderboard", timeout=60))
+            latency = time.monotonic() - t0
             loop.run_until_complete(board.disconnect())
             loop.close()
         assert pushed["entries"][0]["session"] == won["id"] and pushed["entries"][0]["won"]
+        assert latency < 1.0, f"the ranking arrived {latency:.2f} s after the win"
         entry = Entry.objects.get(session_id=won["id"])
         assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
     finally:
         celery_app.conf.task_always_eager = True
         worker.terminate()
         try:
-            out, _ = worker.communicate(timeout=20)
+            worker.wait(timeout=20)
         except subprocess.TimeoutExpired:
             worker.kill()
-            out, _ = worker.communicate()
-        print(out)

@@ -43,22 +43,9 @@ def _worker(app: str, queue: str, cwd: Path) -> subprocess.Popen[str]:
     )
 
 
-def _wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> str:
-    deadline, seen = time.monotonic() + timeout, []
-    assert proc.stdout is not None
-    os.set_blocking(proc.stdout.fileno(), False)
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if line:
-            seen.append(line)
-            if text in line:
-                return line
-        else:
-            time.sleep(0.05)
-    raise AssertionError(f"{text!r} not seen:\n{''.join(seen)}")
-
-
-def test_killing_the_worker_during_scoring_still_gives_exactly_one_entry(api, solve_freecell):
+def test_killing_the_worker_during_scoring_still_gives_exactly_one_entry(
+    api, solve_freecell, wait_for_line
+):
     queue = f"crash-{uuid.uuid4().hex[:8]}"
     celery_app.conf.task_always_eager = False
     workers = []
@@ -73,7 +60,7 @@ def test_killing_the_worker_during_scoring_still_gives_exactly_one_entry(api, so
 
             slow = _worker("slow_worker", queue, ROOT)
             workers.append(slow)
-            _wait_for_line(slow, "task started, holding", 60)
+            wait_for_line(slow, "task started, holding", 60)
             slow.send_signal(signal.SIGKILL)
             slow.wait(timeout=10)
             assert not Entry.objects.exists()
