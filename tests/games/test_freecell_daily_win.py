@@ -53,3 +53,23 @@ def test_finish_sends_the_remaining_cards_up_as_stored_moves(api, solve_freecell
     body = r.json()
     assert body["won"] is True and body["seq"] > seq
     assert len(GameSession.objects.get(pk=s["id"]).moves) == body["seq"]
+
+
+def test_a_bakers_dozen_win_scores_its_cards_the_win_bonus_and_the_time_bonus(api):
+    from games.engine.solver import SOLVED, solve_deal
+    from games.models import Deal
+
+    deal = Deal.objects.create(game="bakers-dozen", seed=42)  # the solver wins it at once
+    c = api()
+    s = c.start("bakers-dozen", deal.public_id)
+    solution = solve_deal("bakers-dozen", 42, 20.0)
+    assert solution.status == SOLVED
+    seq = 0
+    for token in solution.moves:
+        r = c.move(s, seq, token)
+        assert r.status_code == 200, (token, r.content)
+        seq += 1
+    body = r.json()
+    assert body["won"] and body["time_ms"] is not None
+    # SPEC 3.4: 5 a card, +500 for the win, and max(0, 1200 - seconds taken).
+    assert body["score"] == 5 * 52 + 500 + max(0, 1200 - body["time_ms"] // 1000)
