@@ -175,3 +175,30 @@ def test_the_openapi_document_lists_the_play_endpoints(api):
     assert {"200", "409", "422"} <= set(move["responses"])
     body = move["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     assert body.endswith("/MoveInRequest")
+
+
+def test_answers_carry_every_field_the_openapi_document_promises(api):
+    c = api()
+    components = json.loads(c.get("/api/schema/?format=json").content)["components"]["schemas"]
+
+    def promised(name):
+        schema = components[name]
+        return set(schema.get("required", [])), set(schema["properties"])
+
+    s = c.start("klondike")
+    required, known = promised("SessionOut")
+    assert required <= set(s) and set(s) <= known | {"deal_number"}
+    moved = c.move(s, 0, s["legal_moves"][0]["move"]).json()
+    assert required <= set(moved)
+    required, _ = promised("MoveObject")
+    assert all(required <= set(m) for m in moved["legal_moves"])
+    hint = c.post(f"/api/sessions/{s['id']}/hint/").json()
+    assert promised("HintOut")[0] <= set(hint)
+    refused = c.move(s, 1, "zz").json()
+    assert promised("IllegalOut")[0] <= set(refused)
+    stale = c.move(s, 0, "s").json()
+    assert promised("ConflictOut")[0] <= set(stale)
+    required, _ = promised("PlayerOut")
+    assert required <= set(c.get("/api/me/").json())
+    required, _ = promised("DailyOut")
+    assert required <= set(c.get("/api/daily/").json())
