@@ -37,7 +37,7 @@ function draw(before) {
   if (before) animateFrom(root, before);
   drawBar();
   drawNotice();
-  if (st.keyboard) focusCurrent();
+  focusCurrent(st.keyboard);
 }
 
 function drawBar() {
@@ -57,9 +57,14 @@ function drawBar() {
   $('btn-undo').disabled = s.can_undo === false;
 }
 
+let lastStanding = '';
 function drawNotice() {
   const box = $('notice');
-  const n = st.notice || standing();
+  const still = standing();
+  // A standing notice (dead end, tap to finish) is announced once, when it appears.
+  if (still && still.text !== lastStanding && !st.notice) announce(still.text);
+  lastStanding = still ? still.text : '';
+  const n = st.notice || still;
   box.replaceChildren();
   if (!n) { box.hidden = true; return; }
   box.hidden = false;
@@ -97,13 +102,14 @@ function say(text, kind = 'info', exits = null, sticky = false) {
   announce(text);
 }
 
-function focusCurrent() {
+// One tab stop inside the table (roving tabindex): the focused pile or card.
+function focusCurrent(move = true) {
   const f = st.focus;
   let el = null;
   if (f.index >= 0) el = root.querySelector(`.card[data-pile="${f.pile}"][data-index="${f.index}"]`);
   if (!el) el = root.querySelector(`.pile[data-pile="${f.pile}"]`);
   root.querySelectorAll('[tabindex="0"]').forEach((e) => { e.tabIndex = -1; });
-  if (el) { el.tabIndex = 0; if (document.activeElement !== el) el.focus({ preventScroll: true }); }
+  if (el) { el.tabIndex = 0; if (move && document.activeElement !== el) el.focus({ preventScroll: true }); }
 }
 
 // ---------------------------------------------------------------------------- state
