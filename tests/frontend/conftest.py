@@ -191,6 +191,7 @@ class Table:
         )
 
     def shot(self, name: str) -> None:
+        self.settle()
         self.page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 

@@ -80,11 +80,6 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     t.wait_seq(seq)
     assert t.s["moves"] == moves - 1
 
-    # A hint marks a move or says there is none.
-    page.get_by_role("button", name="Hint").click()
-    page.locator("#notice.hint, #notice.info, #notice.dead").wait_for(timeout=30000)
-    assert page.locator("#notice").inner_text().strip()
-
     # A phone held upright: same game, redrawn to fit.
     view = t.s["view"]
     page.set_viewport_size({"width": 390, "height": 844})
@@ -92,6 +87,11 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     assert t.s["view"] == view
     assert page.locator("#table").bounding_box()["width"] <= 390
     t.shot(f"{game}-phone")
+
+    # A hint marks a move or says there is none.
+    page.get_by_role("button", name="Hint").click()
+    page.locator("#notice.hint, #notice.info, #notice.dead").wait_for(timeout=30000)
+    assert page.locator("#notice").inner_text().strip()
     assert not t.errors
 
 
