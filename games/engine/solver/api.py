@@ -22,7 +22,8 @@ from .search import UNKNOWN, Budget, Result, best_first, portfolio
 _FC = ((3, 2, 1, 2, 3), (3, 2, 0, 2, 3), (4, 3, 1, 2, 3), (2, 1, 1, 1, 3), (1, 1, 1, 1, 1),
        (2, 1, 1, 2, 3))
 FREECELL_SCHEDULE = tuple((w, 20_000) for w in _FC[:3]) + tuple((w, 100_000) for w in _FC)
-BAKERS_SCHEDULE = (((2, 3, 1), 30_000), ((1, 1, 1), 30_000), ((3, 1, 2), 30_000))
+BAKERS_SCHEDULE = (((2, 3, 1), 30_000), ((1, 1, 1), 30_000), ((3, 1, 2), 30_000),
+                   ((1, 3, 0), 30_000))
 
 
 def domain_for(game: Game) -> Any:

@@ -113,8 +113,7 @@ def hint(game: Game, budget: Budget | float = 1.0) -> Hint:
         proven = True
         if dom.filtered:  # the only way on might be back: check without the filter
             left = budget.seconds - (time.monotonic() - t0)
-            full = portfolio(domain_for(game), Budget(max(left, 0.0), budget.states,
-                                                      budget.cancel), schedule)
+            full = portfolio(domain_for(game), budget.sub(left), schedule)
             proven = full.status == UNSOLVABLE
         if proven:
             return Hint(None, UNSOLVABLE, [], time.monotonic() - t0)

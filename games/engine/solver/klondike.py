@@ -24,8 +24,6 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 from __future__ import annotations
 
-import time
-
 from ..base import Game
 from ..cards import RANK, RED
 from ..piles import FOUNDATION, STOCK, WASTE, Move
@@ -47,7 +45,8 @@ class KlondikeDomain:
     # back from the foundations.  It finds most wins far sooner, but proves nothing:
     # "unsolvable" always comes from the full search.
     restricted = False
-    narrow_share = 0.5  # of the time budget
+    narrow_weights = ((5, 2, 1), (2, 1, 1))
+    narrow_cap = 40_000  # states for each narrow search
     root_autoplay = True  # hints turn it off when it would only undo the player's move
 
     def __init__(self, game: Game) -> None:
@@ -81,19 +80,28 @@ class KlondikeDomain:
         return (cols, downs, talon, pos, passes)
 
     def search(self, budget: Budget) -> Result:
-        """The narrow search first, for part of the budget, then the full one."""
-        t0 = time.monotonic()
+        """Narrow searches with two heuristics, each up to a number of states, then the full
+        search with what is left of the budget (only it can prove a deal lost)."""
+        t0 = budget.clock()
+        states = 0
         self.restricted = True
-        r = best_first(self, Budget(budget.seconds * self.narrow_share, budget.states,
-                                    budget.cancel, budget.progress))
+        for w in self.narrow_weights:
+            left = budget.seconds - (budget.clock() - t0)
+            if left <= 0:
+                break
+            self.weights = w
+            r = best_first(self, budget.sub(left, min(self.narrow_cap, budget.states)))
+            states += r.states
+            if r.status == SOLVED or r.cancelled:
+                self.restricted = False
+                r.states, r.seconds = states, budget.clock() - t0
+                return r
         self.restricted = False
-        if r.status == SOLVED or r.cancelled:
-            return r
-        left = budget.seconds - (time.monotonic() - t0)
-        full = best_first(self, Budget(max(left, 0.0), budget.states, budget.cancel,
-                                       budget.progress))
-        full.states += r.states
-        full.seconds = time.monotonic() - t0
+        self.weights = self.narrow_weights[0]
+        left = budget.seconds - (budget.clock() - t0)
+        full = best_first(self, budget.sub(left))
+        full.states += states
+        full.seconds = budget.clock() - t0
         return full
 
     def is_won(self, s: State) -> bool:

@@ -63,6 +63,14 @@ class Budget:
     states: int = 3_000_000
     cancel: threading.Event | None = None
     progress: Callable[[int, float], None] | None = None  # (states, seconds) now and then
+    # The clock the seconds are counted on: wall time for players; a sweep on a shared
+    # machine may count its own CPU time instead (time.process_time) to be fair to itself.
+    clock: Callable[[], float] = time.monotonic
+
+    def sub(self, seconds: float, states: int | None = None) -> Budget:
+        """A budget for one part of a search: same cancel flag, progress and clock."""
+        return Budget(max(seconds, 0.0), self.states if states is None else states,
+                      self.cancel, self.progress, self.clock)
 
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
@@ -84,13 +92,14 @@ class Result:
 
 def best_first(domain: Domain, budget: Budget) -> Result:
     """Greedy best-first search with a transposition table on the canonical key."""
-    t0 = time.monotonic()
+    clock = budget.clock
+    t0 = clock()
     deadline = t0 + budget.seconds
     start = domain.initial()
     if domain.is_won(start):
-        return Result(SOLVED, domain.tokens([]), 1, time.monotonic() - t0)
+        return Result(SOLVED, domain.tokens([]), 1, clock() - t0)
     if getattr(domain, "dead_at_start", False):  # a domain's own proof, before any search
-        return Result(UNSOLVABLE, [], 1, time.monotonic() - t0)
+        return Result(UNSOLVABLE, [], 1, clock() - t0)
     # node = (state, parent node, edge that led here); the path is rebuilt from it.
     root: tuple[Any, Any, tuple[Move, ...]] = (start, None, ())
     seen: set[Hashable] = {domain.key(start)}
@@ -106,9 +115,9 @@ def best_first(domain: Domain, budget: Budget) -> Result:
     while heap:
         expansions += 1
         if cancel is not None and cancel.is_set():
-            return Result(UNKNOWN, [], len(seen), time.monotonic() - t0, cancelled=True)
+            return Result(UNKNOWN, [], len(seen), clock() - t0, cancelled=True)
         if expansions % _CLOCK_EVERY == 0:
-            now = time.monotonic()
+            now = clock()
             if now > deadline or len(seen) > max_states:
                 return Result(UNKNOWN, [], len(seen), now - t0)
             if budget.progress is not None and expansions % 4096 == 0:
@@ -123,12 +132,12 @@ def best_first(domain: Domain, budget: Budget) -> Result:
             if is_won(child):
                 path = _path(cnode)
                 return Result(
-                    SOLVED, domain.tokens(path), len(seen), time.monotonic() - t0,
+                    SOLVED, domain.tokens(path), len(seen), clock() - t0,
                     first=path[0],
                 )
             counter -= 1  # ties go to the newest node: a dive, not a sweep
             push(heap, (heuristic(child), counter, cnode))
-    return Result(UNSOLVABLE, [], len(seen), time.monotonic() - t0)
+    return Result(UNSOLVABLE, [], len(seen), clock() - t0)
 
 
 def _path(node: Any) -> list[tuple[Move, ...]]:
@@ -149,20 +158,20 @@ def portfolio(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]
     Short restarts cut that tail.  A capped run that exhausts the space before its cap is
     a proof like any other, so small lost positions are still proven at once.
     """
-    t0 = time.monotonic()
+    t0 = budget.clock()
     states = 0
     for w, cap in schedule:
-        left = budget.seconds - (time.monotonic() - t0)
+        left = budget.seconds - (budget.clock() - t0)
         if left <= 0:
             break
         domain.weights = w  # type: ignore[attr-defined]
-        r = best_first(domain, Budget(left, min(cap, budget.states), budget.cancel, budget.progress))
+        r = best_first(domain, budget.sub(left, min(cap, budget.states)))
         states += r.states
         if r.status != UNKNOWN or r.cancelled:
-            r.states, r.seconds = states, time.monotonic() - t0
+            r.states, r.seconds = states, budget.clock() - t0
             return r
     domain.weights = schedule[0][0]  # type: ignore[attr-defined]
-    left = max(budget.seconds - (time.monotonic() - t0), 0.0)
-    r = best_first(domain, Budget(left, budget.states, budget.cancel, budget.progress))
-    r.states, r.seconds = r.states + states, time.monotonic() - t0
+    left = max(budget.seconds - (budget.clock() - t0), 0.0)
+    r = best_first(domain, budget.sub(left))
+    r.states, r.seconds = r.states + states, budget.clock() - t0
     return r
