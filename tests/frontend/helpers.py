@@ -65,3 +65,24 @@ def _too_long(g: Game) -> tuple[int, int, int] | None:
                 if why and "free cells" in why:
                     return m
     return None
+
+
+def tokens_to_dead_end(deal: int, tries: int = 2000) -> list[str]:
+    """Random play from FreeCell ``deal`` until no legal move is left at all."""
+    rng = random.Random(deal * 13 + 5)
+    for _ in range(tries):
+        g = new_game("freecell", deal)
+        path: list[str] = []
+        for _step in range(120):
+            if g.no_legal_move():
+                return path
+            # Fill the free cells and never take a card back out: a dead end comes fast.
+            moves = [m for m in g.legal_moves() if m[0] < 16]
+            to_cells = [m for m in moves if 16 <= m[1] < 20]
+            pool = to_cells if to_cells and rng.random() < 0.7 else moves
+            if not pool:
+                break
+            m = rng.choice(pool)
+            path.append(g.notation(m))
+            g.apply(m)
+    raise AssertionError("no dead end found")

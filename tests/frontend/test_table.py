@@ -11,7 +11,7 @@ import pytest
 from games.engine import DAILY_GAMES, GAMES
 from tests.conftest import fc_solve
 
-from .helpers import tokens_to_refused_supermove, tokens_to_supermove
+from .helpers import tokens_to_dead_end, tokens_to_refused_supermove, tokens_to_supermove
 
 
 def table_move(t: Any, want: Any = None) -> dict[str, Any]:
@@ -368,3 +368,18 @@ def test_a_phone_plays_by_touch(new_table: Any) -> None:
     t.pile(m["to"]).tap()
     t.wait_seq(0)
     assert t.s["view"]["piles"][m["to"]][-1] == m["card"]
+
+
+def test_a_dead_end_says_so_at_once_with_its_three_exits(new_table: Any) -> None:
+    t = new_table().open("freecell", "2")
+    _play(t, tokens_to_dead_end(2))
+    notice = t.page.locator("#notice.dead")
+    notice.wait_for()
+    assert "No more moves" in notice.inner_text()
+    exits = notice.get_by_role("button")
+    assert [exits.nth(i).inner_text() for i in range(exits.count())] == ["Undo", "Replay this deal", "Another deal"]
+    seq = t.seq()
+    notice.get_by_role("button", name="Undo").click()
+    t.wait_seq(seq)
+    assert not t.s["no_legal_move"]
+    assert not t.page.locator("#notice.dead").is_visible()
