@@ -378,8 +378,14 @@ def test_a_dead_end_says_so_at_once_with_its_three_exits(new_table: Any) -> None
     assert "No more moves" in notice.inner_text()
     exits = notice.get_by_role("button")
     assert [exits.nth(i).inner_text() for i in range(exits.count())] == ["Undo", "Replay this deal", "Another deal"]
+    # A hint here is the solver's proof: said plainly, with four exits, the game not ended.
+    t.page.get_by_role("button", name="Hint", exact=True).first.click()
+    t.page.locator("#notice", has_text="no solution").wait_for(timeout=30000)
+    exits = t.page.locator("#notice").get_by_role("button")
+    assert [exits.nth(i).inner_text() for i in range(exits.count())] == ["Undo", "Hint", "Replay this deal", "Another deal"]
+    assert t.s["status"] == "playing"
     seq = t.seq()
-    notice.get_by_role("button", name="Undo").click()
+    t.page.locator("#notice").get_by_role("button", name="Undo").click()
     t.wait_seq(seq)
     assert not t.s["no_legal_move"]
     assert not t.page.locator("#notice.dead").is_visible()
