@@ -221,8 +221,12 @@ def bench_cancel(runs: int) -> None:
         stop = threading.Event()
         g = new_game("freecell" if i % 2 else "bakers-dozen", 11982 if i % 2 else 0)
         done: list[float] = []
-        t = threading.Thread(target=lambda: (hint(g, Budget(60, 10**8, stop)),
-                                             done.append(time.monotonic())))
+
+        def work(g=g, stop=stop, done=done) -> None:  # type: ignore[no-untyped-def]
+            hint(g, Budget(60, 10**8, stop))
+            done.append(time.monotonic())
+
+        t = threading.Thread(target=work)
         t.start()
         time.sleep(0.2 + 0.05 * i)
         asked = time.monotonic()

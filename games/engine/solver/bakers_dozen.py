@@ -158,7 +158,7 @@ def _autoplay(cols: list[bytes], found: list[int], edge: list[BMove]) -> None:
 def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
     """For each card of the column lying above a lower card of its own suit: the cards it
     could still land on (the four one rank higher, less those buried under it here)."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for i in range(1, len(c)):
         x = c[i]
         r, su = x >> 2, x & 3

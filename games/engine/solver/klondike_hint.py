@@ -90,6 +90,7 @@ def klondike_hint(game: Game, budget: Budget) -> Hint:
         r = best_first(dom, Budget(max(left, 0.0), SAMPLE_STATES, budget.cancel))
         if r.status == SOLVED and r.moves:
             votes[r.moves[0]] += 1
+    move: str | None
     if votes:
         move = min(votes, key=lambda m: (-votes[m], m))  # most votes, then a fixed order
     else:
