@@ -39,7 +39,7 @@ def test_a_hint_is_never_the_undo_of_the_previous_move(key: str) -> None:
 
 def test_a_found_hint_is_on_a_winning_line() -> None:
     g = new_game("freecell", 617)
-    h = hint(g, 2.0)
+    h = hint(g, 20.0)  # takes a fraction of a second; the margin is for a busy machine
     assert h.status == SOLVED and h.line[0] == h.move
     for token in h.line:
         g.play(token)
