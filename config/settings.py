@@ -53,7 +53,8 @@ SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per can
 # tests skip that so their run time does not depend on the day's deals.
 SOLVER_REQUEST_BUDGET_SECONDS = float(env_str("SOLVER_REQUEST_BUDGET_SECONDS", "2"))
 DAILY_CERTIFY_ON_DEMAND = env_bool("DAILY_CERTIFY_ON_DEMAND", not TESTING)
-HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "1.5"))
+# A hint searches at most this long (it is CPU work in the server process).
+HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "1.0"))
 
 INSTALLED_APPS = [
     "daphne",

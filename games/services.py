@@ -1,8 +1,9 @@
 """Playing a session: the one path every move takes, whether it comes over HTTP or a socket.
 
-Each operation locks the session row (``select_for_update``), rebuilds the table from the
-stored move list with the engine, checks the move, and stores the move with its server
-timestamp and the new counters before anything is answered.  The ``seq`` a client sends is
+Each operation locks the session row (``select_for_update``), takes the table after the
+stored moves (kept in this process between moves, else replayed from the stored list with
+the engine), checks the move, and stores the move with its server timestamp and the new
+counters before anything is answered.  The ``seq`` a client sends is
 the number of moves it has seen; a stale or repeated one is refused, so a move sent twice is
 applied once.
 """
