@@ -369,6 +369,22 @@ def test_a_phone_plays_by_touch(new_table: Any) -> None:
     t.wait_seq(0)
     assert t.s["view"]["piles"][m["to"]][-1] == m["card"]
 
+    # A finger drags a card (real touch events through the DevTools protocol).
+    m = next(x for x in t.s["legal_moves"] if x["to"].startswith("cell"))
+    t.settle()
+    a = t.source(m).bounding_box()
+    b = t.pile(m["to"]).bounding_box()
+    cdp = t.page.context.new_cdp_session(t.page)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 6
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, 7):
+        p = {"x": x0 + (x1 - x0) * k / 6, "y": y0 + (y1 - y0) * k / 6}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [p]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    t.wait_seq(1)
+    assert t.s["view"]["piles"][m["to"]] == [m["card"]]
+
 
 def test_a_dead_end_says_so_at_once_with_its_three_exits(new_table: Any) -> None:
     t = new_table().open("freecell", "2")
