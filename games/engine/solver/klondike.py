@@ -17,7 +17,8 @@ anywhere, so the key leaves ``pos`` out and positions that differ only in it are
 Pruning (all of it keeps "unsolvable" a proof):
 
 * cards go up by themselves when both foundations of the other colour hold the rank
-  below (nothing could ever need them on the table), aces and twos always;
+  below (nothing could ever need them on the table), aces and twos always -- from the
+  waste only when drawing one card at a time;
 * a king's run moves into an empty column only from above other cards, and only into
   the first empty column (they are interchangeable);
 """
@@ -66,7 +67,7 @@ class KlondikeDomain:
         edge: list[Move] = []
         pos = len(g.waste)
         if self.root_autoplay:
-            talon, pos = self._autoplay(cols, downs, talon, pos, found, edge)
+            talon, pos = self._autoplay(cols, downs, talon, pos, found, edge, self.draw == 1)
         self.initial_moves = tuple(edge)
         return (tuple(cols), tuple(downs), talon, pos, tuple(found), g.redeals_used)
 
@@ -77,7 +78,7 @@ class KlondikeDomain:
         cols, downs, talon, pos, _, passes = s
         if self._free_pos:
             return (cols, downs, talon)
-        return (cols, downs, talon, pos, passes)
+        return (cols, downs, talon, pos, passes)  # passes stays 0 when they are unlimited
 
     def search(self, budget: Budget) -> Result:
         """Narrow searches with two heuristics, each up to a number of states, then the full
@@ -235,7 +236,9 @@ class KlondikeDomain:
                 pos += n
                 continue
             if dst == STOCK:
-                pos, passes = 0, passes + 1
+                pos = 0
+                if self.redeals is not None:  # unlimited: the count would only split states
+                    passes += 1
                 continue
             if src == WASTE:
                 x = talon[pos - 1]
@@ -257,14 +260,17 @@ class KlondikeDomain:
             else:
                 cols[dst] += moving
         full = list(edge)
-        talon, pos = self._autoplay(cols, downs, talon, pos, found, full)
+        talon, pos = self._autoplay(cols, downs, talon, pos, found, full, self.draw == 1)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
 
     @staticmethod
     def _autoplay(
         cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
-        edge: list[Move],
+        edge: list[Move], from_waste: bool,
     ) -> tuple[bytes, int]:
+        """Send up the safe cards.  From the waste only when drawing one: with three, taking
+        a card out of the talon shifts which cards later turns bring up, so it is a choice,
+        not a free move."""
         moved = True
         while moved:
             moved = False
@@ -277,7 +283,7 @@ class KlondikeDomain:
                         downs[i] -= 1
                     edge.append((i, FOUNDATION + (x & 3), 1))
                     moved = True
-            if pos > 0 and _safe(talon[pos - 1], found):
+            if from_waste and pos > 0 and _safe(talon[pos - 1], found):
                 x = talon[pos - 1]
                 found[x & 3] += 1
                 talon = talon[: pos - 1] + talon[pos:]
