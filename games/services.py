@@ -287,16 +287,19 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
 
 
 def hint(session_id: UUID | str, player: Player) -> Outcome:
+    """Count the hint under the row lock, then search with the lock released, so a move the
+    player makes meanwhile is never held up by the solver."""
     with transaction.atomic():
         session = _locked(session_id, player)
         g = _table(session)
-        _keep_after_commit(session, g)
-        if g.won:
-            return Outcome(session, g, hint=None, hint_source="heuristic")
-        move, source = suggest(session, g)
-        session.hint_count += 1
-        GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
-        return Outcome(session, g, hint=move, hint_source=source)
+        _keep_after_commit(session, g)  # a copy goes back; this table is now ours alone
+        if not g.won:
+            session.hint_count += 1
+            GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
+    if g.won:
+        return Outcome(session, g, hint=None, hint_source="heuristic")
+    move, source = suggest(session, g)
+    return Outcome(session, g, hint=move, hint_source=source)
 
 
 def suggest(session: GameSession, g: Game) -> tuple[dict[str, Any] | None, str]:
@@ -374,6 +377,9 @@ def state(outcome: Outcome) -> dict[str, Any]:
     if outcome.hint_source is not None:
         out["hint"] = outcome.hint
         out["source"] = outcome.hint_source
+        out["verdict"] = {"solver": "solved", "unsolvable": "unsolvable"}.get(
+            outcome.hint_source, "unknown"
+        )
     return out
 
 

@@ -14,7 +14,7 @@ from games.api.serializers import ErrorOut, LeaderboardOut, PeriodBoardOut, Play
 from games.engine import GAMES
 from games.models import Player
 from games.players import current_player
-from leaderboards import stats
+from leaderboards import live, stats
 from leaderboards.ranking import entries
 
 
@@ -71,4 +71,5 @@ class DailyLeaderboardView(APIView):
             day = dt.date.fromisoformat(date)
         except ValueError:
             return error("bad_request", "date must be YYYY-MM-DD", 400)
-        return Response({"game": game, "date": day.isoformat(), "entries": entries(game, day)})
+        return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
+                         "entries": entries(game, day)})

@@ -93,6 +93,10 @@ class HintOut(SessionOut):
         choices=["solver", "heuristic", "unsolvable"],
         help_text="solver: on a winning line; unsolvable: proven lost from here",
     )
+    verdict = serializers.ChoiceField(
+        choices=["solved", "unsolvable", "unknown"],
+        help_text="the solver's verdict on the position (unknown: no proof either way in time)",
+    )
 
 
 class ErrorOut(serializers.Serializer):
@@ -114,6 +118,7 @@ class DailyDealOut(serializers.Serializer):
     deal = serializers.CharField(help_text="public deal id")
     deal_number = serializers.IntegerField(required=False, help_text="FreeCell only")
     certified = serializers.BooleanField(allow_null=True)
+    playing = serializers.IntegerField(help_text="play sockets open on this deal now")
 
 
 class DailyOut(serializers.Serializer):
@@ -154,6 +159,7 @@ class LeaderboardEntryOut(serializers.Serializer):
 class LeaderboardOut(serializers.Serializer):
     game = serializers.CharField()
     date = serializers.DateField()
+    playing = serializers.IntegerField(help_text="play sockets open on this deal now")
     entries = LeaderboardEntryOut(many=True)
 
 

@@ -16,6 +16,7 @@ from games.api import serializers as s
 from games.api.errors import error
 from games.engine import DAILY_GAMES
 from games.models import Player
+from leaderboards import live
 
 ERR = OpenApiResponse(s.ErrorOut)
 
@@ -107,7 +108,7 @@ class DailyView(PlayerAPIView):
             deal = deals.todays_deal(game)
             item: dict[str, Any] = {
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
-                "certified": deal.certified,
+                "certified": deal.certified, "playing": live.playing(game, day),
             }
             if game == "freecell":
                 item["deal_number"] = deal.seed

@@ -68,5 +68,6 @@ def test_the_daily_api_lists_todays_deals_without_klondike_seeds(api):
     text = str(body)
     for game in ("klondike", "klondike-draw3", "whitehorse"):
         assert str(seeds[game]) not in text
+    assert all(d["playing"] == 0 for d in body["deals"])
     freecell = next(d for d in body["deals"] if d["game"] == "freecell")
     assert freecell["deal_number"] == seeds["freecell"]

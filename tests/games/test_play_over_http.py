@@ -148,6 +148,7 @@ def test_a_hint_is_a_legal_move_marked_with_its_source_and_counted(api):
     body = r.json()
     assert body["hint"] in s["legal_moves"]
     assert body["source"] in {"heuristic", "solver"}
+    assert body["verdict"] in {"solved", "unknown"}
     assert GameSession.objects.get(pk=s["id"]).hint_count == 1
 
 
