@@ -305,6 +305,12 @@ def test_the_table_speaks_french(new_table: Any) -> None:
     assert page.get_by_role("button", name="Annuler").count() == 1
     assert page.get_by_role("group", name="colonne 1", exact=True).count() == 1
     assert page.get_by_role("group", name="fondation cœur").count() == 1
+    # The engine's refusal, said in French.
+    a, b = refused_pair(t)
+    t.drag(t.card(a, len(t.s["view"]["piles"][a]) - 1), b)
+    notice = page.locator("#notice.refusal")
+    notice.wait_for()
+    assert "ne peut pas aller sur" in notice.inner_text()
 
 
 def test_a_leaderboard_updates_live_when_another_player_wins(new_table: Any) -> None:

@@ -4,6 +4,7 @@ import * as api from './api.js';
 import { connect, Refusal } from './connection.js';
 import { announce, cardName, clock, page, pileName, t } from './i18n.js';
 import { tokenFor } from './notation.js';
+import { translateReason } from './reasons.js';
 import { animateFrom, pileOrder, positions, renderTable } from './table.js';
 
 const meta = page.game;
@@ -169,7 +170,7 @@ async function send(token, before, describe) {
   } catch (e) {
     if (e instanceof Refusal) {
       draw(before); // the card goes back where it came from
-      say(e.message, 'refusal');
+      say(translateReason(e.message), 'refusal');
       return null;
     }
     say(t('error', { error: e.message }), 'refusal');
@@ -248,7 +249,7 @@ async function undo() {
     await conn.undo();
     announce(t('undone'));
   } catch (e) {
-    say(e instanceof Refusal ? e.message : t('no_undo'), 'refusal');
+    say(e instanceof Refusal ? translateReason(e.message) : t('no_undo'), 'refusal');
   }
 }
 
@@ -321,7 +322,7 @@ async function askHint() {
     clearTimeout(looking);
     if (ctl.signal.aborted) return;
     hintCtl = null;
-    say(e.status === 422 || e.status === 400 ? (e.body.reason || t('hint_none')) : t('error', { error: e.message }), 'refusal');
+    say(e.status === 422 || e.status === 400 ? translateReason(e.body.reason) || t('hint_none') : t('error', { error: e.message }), 'refusal');
     return;
   }
   clearTimeout(looking);

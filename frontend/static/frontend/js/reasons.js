@@ -1,0 +1,76 @@
+// The rules engine words its refusals in English.  For other languages the page recognises
+// each of the engine's sentences and says it again in the player's language (the sentences
+// themselves are translated with the rest of the site, in frontend/strings.py).  A sentence
+// it does not recognise is shown as the server wrote it.
+import { cardName, page, suitName, t } from './i18n.js';
+
+const RANKS = ['ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king'];
+const SUITS = ['clubs', 'diamonds', 'hearts', 'spades'];
+const CARD = '(\\w+ of \\w+)';
+
+function card(name) {
+  const [r, , s] = name.split(' ');
+  return cardName('A23456789TJQK'[RANKS.indexOf(r)] + 'CDHS'[SUITS.indexOf(s)]);
+}
+const suit = (s) => suitName('CDHS'[SUITS.indexOf(s)]);
+const rank = (r) => (t('ranks').split('|')[RANKS.indexOf(r)]);
+const feminine = (r) => r === 'queen';
+
+function need(text) {
+  let m = text.match(/^it needs a (black|red) (\w+)$/);
+  if (m) {
+    const f = feminine(m[2]);
+    return t('r_need_colour', { art: t(f ? 'art_f' : 'art_m'), rank: rank(m[2]), colour: t(m[1] + (f ? '_f' : '')) });
+  }
+  m = text.match(/^it needs an? (\w+)$/);
+  if (m) return t('r_need', { art: t(feminine(m[1]) ? 'art_f' : 'art_m'), rank: rank(m[1]) });
+  if (text === 'nothing goes on an ace') return t('r_ace');
+  return text;
+}
+
+const PATTERNS = [
+  [new RegExp(`^${CARD} cannot go on ${CARD}: (.+)$`), (m) => t('r_cannot_go_on', { card: card(m[1]), onto: card(m[2]), need: need(m[3]) })],
+  [/^moving (\d+) cards needs more free cells or empty columns \((\d+) at most now\)$/, (m) => t('r_supermove', { n: m[1], max: m[2] })],
+  [new RegExp(`^${CARD} cannot go up yet: the (\\w+) foundation needs the (\\w+) first$`), (m) => t('r_not_yet', { card: card(m[1]), suit: suit(m[2]), rank: rank(m[3]) })],
+  [new RegExp(`^${CARD} belongs on the (\\w+) foundation$`), (m) => t('r_belongs', { card: card(m[1]), suit: suit(m[2]) })],
+  [/^the (\w+) foundation is complete$/, (m) => t('r_complete', { suit: suit(m[1]) })],
+  [/^the (\w+) foundation is empty$/, (m) => t('r_found_empty', { suit: suit(m[1]) })],
+  [/^free cell (\d+) is taken$/, (m) => t('r_cell_taken', { n: m[1] })],
+  [/^free cell (\d+) is empty$/, (m) => t('r_cell_empty', { n: m[1] })],
+  [/^column (\d+) is empty$/, (m) => t('r_column_empty', { n: m[1] })],
+  [/^only the top card of a column moves in .+$/, () => t('r_top_only')],
+  [/^an empty column is never filled again in .+$/, () => t('r_never_filled')],
+  [/^cards on the foundations do not come back in .+$/, () => t('r_no_come_back')],
+  [/^undo goes back (\d+) moves at most$/, (m) => t('r_undo_limit', { n: m[1] })],
+];
+
+const FIXED = {
+  'only a king, or a run headed by a king, can go into an empty pile': 'r_king_only',
+  'those cards are not an ordered run': 'r_not_run',
+  'a card does not move from one free cell to another': 'r_cell_to_cell',
+  'a free cell holds one card': 'r_cell_one',
+  'cards go up to the foundations one at a time': 'r_one_at_a_time',
+  'that card is already on its foundation': 'r_already_up',
+  'face-down cards cannot move': 'r_face_down',
+  'a card cannot move onto the pile it is on': 'r_same_pile',
+  'only one card moves from there': 'r_one_from_there',
+  'cards cannot be put on the waste': 'r_not_on_waste',
+  'cards cannot be put on the stock': 'r_not_on_stock',
+  'the waste is empty': 'r_waste_empty',
+  'the stock is empty: turn the waste back over instead': 'r_stock_empty',
+  'the waste goes back only once the stock is empty': 'r_waste_back',
+  'there are no cards to turn back': 'r_nothing_back',
+  'no passes through the stock are left in this game': 'r_no_passes',
+  'the whole waste turns back at once': 'r_whole_waste',
+  'there is no move to undo': 'r_no_undo',
+};
+
+export function translateReason(text) {
+  if (!text || page.lang === 'en') return text;
+  if (FIXED[text]) return t(FIXED[text]);
+  for (const [re, fn] of PATTERNS) {
+    const m = text.match(re);
+    if (m) return fn(m);
+  }
+  return text;
+}
