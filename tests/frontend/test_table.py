@@ -411,3 +411,17 @@ def test_a_dead_end_says_so_at_once_with_its_three_exits(new_table: Any) -> None
     t.wait_seq(seq)
     assert not t.s["no_legal_move"]
     assert not t.page.locator("#notice.dead").is_visible()
+
+
+def test_home_lists_todays_dailies_with_how_many_are_playing(new_table: Any) -> None:
+    player = new_table().open("freecell")
+    visitor = new_table()
+    visitor.page.goto(f"{visitor.base}/")
+    dailies = visitor.page.locator("#dailies .daily")
+    assert dailies.count() == len(DAILY_GAMES)
+    count = visitor.page.locator('.daily[data-game="freecell"] [data-count]')
+    count.filter(has_text="playing now").wait_for(timeout=10000)
+    assert player.s["status"] == "playing"
+    visitor.page.locator('.daily[data-game="freecell"] a.daily-play').click()
+    visitor.page.wait_for_selector("#table[data-ready]")
+    assert visitor.s["game"] == "freecell" and visitor.s["date"]
