@@ -229,13 +229,15 @@ function fillTop(p, name, st, cw) {
 export function positions(root) {
   const map = new Map();
   root.querySelectorAll('.card[data-card]').forEach((el) => { map.set(el.dataset.card, el.getBoundingClientRect()); });
+  const stock = root.querySelector('.pile.stock');
+  if (stock) map.set('stock', stock.getBoundingClientRect()); // cards turned come from there
   return map;
 }
 
 export function animateFrom(root, before, ms = 180) {
   if (!before || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
   root.querySelectorAll('.card[data-card]').forEach((el) => {
-    const old = before.get(el.dataset.card);
+    const old = before.get(el.dataset.card) || (el.dataset.pile === 'waste' ? before.get('stock') : null);
     if (!old) return;
     const now = el.getBoundingClientRect();
     const dx = old.left - now.left, dy = old.top - now.top;
