@@ -76,6 +76,7 @@ if importlib.util.find_spec("frontend") is not None:
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
