@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import deals, tables
+from games import deals, hints, tables
 from games.engine import Game, IllegalMove, ReplayError, replay
-from games.engine.piles import FOUNDATION, STOCK
 from games.models import Deal, GameSession, Player
 
 UNDO = "u"
@@ -298,51 +296,8 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
             GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
     if g.won:
         return Outcome(session, g, hint=None, hint_source="heuristic")
-    move, source = suggest(session, g)
+    move, source = hints.suggest(g)
     return Outcome(session, g, hint=move, hint_source=source)
-
-
-def suggest(session: GameSession, g: Game) -> tuple[dict[str, Any] | None, str]:
-    """A move worth playing: the solver's when it is installed (``solver`` when on a winning
-    line, ``unsolvable`` when proven lost, else its ``heuristic`` pick), else a plain
-    heuristic of our own."""
-    try:
-        from games.engine.solver import SOLVED, UNSOLVABLE
-        from games.engine.solver import hint as solver_hint
-    except ImportError:
-        solver_hint = None
-    if solver_hint is not None:
-        found = solver_hint(g, settings.HINT_BUDGET_SECONDS)
-        source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
-        if found.move is None:
-            return None, source
-        for obj in g.legal_move_objects():
-            if obj["move"] == found.move:
-                return obj, source
-        move = g.parse(found.move)  # same move, another spelling of it
-        if g.reason(move) is None:
-            return g.move_object(move), source
-    moves = list(g.legal_moves())
-    last = _last_move(g)
-    candidates = [m for m in moves if not _reverses(m, last)] or moves
-    ups = [m for m in candidates if FOUNDATION <= m[1] < STOCK]
-    table = [m for m in candidates if STOCK not in (m[0], m[1])]
-    for group in (ups, table, candidates):
-        if group:
-            return g.move_object(group[0]), "heuristic"
-    return None, "heuristic"
-
-
-def _last_move(g: Game) -> tuple[int, int, int] | None:
-    history = getattr(g, "history", None)
-    if history:
-        return history[-1][0]  # type: ignore[no-any-return]
-    return None
-
-
-def _reverses(move: tuple[int, int, int], last: tuple[int, int, int] | None) -> bool:
-    """A hint never only takes back the previous move (SPEC 3.6)."""
-    return last is not None and move[0] == last[1] and move[1] == last[0] and move[2] == last[2]
 
 
 def state(outcome: Outcome) -> dict[str, Any]:
