@@ -12,6 +12,7 @@ async function start() {
     if (!li) continue;
     li.querySelector('[data-date]').textContent = d.date + (d.deal_number ? ` · #${d.deal_number}` : '');
     const count = li.querySelector('[data-count]');
+    if (typeof d.playing === 'number') count.textContent = t('playing_now', { n: d.playing });
     openSocket(`/ws/leaderboards/${d.game}/${d.date}/`, {
       onMessage(msg) {
         if (msg.type === 'presence') count.textContent = t('playing_now', { n: msg.playing });
