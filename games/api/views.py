@@ -150,7 +150,7 @@ class MoveView(PlayerAPIView):
 class UndoView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
     def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.OptionalSeqIn, request.data or {})
+        data = validated(s.OptionalSeqIn, request.data)
         outcome = services.undo(session_id, player_of(request), data.get("seq"))
         return Response(services.state(outcome))
 
@@ -158,7 +158,7 @@ class UndoView(PlayerAPIView):
 class FinishView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
     def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.OptionalSeqIn, request.data or {})
+        data = validated(s.OptionalSeqIn, request.data)
         outcome = services.finish(session_id, player_of(request), data.get("seq"))
         return Response(services.state(outcome))
 
