@@ -299,6 +299,23 @@ def test_a_dropped_connection_resumes_without_losing_a_move(new_table: Any) -> N
     assert t.s["moves"] == 1 and t.s["view"]["piles"]["cell:0"]
 
 
+def test_a_dropped_socket_reconnects_by_itself_and_play_goes_on(new_table: Any) -> None:
+    t = new_table().open("freecell", "6")
+    page = t.page
+    page.wait_for_function("window.solitaire.conn.socket.isOpen()")
+    page.evaluate("window.solitaire.conn.socket.drop()")
+    # While it is down the move goes over HTTP...
+    t.tap(t.card("tableau:0", len(t.s["view"]["piles"]["tableau:0"]) - 1))
+    t.pile("cell:0").click()
+    t.wait_seq(0)
+    # ...and the socket comes back by itself and carries the next one.
+    page.wait_for_function("window.solitaire.conn.socket.isOpen()", timeout=10000)
+    seq = t.seq()
+    page.get_by_role("button", name="Undo").click()
+    t.wait_seq(seq)
+    assert t.s["moves"] == 0 and t.s["view"]["piles"]["cell:0"] == []
+
+
 def test_the_table_speaks_french(new_table: Any) -> None:
     t = new_table(locale="fr-FR").open("freecell", "1")
     page = t.page
