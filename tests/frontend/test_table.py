@@ -442,3 +442,40 @@ def test_home_lists_todays_dailies_with_how_many_are_playing(new_table: Any) -> 
     visitor.page.locator('.daily[data-game="freecell"] a.daily-play').click()
     visitor.page.wait_for_selector("#table[data-ready]")
     assert visitor.s["game"] == "freecell" and visitor.s["date"]
+
+
+def _daily_seed(game: str) -> int:
+    """Today's seed of a daily, read from the test server's database (never sent to players)."""
+    import psycopg
+
+    from .conftest import DB_NAME, PG
+
+    with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
+        row = conn.execute(
+            "SELECT seed FROM games_deal WHERE game = %s AND date IS NOT NULL ORDER BY date DESC LIMIT 1",
+            (game,),
+        ).fetchone()
+    return int(row[0])
+
+
+def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(new_table: Any) -> None:
+    from games.engine.solver import solve_deal
+
+    t = new_table().open("klondike")
+    result = solve_deal("klondike", _daily_seed("klondike"), 20.0)
+    if not result.solved:
+        pytest.skip("the solver found no line for today's deal in time")
+    sid, seq = t.s["id"], t.s["seq"]
+    for tok in result.moves:
+        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": tok})
+        assert r["status"] == 200, r
+        seq = r["body"]["seq"]
+        if r["body"]["can_finish"]:
+            break
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")
+    assert t.s["cards_up"] < 52
+    t.page.locator("#notice", has_text="tap anywhere").wait_for()
+    t.pile("tableau:3").click()
+    t.page.locator("#win").wait_for(state="visible", timeout=30000)
+    assert t.s["won"] and t.s["cards_up"] == 52
