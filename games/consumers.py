@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 from games import services
 from games.models import Player
@@ -113,7 +113,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             content = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             await self.send_json({"type": "error", "error": "bad_json", "reason": "send JSON text"})
             return
         await self.receive_json(content)
@@ -139,4 +139,8 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        except (OperationalError, InterfaceError):
+            # The database is restarting: nothing was stored, the client may send it again.
+            answer = {"type": "error", "error": "unavailable",
+                      "reason": "the database is unavailable; try again shortly"}
         await self.send_json(answer)
