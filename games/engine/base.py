@@ -44,6 +44,15 @@ from .piles import (
 EMPTY = -1  # an empty free cell
 
 
+def _search_order(move: Move) -> int:
+    src, dst, _ = move
+    if FOUNDATION <= dst < STOCK:
+        return 0
+    if src == STOCK or dst == STOCK:
+        return 2
+    return 1
+
+
 class IllegalMove(ValueError):
     """A move the rules refuse; ``str(exc)`` is the one-line reason shown to the player."""
 
@@ -600,6 +609,68 @@ class Game:
                         return False
         return True
 
+    # Games where cards can shuttle back and forth forever ask a bounded search whether any
+    # move can still matter; FreeCell's dead end is, by its rules, "no legal move at all".
+    dead_end_search: ClassVar[bool] = True
+    DEAD_END_BUDGET: ClassVar[int] = 1000
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            tuple(tuple(p) for p in self.tab),
+            tuple(self.down),
+            tuple(self.cells),
+            tuple(self.found),
+            tuple(self.stock),
+            tuple(self.waste),
+            # With unlimited passes a recycle leads back to a known position.
+            self.redeals_used if self.redeals is not None else 0,
+        )
+
+    def _progress(self, move: Move, extra: Any) -> bool:
+        # A card higher on the foundations than at the start, or a face-down card turned:
+        # either can change the outcome.  Everything else only rearranges what is known.
+        return self.cards_up > self._dead_end_floor or (extra == 1 and self.draw > 0)
+
+    def no_move_matters(self) -> bool:
+        """SPEC 3.1: no move can change the outcome any more.
+
+        An exhaustive search of every position reachable without a card going up or a
+        face-down card turning; if none of them allows either, nothing can ever help.  When
+        the search runs out of budget the answer is False: a dead end is only announced
+        when it is certain.
+        """
+        if self.won:
+            return False
+        if self.no_legal_move():
+            return True
+        if not self.dead_end_search:
+            return False
+        g = self.copy()
+        g.history = []  # unbounded undo for the search, whatever the game's own limit
+        g._dead_end_floor = self.cards_up
+        seen = {g._key()}
+        order = sorted  # foundation moves and turns first: progress is usually found at once
+        stack = [iter(order(g.legal_moves(), key=_search_order))]
+        while stack:
+            move = next(stack[-1], None)
+            if move is None:
+                stack.pop()
+                if stack:
+                    g.undo()
+                continue
+            g.apply(move)
+            if g._progress(move, g.history[-1][2]):
+                return False
+            key = g._key()
+            if key in seen:
+                g.undo()
+                continue
+            seen.add(key)
+            if len(seen) > self.DEAD_END_BUDGET:
+                return False
+            stack.append(iter(order(g.legal_moves(), key=_search_order)))
+        return True
+
     # -- what the player may see -----------------------------------------------------------
     def move_object(self, move: Move) -> dict[str, Any]:
         src, dst, n = move
@@ -654,7 +725,9 @@ class Game:
             "moves": self.moves,
             "won": self.won,
             "can_finish": self.can_finish(),
-            "no_legal_move": self.no_legal_move() if not self.won else False,
+            # True once no move can change the outcome (SPEC 3.1, 3.6); the table then
+            # offers undo, replay and another deal.
+            "no_legal_move": self.no_move_matters(),
             "can_undo": bool(self.history),
         }
 

@@ -27,6 +27,7 @@ class FreeCell(Game):
     empty_pile = ANY_CARD
     runs = SUPERMOVE
     has_score = False
+    dead_end_search = False
 
     def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
         tab: list[list[int]] = [[] for _ in range(8)]

@@ -1,0 +1,69 @@
+""""No more moves" (SPEC 3.1, 3.6): said once no move can change the outcome, never earlier."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import new_game
+from games.engine.bakers_dozen import BakersDozen
+from games.engine.freecell import FreeCell
+from games.engine.klondike import Klondike, KlondikeOnePass
+from games.engine.solver import SOLVED, Budget, solve
+
+
+def test_a_run_that_can_only_shuttle_between_two_piles_is_a_dead_end() -> None:
+    # 5H may go from 6S to 6C and back forever; nothing ever goes up or turns over.
+    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1])
+    assert not g.no_legal_move()
+    assert g.no_move_matters()
+    assert g.state()["no_legal_move"] is True
+
+
+def test_it_is_not_a_dead_end_while_a_move_can_turn_a_card_over() -> None:
+    # QD may go onto the king, turning the ace under it.
+    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"], ["KS"]],
+                              down=[1, 0, 1, 0])
+    assert not g.no_move_matters()
+
+
+def test_a_stock_card_that_opens_a_line_keeps_the_game_alive() -> None:
+    useless = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
+                             stock=["2H", "2D"])
+    helpful = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
+                             stock=["KC", "2D"])
+    assert useless.no_move_matters()
+    assert not helpful.no_move_matters()
+
+
+def test_bakers_dozen_cards_shuttling_between_columns_is_a_dead_end() -> None:
+    g = BakersDozen.setup([["9C", "8H"], ["9D"], ["5S", "3C"]], foundations={"C": 1})
+    assert g.no_move_matters()
+    alive = BakersDozen.setup([["9C", "8H"], ["9D"], ["5S", "2C"]], foundations={"C": 1})
+    assert not alive.no_move_matters()
+
+
+def test_freecell_announces_a_dead_end_only_with_no_legal_move_at_all() -> None:
+    g = FreeCell.setup([["KS", "QH"], ["5C"]])
+    assert not g.no_move_matters()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.sampled_from(["klondike-1-pass", "klondike-draw3", "bakers-dozen", "whitehorse"]),
+    seed=st.integers(1, 5000),
+    plies=st.integers(20, 250),
+    salt=st.integers(0, 2**32),
+)
+def test_no_dead_end_is_announced_where_the_solver_wins(key, seed, plies, salt) -> None:
+    g = new_game(key, seed)
+    rng = random.Random(salt)
+    for _ in range(plies):
+        moves = list(g.legal_moves())
+        if not moves or g.won:
+            break
+        g.apply(rng.choice(moves))
+    if g.no_move_matters():
+        assert solve(g, Budget(0.5, 200_000)).status != SOLVED
