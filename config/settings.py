@@ -184,7 +184,18 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
+# Rate limits (games/ratelimit.py): scope -> (calls, seconds), counted in Redis per player
+# (per client address for sign-up/sign-in); 0 turns a limit off.  Generous by default: a
+# person playing fast makes a few moves a second.  The test run raises them so hundreds of
+# tests from one address are not throttled; the rate-limit tests set their own.
+RATE_LIMITS = {
+    "sessions": (env_int("RATE_LIMIT_SESSIONS", 3000 if TESTING else 60), 60),
+    "moves": (env_int("RATE_LIMIT_MOVES", 30000 if TESTING else 1200), 60),
+    "auth": (env_int("RATE_LIMIT_AUTH", 3000 if TESTING else 30), 60),
+}
+
 REST_FRAMEWORK = {
+    "DEFAULT_THROTTLE_CLASSES": ["games.ratelimit.ScopedRateLimit"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.auth.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

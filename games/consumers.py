@@ -21,7 +21,7 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from games import services
+from games import ratelimit, services
 from games.models import Player
 from games.players import SESSION_KEY
 
@@ -47,6 +47,12 @@ def _player(player_id: Any) -> Player | None:
     return Player.objects.filter(pk=player_id).first() if player_id else None
 
 
+class RateLimited(Exception):
+    def __init__(self, wait: int) -> None:
+        super().__init__(f"too many moves: wait {wait} s")
+        self.wait = wait
+
+
 def _open(session_id: str, player: Player) -> tuple[dict[str, Any], tuple[str, Any] | None]:
 
     outcome = services.get_session(session_id, player)
@@ -56,6 +62,10 @@ def _open(session_id: str, player: Player) -> tuple[dict[str, Any], tuple[str, A
 
 def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[str, Any]:
     kind, seq = content.get("type"), content.get("seq")
+    if kind in {"move", "undo", "finish", "hint"}:
+        wait = ratelimit.hit("moves", f"p{player.pk}")
+        if wait is not None:
+            raise RateLimited(wait)
     if kind == "move":
         outcome = services.play_move(session_id, player, seq, content.get("move"))
     elif kind == "undo":
@@ -135,6 +145,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                       "seq": exc.seq}
         except services.BadRequest as exc:
             answer = {"type": "error", "error": "bad_request", "reason": str(exc)}
+        except RateLimited as exc:
+            answer = {"type": "error", "error": "rate_limited", "reason": str(exc),
+                      "retry_after": exc.wait}
         except services.SessionNotFound as exc:
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)

@@ -27,6 +27,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = "method_not_allowed"
     elif isinstance(exc, exceptions.UnsupportedMediaType):
         code = "unsupported_media_type"
+    elif isinstance(exc, exceptions.Throttled):
+        code = "rate_limited"  # DRF has set Retry-After
     elif response.status_code == status.HTTP_400_BAD_REQUEST:
         code = "bad_request"
     else:

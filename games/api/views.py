@@ -77,6 +77,8 @@ class MeView(PlayerAPIView):
 
 
 class SignUpView(PlayerAPIView):
+    rate_limit_scope = "auth"  # games/ratelimit.py
+
     @extend_schema(request=s.CredentialsIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
     def post(self, request: Request) -> Response:
         data = validated(s.CredentialsIn, request.data)
@@ -85,6 +87,8 @@ class SignUpView(PlayerAPIView):
 
 
 class SignInView(PlayerAPIView):
+    rate_limit_scope = "auth"  # games/ratelimit.py
+
     @extend_schema(request=s.CredentialsIn, responses={200: s.PlayerOut, 400: ERR}, summary="Sign in; this browser's guest games join the account")
     def post(self, request: Request) -> Response:
         data = validated(s.CredentialsIn, request.data)
@@ -117,6 +121,8 @@ class DailyView(PlayerAPIView):
 
 
 class SessionsView(PlayerAPIView):
+    rate_limit_scope = "sessions"  # games/ratelimit.py
+
     @extend_schema(request=s.StartSessionIn, responses={201: s.SessionOut, 400: ERR}, summary="Start a session on a deal")
     def post(self, request: Request) -> Response:
         data = validated(s.StartSessionIn, request.data)
@@ -140,6 +146,8 @@ MOVE_ANSWERS = {
 
 
 class MoveView(PlayerAPIView):
+    rate_limit_scope = "moves"  # games/ratelimit.py
+
     @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.MoveIn, request.data)
@@ -148,6 +156,8 @@ class MoveView(PlayerAPIView):
 
 
 class UndoView(PlayerAPIView):
+    rate_limit_scope = "moves"  # games/ratelimit.py
+
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
@@ -156,6 +166,8 @@ class UndoView(PlayerAPIView):
 
 
 class FinishView(PlayerAPIView):
+    rate_limit_scope = "moves"  # games/ratelimit.py
+
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
@@ -164,6 +176,8 @@ class FinishView(PlayerAPIView):
 
 
 class HintView(PlayerAPIView):
+    rate_limit_scope = "moves"  # games/ratelimit.py
+
     @extend_schema(request=None, responses={200: s.HintOut, 404: ERR}, summary="One move worth playing now (counted)")
     def post(self, request: Request, session_id: str) -> Response:
         outcome = services.hint(session_id, player_of(request))

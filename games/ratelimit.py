@@ -1,0 +1,85 @@
+"""Rate limits on the calls worth abusing: starting sessions, moves, sign-up and sign-in.
+
+A fixed window per (scope, who) counted in Redis, so every Daphne process shares the count;
+over the limit the answer is ``429 Too Many Requests`` with ``Retry-After`` (HTTP) or an
+``error`` message with ``retry_after`` (socket).  "Who" is the player (from the browser
+session) for play, and the client address for signing in, where there is no player yet to
+trust.  Limits come from ``settings.RATE_LIMITS`` (``RATE_LIMIT_*`` in the environment).
+
+When Redis cannot be reached the limits are not enforced: playing on through a Redis
+outage matters more than throttling during one.  Without Redis configured (``make run`` on
+SQLite) the count is kept in this process.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from functools import lru_cache
+from typing import Any
+
+import redis
+from django.conf import settings
+from rest_framework.throttling import BaseThrottle
+
+log = logging.getLogger(__name__)
+_local: dict[str, int] = {}
+_local_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _client(url: str) -> redis.Redis:
+    # Short timeouts: a Redis that stopped answering must not stall a move.
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+
+
+def hit(scope: str, who: str) -> int | None:
+    """Count one call; the seconds to wait when it is over the limit, else None."""
+    limit, seconds = settings.RATE_LIMITS.get(scope, (0, 60))
+    if limit <= 0:
+        return None
+    now = time.time()
+    window = int(now // seconds)
+    key = f"{settings.REDIS_KEY_PREFIX}:rl:{scope}:{who}:{window}"
+    if settings.REDIS_URL:
+        try:
+            pipe = _client(settings.REDIS_URL).pipeline()
+            pipe.incr(key)
+            pipe.expire(key, seconds + 1)
+            count = int(pipe.execute()[0])
+        except redis.RedisError as exc:
+            log.warning("rate limit not enforced, Redis unavailable: %s", exc)
+            return None
+    else:
+        with _local_lock:
+            for k in [k for k in _local if not k.endswith(f":{window}")]:
+                del _local[k]
+            count = _local[key] = _local.get(key, 0) + 1
+    if count <= limit:
+        return None
+    return max(1, math.ceil((window + 1) * seconds - now))
+
+
+def client_address(meta: dict[str, Any]) -> str:
+    return str(meta.get("REMOTE_ADDR") or "unknown")
+
+
+class ScopedRateLimit(BaseThrottle):
+    """DRF throttle for views with a ``rate_limit_scope``: per player, or per address for
+    the ``auth`` scope (and for a browser that has no player yet)."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        scope = getattr(view, "rate_limit_scope", None)
+        if scope is None:
+            return True
+        from games.players import SESSION_KEY
+
+        player_id = None if scope == "auth" else request._request.session.get(SESSION_KEY)
+        who = f"p{player_id}" if player_id else f"a{client_address(request.META)}"
+        self.retry_after = hit(scope, who)
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after

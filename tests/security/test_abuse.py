@@ -1,0 +1,166 @@
+"""Abuse: rate limits (Redis-backed, 429 with Retry-After), CSRF on every unsafe call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client, override_settings
+from django.urls import get_resolver
+
+from config.asgi import application
+from games.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def limits(**kw):
+    from django.conf import settings
+
+    # A fresh key prefix: player ids repeat between test runs sharing this Redis.
+    return override_settings(RATE_LIMITS={**settings.RATE_LIMITS,
+                                          **{k: (v, 60) for k, v in kw.items()}},
+                             REDIS_KEY_PREFIX=f"test-rl-{uuid.uuid4().hex[:10]}")
+
+
+def test_starting_sessions_past_the_limit_is_429_with_retry_after(api):
+    c, other = api(), api()
+    with limits(sessions=3):
+        answers = [c.post("/api/sessions/", {"game": "freecell", "deal": "random"})
+                   for _ in range(5)]
+        assert other.post("/api/sessions/", {"game": "freecell", "deal": "random"}
+                          ).status_code == 201  # the limit is per player
+    assert [r.status_code for r in answers] == [201, 201, 201, 429, 429]
+    r = answers[3]
+    assert r.json()["error"] == "rate_limited" and r.json()["reason"]
+    assert 1 <= int(r["Retry-After"]) <= 60
+    assert GameSession.objects.filter(player_id=c.me["id"]).count() == 3
+
+
+def test_moves_past_the_limit_are_refused_over_http_and_the_socket_and_not_stored(api):
+    c = api()
+    s = c.start("freecell", 617)
+    with limits(moves=2):
+        first = c.move(s, 0, "8a")
+        second = c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 1})
+        third = c.move(s, 2, "8a")
+
+        async def over_socket():
+            ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                       headers=c.ws_headers())
+            await ws.connect()
+            await ws.receive_json_from()
+            await ws.send_json_to({"type": "move", "seq": 2, "move": "8a"})
+            answer = await ws.receive_json_from()
+            await ws.disconnect()
+            return answer
+
+        socket_answer = asyncio.run(over_socket())
+    assert (first.status_code, second.status_code, third.status_code) == (200, 200, 429)
+    assert int(third["Retry-After"]) >= 1
+    assert socket_answer["type"] == "error" and socket_answer["error"] == "rate_limited"
+    assert socket_answer["retry_after"] >= 1
+    assert [t for t, _ in GameSession.objects.get(pk=s["id"]).moves] == ["8a", "u"]
+
+
+def _from(client, address, path, body):
+    return client.client.post(path, json.dumps(body), content_type="application/json",
+                              HTTP_X_CSRFTOKEN=client.csrf, REMOTE_ADDR=address)
+
+
+def test_sign_in_attempts_past_the_limit_are_429_even_with_the_right_password(api):
+    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+    owner = api()
+    assert owner.post("/api/auth/signup/", {"username": "limited", "password": "pw-lim-12345"}
+                      ).status_code == 201
+    guesser = api()
+    with limits(auth=3):
+        wrong = [_from(guesser, address, "/api/auth/signin/",
+                       {"username": "limited", "password": f"x{i}"}) for i in range(3)]
+        right = _from(guesser, address, "/api/auth/signin/",
+                      {"username": "limited", "password": "pw-lim-12345"})
+        signup = _from(api(), address, "/api/auth/signup/",
+                       {"username": "another", "password": "pw-12345678"})
+        elsewhere = _from(api(), address + "0", "/api/auth/signin/",
+                          {"username": "limited", "password": "pw-lim-12345"})
+    assert [r.status_code for r in wrong] == [400, 400, 400]
+    assert right.status_code == 429 and int(right["Retry-After"]) >= 1
+    assert right.json()["error"] == "rate_limited"
+    assert signup.status_code == 429  # same address, same scope
+    assert elsewhere.status_code == 200  # another address is not held back
+
+
+def test_the_count_lives_in_redis_so_every_server_process_shares_it(api):
+    import time
+
+    import redis
+    from django.conf import settings
+
+    c = api()
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    windows = {int(time.time() // 60)}
+    with limits(sessions=5):
+        prefix = f"{settings.REDIS_KEY_PREFIX}:rl:sessions:p{c.me['id']}:"
+        c.post("/api/sessions/", {"game": "freecell", "deal": "random"})
+        c.post("/api/sessions/", {"game": "freecell", "deal": "random"})
+    windows.add(int(time.time() // 60))
+    counts = {w: int(r.get(f"{prefix}{w}") or 0) for w in windows}
+    assert sum(counts.values()) == 2, counts
+    assert all(0 < r.ttl(f"{prefix}{w}") <= 61 for w, n in counts.items() if n)
+
+
+UNSAFE = [
+    ("patch", "/api/me/", {"display_name": "Sneaky"}),
+    ("post", "/api/auth/signup/", {"username": "csrfvictim", "password": "pw-csrf-12345"}),
+    ("post", "/api/auth/signin/", {"username": "csrfvictim", "password": "pw-csrf-12345"}),
+    ("post", "/api/auth/signout/", {}),
+    ("post", "/api/sessions/", {"game": "freecell", "deal": 617}),
+    ("post", "/api/sessions/{sid}/moves/", {"seq": 0, "move": "8a"}),
+    ("post", "/api/sessions/{sid}/undo/", {}),
+    ("post", "/api/sessions/{sid}/hint/", {}),
+    ("post", "/api/sessions/{sid}/finish/", {}),
+]
+
+
+def test_every_unsafe_api_call_without_the_csrf_token_is_refused(api):
+    c = api()
+    s = c.start("freecell", 617)
+    before = GameSession.objects.count()
+    for method, path, body in UNSAFE:
+        url = path.format(sid=s["id"])
+        for headers in ({}, {"HTTP_X_CSRFTOKEN": "wrong" * 7}):
+            r = getattr(c.client, method)(url, json.dumps(body), content_type="application/json",
+                                          **headers)
+            assert r.status_code == 403, (method, url, r.status_code)
+            assert "CSRF" in r.json()["reason"]
+    assert GameSession.objects.count() == before
+    assert GameSession.objects.get(pk=s["id"]).moves == []
+    me = c.get("/api/me/").json()
+    assert me["display_name"] == c.me["display_name"] and me["guest"]
+
+
+def test_the_csrf_list_above_covers_every_unsafe_api_route():
+    covered = {p.split("{")[0].rstrip("/") for _, p, _ in UNSAFE}
+    routes = set()
+    for pattern in get_resolver().url_patterns:
+        if str(pattern.pattern) != "api/":
+            continue
+        for sub in pattern.url_patterns:
+            view = getattr(sub.callback, "view_class", None)
+            if view and any(m in view.__dict__ for m in ("post", "patch", "put", "delete")):
+                routes.add("/api/" + str(sub.pattern).split("<")[0].rstrip("/"))
+    missing = {r for r in routes if not any(c.startswith(r) or r.startswith(c) for c in covered)}
+    assert routes and not missing, missing
+
+
+def test_signing_out_through_a_plain_form_post_from_elsewhere_is_refused(api):
+    c = api()
+    outsider = Client(enforce_csrf_checks=True)
+    outsider.cookies = c.client.cookies  # a forged form on another site sends the cookies
+    r = outsider.post("/api/auth/signout/", {"next": "/"})  # form-encoded, no token
+    assert r.status_code in (403, 415)  # refused before anything runs
+    assert c.get("/api/me/").json()["id"] == c.me["id"]
