@@ -613,6 +613,7 @@ class Game:
     # move can still matter; FreeCell's dead end is, by its rules, "no legal move at all".
     dead_end_search: ClassVar[bool] = True
     DEAD_END_BUDGET: ClassVar[int] = 1000
+    _dead_end_floor = 0  # cards up when a dead-end search started
 
     def _key(self) -> tuple[Any, ...]:
         return (
