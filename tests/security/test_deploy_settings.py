@@ -1,0 +1,62 @@
+"""Production settings come from the environment and pass Django's deployment checks."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "DAILY_SECRET": secrets.token_urlsafe(32),
+    "ALLOWED_HOSTS": "solitaire.example",
+    "CSRF_TRUSTED_ORIGINS": "https://solitaire.example",
+    "SECURE_COOKIES": "1",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+    "SECURE_PROXY_SSL_HEADER": "1",
+}
+
+
+def check_deploy(extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in PRODUCTION and not k.startswith("PYTEST")}
+    env.update(extra)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings_from_the_environment():
+    out = check_deploy(PRODUCTION)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues" in out.stdout
+
+
+def test_check_deploy_fails_without_a_secret_key_from_the_environment():
+    out = check_deploy({k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"})
+    assert out.returncode != 0
+    assert "security.W009" in out.stdout + out.stderr  # the embedded key is not a secret
+
+
+def test_check_deploy_fails_when_debug_is_left_on():
+    out = check_deploy({**PRODUCTION, "DEBUG": "1"})
+    assert out.returncode != 0 and "security.W018" in out.stdout + out.stderr
+
+
+def test_no_secret_is_written_in_the_settings_or_compose_file():
+    settings_text = (ROOT / "config" / "settings.py").read_text()
+    assert 'SECRET_KEY = env_str("SECRET_KEY"' in settings_text
+    assert 'DAILY_SECRET = env_str("DAILY_SECRET"' in settings_text
+    compose = (ROOT / "docker-compose.yml").read_text()
+    for line in compose.splitlines():
+        if "SECRET" in line and ":" in line:
+            value = line.split(":", 1)[1].strip()
+            assert value.startswith("${") or not value, line  # taken from the environment
