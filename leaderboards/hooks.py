@@ -12,7 +12,21 @@ def session_won(session: GameSession) -> None:
 
         from leaderboards.tasks import score_session
 
-        score_session.apply_async((str(session.pk),), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        try:
+            score_session.apply_async((str(session.pk),),
+                                      queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        except Exception as exc:  # noqa: BLE001 - the broker (Redis) is unreachable
+            # The win is stored; write its entry in PostgreSQL now.  The Redis rank index is
+            # rebuilt from PostgreSQL the next time it is read after Redis is back.
+            import logging
+
+            from leaderboards.models import Entry
+            from leaderboards.ranking import entry_values
+
+            logging.getLogger(__name__).warning("scoring inline, broker unavailable: %s", exc)
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                raise
+            Entry.objects.update_or_create(session=session, defaults=entry_values(session))
 
 
 def session_disqualified(session: GameSession) -> None:
