@@ -19,9 +19,9 @@ from .search import UNKNOWN, Budget, Result, best_first, portfolio
 # Heuristic weight sets tried in turn, each up to a number of states (see
 # search.portfolio); the first is the best alone.  Chosen on deals 1-1000 and on the
 # slowest deals of 1-32000: each later set wins quickly on deals where the first dives.
-_FC = ((3, 2, 1, 2, 3), (3, 2, 0, 2, 3), (4, 3, 1, 2, 3), (2, 1, 1, 1, 3), (1, 1, 1, 1, 1),
-       (2, 1, 1, 2, 3))
-FREECELL_SCHEDULE = tuple((w, 20_000) for w in _FC[:3]) + tuple((w, 100_000) for w in _FC)
+_FC = ((3, 2, 1, 2, 3), (3, 2, 1, 4, 6), (1, 1, 1, 1, 1), (3, 2, 0, 2, 3), (2, 1, 1, 2, 3),
+       (4, 3, 1, 2, 3), (2, 2, 0, 1, 2), (2, 1, 1, 1, 3))
+FREECELL_SCHEDULE = tuple((w, 20_000) for w in _FC[:4]) + tuple((w, 100_000) for w in _FC)
 BAKERS_SCHEDULE = (((2, 3, 1), 30_000), ((1, 1, 1), 30_000), ((3, 1, 2), 30_000),
                    ((1, 3, 0), 30_000))
 
