@@ -12,8 +12,10 @@ exactly once, in order, and that every session replays with the engine to its st
 
 Bounded on purpose: loopback only (127.0.0.1, no host option), at most 2000 players and
 900 seconds, and the whole run is cancelled if it overruns its time by a minute.
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_load,
-created if missing), REDIS_URL (default redis://127.0.0.1:6379/0).  Exit status 1 when any
+By default it starts a private PostgreSQL cluster (as the postgres user, max_connections
+400) and a private Redis on free ports and removes them afterwards; ``--shared`` uses
+DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_load, created if
+missing) and REDIS_URL (default redis://127.0.0.1:6379/0) instead.  Exit status 1 when any
 acknowledged move is missing or stored twice, or a session does not replay to its score.
 """
 
@@ -188,17 +190,39 @@ def main() -> int:
     ap.add_argument("--games", default="klondike,freecell,bakers-dozen,whitehorse")
     ap.add_argument("--max-moves", type=int, default=300, help="moves before a new deal")
     ap.add_argument("--log", help="write the servers' output to this file")
+    ap.add_argument("--shared", action="store_true",
+                    help="use DATABASE_URL / REDIS_URL instead of a private PostgreSQL and Redis")
     args = ap.parse_args()
     args.games = args.games.split(",")
     if not 1 <= args.players <= MAX_PLAYERS or not 1 <= args.seconds <= MAX_SECONDS:
         raise SystemExit(f"--players 1..{MAX_PLAYERS}, --seconds 1..{MAX_SECONDS}")
-    db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_load")
-    env = {**os.environ, "DATABASE_URL": db,
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+    private = []
+    if args.shared:
+        db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_load")
+        redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        ensure_database(db)
+    else:
+        # A private PostgreSQL and Redis: the load cannot starve anyone else's connections.
+        from tests.reliability.stack import PrivatePostgres, PrivateRedis
+
+        pg, rd = PrivatePostgres(), PrivateRedis()
+        private = [rd, pg]
+        pg.start("-c max_connections=400 -c synchronous_commit=on")
+        pg.create_database()
+        rd.start()
+        db, redis_url = pg.url, rd.url
+    try:
+        return _main(args, db, redis_url)
+    finally:
+        for service in private:
+            service.close()
+
+
+def _main(args: argparse.Namespace, db: str, redis_url: str) -> int:
+    env = {**os.environ, "DATABASE_URL": db, "REDIS_URL": redis_url,
            "REDIS_KEY_PREFIX": "load", "CELERY_QUEUE": "load",
            "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
            "DAILY_CERTIFY_ON_DEMAND": "0"}
-    ensure_database(db)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115

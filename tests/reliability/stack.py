@@ -97,11 +97,11 @@ class PrivatePostgres:
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
         subprocess.run(cmd, check=True, capture_output=True, timeout=120)
 
-    def start(self) -> None:
+    def start(self, options: str = "") -> None:
         self._as_postgres([
             str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(self.dir, "log"),
-            "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on",
-            "start"])
+            "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on "
+            f"{options}", "start"])
 
     def stop(self) -> None:
         self._as_postgres([str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-m", "fast", "stop"])
