@@ -164,3 +164,12 @@ def test_signing_out_through_a_plain_form_post_from_elsewhere_is_refused(api):
     r = outsider.post("/api/auth/signout/", {"next": "/"})  # form-encoded, no token
     assert r.status_code in (403, 415)  # refused before anything runs
     assert c.get("/api/me/").json()["id"] == c.me["id"]
+
+
+def test_the_schema_documents_the_csrf_rate_limit_and_outage_answers(api):
+    doc = api().get("/api/schema/?format=json").json()
+    start = doc["paths"]["/api/sessions/"]["post"]["responses"]
+    assert {"403", "429", "503"} <= set(start)
+    assert "Retry-After" in start["429"]["headers"] and "Retry-After" in start["503"]["headers"]
+    assert "503" in doc["paths"]["/api/daily/"]["get"]["responses"]
+    assert "429" not in doc["paths"]["/api/daily/"]["get"]["responses"]

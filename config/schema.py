@@ -1,0 +1,40 @@
+"""Answers every API operation may give besides its own, added to /api/schema/ so that
+clients (and the schemathesis tests) find them documented:
+
+- 403 on unsafe calls without the CSRF token;
+- 429 with ``Retry-After`` where a rate limit applies (games/ratelimit.py);
+- 503 with ``Retry-After`` while the database is unavailable (config/errors.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = {"$ref": "#/components/schemas/ErrorOut"}
+RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
+                               "description": "seconds to wait before trying again"}}
+LIMITED = {"/api/sessions/", "/api/auth/signup/", "/api/auth/signin/"}
+
+
+def _answer(description: str, retry: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"content": {"application/json": {"schema": ERROR}},
+                           "description": description}
+    if retry:
+        out["headers"] = RETRY_AFTER
+    return out
+
+
+def add_common_answers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/") or path == "/api/schema/":
+            continue
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            answers = operation["responses"]
+            if method in {"post", "put", "patch", "delete"}:
+                answers.setdefault("403", _answer("no CSRF token, or a wrong one", False))
+                if path in LIMITED or path.startswith("/api/sessions/{"):
+                    answers.setdefault("429", _answer("rate limited", True))
+            answers.setdefault("503", _answer("the database is unavailable", True))
+    return result
