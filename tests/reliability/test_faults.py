@@ -188,36 +188,44 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
     for token in solution[:10]:
         assert player.move(s["id"], len(acked), token)[0] == 200
         acked.append(token)
-    pg.stop()
-    outage_answers = []
-    try:
-        for _ in range(3):
-            status, body, headers = player.move(s["id"], len(acked), solution[len(acked)])
-            outage_answers.append((status, body, headers))
-            if status == 200:
-                acked.append(solution[len(acked)])
-        status, body, headers = player.call("GET", "/api/me/")
-        outage_answers.append((status, body, headers))
-    finally:
-        pg.start()
+
+    async def outage() -> tuple[list, dict, dict]:
+        url = f"ws://127.0.0.1:{web.port}/ws/sessions/{s['id']}/"
+        headers = {"Cookie": player.cookie_header(), "Origin": web.base}
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            assert json.loads(await ws.recv())["seq"] == len(acked)
+            await asyncio.to_thread(pg.stop)
+            answers = []
+            try:
+                for _ in range(3):
+                    answers.append(await asyncio.to_thread(
+                        player.move, s["id"], len(acked), solution[len(acked)]))
+                answers.append(await asyncio.to_thread(player.call, "GET", "/api/me/"))
+                await ws.send(json.dumps({"type": "move", "seq": len(acked),
+                                          "move": solution[len(acked)]}))
+                on_socket = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            finally:
+                await asyncio.to_thread(pg.start)
+            # The same socket plays again once the database is back.
+            deadline = time.monotonic() + 30
+            while True:
+                await ws.send(json.dumps({"type": "move", "seq": len(acked),
+                                          "move": solution[len(acked)]}))
+                after = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if after["type"] == "state" or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.5)
+            return answers, on_socket, after
+
+    outage_answers, on_socket, after = asyncio.run(outage())
     for status, body, headers in outage_answers:
         assert status == 503, (status, body)
         assert body["error"] == "unavailable" and int(headers["Retry-After"]) >= 1
-    # Back: the first calls may find a dead pooled connection; within seconds all is well.
-    deadline = time.monotonic() + 30
-    while True:
-        status, body, _ = player.move(s["id"], len(acked), solution[len(acked)])
-        if status == 200:
-            acked.append(solution[len(acked)])
-            break
-        assert status in (503, 409), (status, body)
-        if status == 409:  # an earlier attempt did commit: never half, never twice
-            assert body["seq"] == len(acked) + 1
-            acked.append(solution[len(acked)])
-            break
-        assert time.monotonic() < deadline, body
-        time.sleep(0.5)
+    assert on_socket["type"] == "error" and on_socket["error"] == "unavailable", on_socket
+    assert after["type"] == "state" and after["seq"] == len(acked) + 1, after
+    acked.append(solution[len(acked)])
     for token in solution[len(acked):len(acked) + 10]:
-        assert player.move(s["id"], len(acked), token)[0] == 200
+        status, body, _ = player.move(s["id"], len(acked), token)
+        assert status == 200, body
         acked.append(token)
     assert_stored_exactly(pg.url, s["id"], acked)
