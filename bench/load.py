@@ -117,7 +117,7 @@ async def player(i: int, bases: list[str], games: list[str], stop: float, think:
                         totals.error("seq out of step")
                     state = answer
                     await asyncio.sleep(think * (0.5 + rng.random()))
-        except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+        except (TimeoutError, OSError, websockets.WebSocketException):
             totals.error("connection")
             await asyncio.sleep(1)
 
@@ -176,7 +176,7 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Totals:
                  for i in range(args.players)]
         try:
             await asyncio.wait_for(asyncio.gather(*tasks), args.seconds + 60)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             totals.error("overran")
     return totals
 

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# The newest PostgreSQL server installed (Debian layout), for a throwaway cluster.
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/lib/postgresql/15/bin"),
+             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
 
 
 def free_port() -> int:
@@ -83,7 +85,7 @@ class PrivatePostgres:
 
     def __init__(self) -> None:
         if not (PG_BIN / "initdb").exists():
-            raise RuntimeError("PostgreSQL 15 server binaries are not installed")
+            raise RuntimeError(f"no PostgreSQL server binaries in {PG_BIN}")
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="pg-rel-")
         os.chmod(self.dir, 0o777)

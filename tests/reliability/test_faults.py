@@ -93,7 +93,7 @@ def test_killing_daphne_mid_game_keeps_every_acknowledged_move(stack):
                 answer = json.loads(await asyncio.wait_for(ws.recv(), 5))
                 if answer.get("type") == "state":
                     acked.append(solution[len(acked)])  # it made it before the kill
-            except (websockets.ConnectionClosed, asyncio.TimeoutError):
+            except (TimeoutError, websockets.ConnectionClosed):
                 pass
         web.start()
         async with websockets.connect(url, additional_headers=headers) as ws:
