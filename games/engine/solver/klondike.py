@@ -46,7 +46,7 @@ class KlondikeDomain:
     # back from the foundations.  It finds most wins far sooner, but proves nothing:
     # "unsolvable" always comes from the full search.
     restricted = False
-    narrow_weights = ((5, 2, 1), (2, 1, 1))
+    narrow_weights = ((5, 2, 1), (5, 2, 1, 1), (2, 1, 1))
     narrow_cap = 40_000  # states for each narrow search
     root_autoplay = True  # hints turn it off when it would only undo the player's move
 
@@ -118,8 +118,12 @@ class KlondikeDomain:
                 if b is None:
                     b = info[c] = _disorder(c)
                 blocked += b
-        wd, wl, wb = self.weights
-        return wd * sum(downs) + wl * (52 - sum(found)) + wb * blocked
+        wd, wl, wb = self.weights[:3]
+        h = wd * sum(downs) + wl * (52 - sum(found)) + wb * blocked
+        if len(self.weights) > 3:
+            # Deep piles of face-down cards cost more than the same number spread out.
+            h += self.weights[3] * sum(d * d for d in downs)
+        return h
 
     def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
         cols, downs, talon, pos, found, passes = s
