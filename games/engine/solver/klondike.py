@@ -39,14 +39,15 @@ _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 class KlondikeDomain:
-    # Weights: face-down cards, cards not home, cards above a lower card of their column.
-    weights = (5, 2, 1)
+    # Weights: face-down cards, cards not home, cards above a lower card of their column,
+    # and optionally the squares of the face-down piles.
+    weights: tuple[int, ...] = (5, 2, 1)
     # A first, narrower search: runs move between columns only when that turns a card
     # face up, empties a column or lets the card they uncover go up; cards never come
     # back from the foundations.  It finds most wins far sooner, but proves nothing:
     # "unsolvable" always comes from the full search.
     restricted = False
-    narrow_weights = ((5, 2, 1), (5, 2, 1, 1), (2, 1, 1))
+    narrow_weights: tuple[tuple[int, ...], ...] = ((5, 2, 1), (5, 2, 1, 1), (2, 1, 1))
     narrow_cap = 40_000  # states for each narrow search
     root_autoplay = True  # hints turn it off when it would only undo the player's move
 
