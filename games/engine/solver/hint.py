@@ -90,9 +90,10 @@ class _NoUndoAtRoot:
         return undoes(self.game, (m[0], m[1], m[2]), card, self.prev)
 
 
-def hint(game: Game, budget: Budget | float = 1.0) -> Hint:
+def hint(game: Game, budget: Budget | float = 0.8) -> Hint:
     """The hint for the player's current position.  Klondike-family games never look at
-    a hidden card (see :mod:`.klondike_hint`)."""
+    a hidden card (see :mod:`.klondike_hint`).  The default search time leaves room for the
+    heuristic fallback inside the one second a player waits at most."""
     if not isinstance(budget, Budget):
         budget = Budget(float(budget))
     if game.draw:
