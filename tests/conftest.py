@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -51,6 +51,17 @@ class ApiClient:
     def move(self, session: dict[str, Any] | str, seq: int, move: str) -> Any:
         sid = session if isinstance(session, str) else session["id"]
         return self.post(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": move})
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each test gets its own channel layer: the Redis layer's receive lock belongs to the
+    event loop that first waited on it, and every test runs its own loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)
