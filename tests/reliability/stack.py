@@ -241,3 +241,18 @@ def stored_session(database_url: str, session_id: str) -> dict[str, Any]:
     moves, seq, score, cards_up, status, game, seed = row
     return {"tokens": [t for t, _ in moves], "seq": seq, "score": score,
             "cards_up": cards_up, "status": status, "game": game, "seed": seed}
+
+
+def in_thread(fn: Any, *args: Any) -> Any:
+    """Runs ``fn`` on a fresh thread: an event loop left running on the main thread (the
+    browser tests' session-wide Playwright) must not stop asyncio.run or Playwright here."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args).result()
+
+
+def run_async(coro: Any) -> Any:
+    import asyncio
+
+    return in_thread(asyncio.run, coro)

@@ -24,6 +24,7 @@ from tests.reliability.stack import (
     celery_worker,
     fc_solution,
     migrate,
+    run_async,
     site_env,
     stop,
     stored_session,
@@ -106,7 +107,7 @@ def test_killing_daphne_mid_game_keeps_every_acknowledged_move(stack):
                 assert state["type"] == "state", state
             return resumed["seq"], state["seq"]
 
-    resumed_seq, final_seq = asyncio.run(play(25))
+    resumed_seq, final_seq = run_async(play(25))
     # The move in flight at the kill is either stored (and resumed past) or not: never half.
     assert resumed_seq in (len(acked), len(acked) + 1)
     assert final_seq == len(solution)
@@ -164,7 +165,7 @@ def test_with_redis_stopped_http_play_goes_on_and_live_features_return_after(sta
                     raise
                 await asyncio.sleep(0.5)
 
-    messages = asyncio.run(live())
+    messages = run_async(live())
     assert messages[0]["type"] == "leaderboard" and messages[1]["type"] == "presence"
     assert s["id"] in {e["session"] for e in messages[-1]["entries"]}
     # The rank index was rebuilt from PostgreSQL: both wins are in it, the outage one too.
@@ -217,7 +218,7 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
                 await asyncio.sleep(0.5)
             return answers, on_socket, after
 
-    outage_answers, on_socket, after = asyncio.run(outage())
+    outage_answers, on_socket, after = run_async(outage())
     for status, body, headers in outage_answers:
         assert status == 503, (status, body)
         assert body["error"] == "unavailable" and int(headers["Retry-After"]) >= 1

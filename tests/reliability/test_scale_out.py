@@ -21,6 +21,7 @@ from tests.reliability.stack import (
     celery_worker,
     fc_solution,
     migrate,
+    run_async,
     site_env,
     stop,
 )
@@ -94,7 +95,7 @@ def test_a_player_on_one_process_and_a_watcher_on_the_other_see_the_same_updates
         await asyncio.wait_for(asyncio.gather(*watchers), 90)
         return on_a, on_b
 
-    on_a, on_b = asyncio.run(scenario())
+    on_a, on_b = run_async(scenario())
     for seen in (on_a, on_b):
         presence = [m["playing"] for m in seen if m["type"] == "presence"]
         assert 1 in presence, presence  # a socket open on either process is counted

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import uuid
@@ -14,6 +13,7 @@ from django.urls import get_resolver
 
 from config.asgi import application
 from games.models import GameSession
+from tests.reliability.stack import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +59,7 @@ def test_moves_past_the_limit_are_refused_over_http_and_the_socket_and_not_store
             await ws.disconnect()
             return answer
 
-        socket_answer = asyncio.run(over_socket())
+        socket_answer = run_async(over_socket())
     assert (first.status_code, second.status_code, third.status_code) == (200, 200, 429)
     assert int(third["Retry-After"]) >= 1
     assert socket_answer["type"] == "error" and socket_answer["error"] == "rate_limited"

@@ -3,8 +3,6 @@ rights, a socket on a session the browser does not own."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
@@ -12,6 +10,7 @@ from django.test import Client
 
 from config.asgi import application
 from games.models import GameSession
+from tests.reliability.stack import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +80,7 @@ def test_a_socket_without_the_owners_cookie_is_closed_and_moves_nothing(api):
 
     no_cookie = [(b"origin", b"http://testserver")]
     for headers in (other.ws_headers(), no_cookie):
-        first, closed = asyncio.run(attempt(headers))
+        first, closed = run_async(attempt(headers))
         assert first["type"] == "error" and first["error"] == "forbidden"
         assert "view" not in first
         assert closed == {"type": "websocket.close", "code": 4403}

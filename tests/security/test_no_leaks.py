@@ -3,7 +3,6 @@ whatever they play, over HTTP or the socket; boards carry no cards at all."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -12,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games.engine import HIDDEN_CARD_GAMES
 from games.models import GameSession
+from tests.reliability.stack import run_async
 from tests.security.leaks import assert_no_leak, cards_named, hidden_cards
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -113,7 +113,7 @@ def test_random_play_over_the_socket_never_names_a_hidden_card(api, game):
         await ws.disconnect()
         return received
 
-    received = asyncio.run(scenario())
+    received = run_async(scenario())
     assert len(received) > MOVES_PER_SESSION // 2
     assert any(a["type"] == "state" and a["seq"] > 0 for a, _ in received)
     for answer, hidden in received:
@@ -154,7 +154,7 @@ def test_board_and_presence_messages_carry_no_cards(api, solve_freecell):
         await board.disconnect()
         return messages
 
-    messages = asyncio.run(scenario())
+    messages = run_async(scenario())
     kinds = [m["type"] for m in messages]
     assert kinds == ["leaderboard", "presence", "presence", "presence"]
     assert [m["playing"] for m in messages[1:]] == [0, 1, 0]

@@ -6,7 +6,6 @@ stored counters, and its length is the last acknowledged seq."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from config.asgi import application
 from games.engine import replay
 from games.models import GameSession
+from tests.reliability.stack import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -133,7 +133,7 @@ def test_any_message_gets_a_clear_answer_and_only_acknowledged_moves_are_stored(
             assert after["type"] == "state" and after["seq"] == state["seq"] + 1, after
         await ws.disconnect()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_deeply_nested_frame_is_answered_as_bad_json(api):
@@ -152,7 +152,7 @@ def test_a_deeply_nested_frame_is_answered_as_bad_json(api):
         await ws.disconnect()
         return answer, binary
 
-    answer, binary = asyncio.run(scenario())
+    answer, binary = run_async(scenario())
     assert answer["type"] == "error" and answer["error"] == "bad_json"
     assert binary["type"] == "error" and binary["error"] == "bad_json"
     assert GameSession.objects.get(pk=s["id"]).moves == []
