@@ -131,3 +131,10 @@ def _wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> st
 @pytest.fixture
 def wait_for_line() -> Callable[[subprocess.Popen[str], str, float], str]:
     return _wait_for_line
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests run last: their session-wide Playwright keeps an event loop running in
+    the main thread until the session ends, and ``asyncio.run`` in any later test (or a
+    second Playwright) cannot start beside it."""
+    items.sort(key=lambda item: item.nodeid.startswith("tests/frontend/"))
