@@ -117,6 +117,9 @@ DATABASES = {
         conn_max_age=env_int("CONN_MAX_AGE", 0 if TESTING else 60),
     )
 }
+if TESTING:
+    # One test database per run, so two runs on one machine never drop each other's.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_solitaire_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0" if TESTING else "")
