@@ -9,6 +9,14 @@ kpat numbers its deals its own way, so the comparison is of the shares decided a
 time per deal, not deal by deal.  Times are CPU seconds of one process (ours) and of the
 peer's child processes; this machine has 2 cores shared with other work, so they are
 noisy.  Every solution of ours is replayed through the engine and must end in a win.
+
+Last run (2026-11-30, load average 4-7 on the 2 cores): FreeCell 1-1000 all solved, 53.7 s
+CPU in total, median 11.3 ms, worst 2.06 s (fc-solve -l lg: 0.2 s, ratio 280x); 11982
+proven unsolvable in 5.4 s (fc-solve 0.45 s).  Longer sweeps with ``python -m games.engine
+solve GAME --range A B --budget 10 --cpu``, seeds 0-199 each: Klondike draw one 83.5%
+solved, 0.5% proven lost, 16% unknown; draw three 77.5% solved, 9% proven lost, 13.5%
+unknown; Whitehorse 96.5% solved, 3.5% unknown; Baker's Dozen 92% solved, 8% unknown.
+Hints (0.8 s search) p95: FreeCell 606 ms, Baker's Dozen 873 ms; cancel worst 24 ms.
 """
 
 from __future__ import annotations
