@@ -35,18 +35,27 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer, and only that: DRF's IntegerField would take "3", 3.0 or true."""
+
+    def to_internal_value(self, data: object) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class StartSessionIn(serializers.Serializer):
     game = serializers.ChoiceField(choices=sorted(GAMES))
     deal = DealField(required=False, default="daily", help_text=DealField.__doc__)
 
 
 class MoveIn(serializers.Serializer):
-    seq = serializers.IntegerField(help_text="moves the client has seen (the session's seq)")
+    seq = StrictIntegerField(help_text="moves the client has seen (the session's seq)")
     move = StrictCharField(max_length=16, help_text="one move in the game's notation")
 
 
 class OptionalSeqIn(serializers.Serializer):
-    seq = serializers.IntegerField(required=False, help_text="if given, must be current")
+    seq = StrictIntegerField(required=False, help_text="if given, must be current")
 
 
 class MoveObject(serializers.Serializer):
