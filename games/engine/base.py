@@ -23,11 +23,13 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from . import endgame
 from .cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, card_name
 from .piles import (
     ALTERNATE,
     ANY_CARD,
     CELL,
+    EMPTY,
     FITS,
     FOUNDATION,
     FREE_RUNS,
@@ -40,17 +42,6 @@ from .piles import (
     Move,
     pile_name,
 )
-
-EMPTY = -1  # an empty free cell
-
-
-def _search_order(move: Move) -> int:
-    src, dst, _ = move
-    if FOUNDATION <= dst < STOCK:
-        return 0
-    if src == STOCK or dst == STOCK:
-        return 2
-    return 1
 
 
 class IllegalMove(ValueError):
@@ -528,149 +519,25 @@ class Game:
         )
         return g
 
-    def _foundation_move(self) -> Move | None:
-        """A card that may go up now from a column end, a free cell or the waste."""
-        found = self.found
-        for i, p in enumerate(self.tab):
-            if p and found[SUIT[p[-1]]] == RANK[p[-1]] and len(p) > self.down[i]:
-                return (i, FOUNDATION + SUIT[p[-1]], 1)
-        for i, c in enumerate(self.cells):
-            if c != EMPTY and found[SUIT[c]] == RANK[c]:
-                return (CELL + i, FOUNDATION + SUIT[c], 1)
-        if self.waste:
-            c = self.waste[-1]
-            if found[SUIT[c]] == RANK[c]:
-                return (WASTE, FOUNDATION + SUIT[c], 1)
-        return None
+    # Finishing and dead ends live in endgame.py; these are the game's handles on them.
+    dead_end_search: ClassVar[bool] = True  # FreeCell's dead end is "no legal move at all"
+    DEAD_END_BUDGET: ClassVar[int] = 1000
 
     def finish_moves(self) -> list[Move]:
         """The cards sent up one by one by "finish", with stock turns where needed."""
-        g = self.copy()
-        out: list[Move] = []
-        idle = 0  # stock touches since the last card went up
-        while not g.won:
-            m = g._foundation_move()
-            if m is None and g.draw and idle <= 2 * (len(g.stock) + len(g.waste)) + 2:
-                if g.stock:
-                    m = (STOCK, WASTE, min(g.draw, len(g.stock)))
-                elif g.waste and (g.redeals is None or g.redeals_used < g.redeals):
-                    m = (WASTE, STOCK, len(g.waste))
-                idle += 1
-            else:
-                idle = 0
-            if m is None:
-                break
-            g.apply(m)
-            out.append(m)
-        if not g.won:  # drop trailing stock touches that led nowhere
-            while out and (out[-1][0] == STOCK or out[-1][1] == STOCK):
-                out.pop()
-        return out
+        return endgame.finish_moves(self)
 
     def can_finish(self) -> bool:
         """Is "finish" offered now?  Only once the remaining cards are sure to go up."""
-        if self.won:
-            return False
-        if self.partial_finish:
-            return self._foundation_move() is not None
-        if any(self.down):
-            return False
-        g = self.copy()
-        for m in self.finish_moves():
-            g.apply(m)
-        return g.won
+        return endgame.can_finish(self)
 
     def no_legal_move(self) -> bool:
-        """SPEC 3.6: nothing but the stock moves, and the stock brings no playable card.
-
-        Moving a whole pile headed by its deepest card into another empty pile only swaps
-        two piles, so it does not count as a move here.
-        """
-        for m in self.legal_moves():
-            src, dst, n = m
-            if src == STOCK or dst == STOCK:
-                continue
-            if src < CELL and dst < CELL and not self.tab[dst] and n == len(self.tab[src]):
-                continue
-            return False
-        if not self.draw:
-            return True
-        g = self.copy()
-        for _ in range(2 * (len(g.stock) + len(g.waste)) + 2):
-            if g.stock:
-                g.apply((STOCK, WASTE, min(g.draw, len(g.stock))))
-            elif g.waste and (g.redeals is None or g.redeals_used < g.redeals):
-                g.apply((WASTE, STOCK, len(g.waste)))
-            else:
-                break
-            if g.waste:
-                for m in g.legal_moves():
-                    if m[0] == WASTE and m[1] != STOCK:
-                        return False
-        return True
-
-    # Games where cards can shuttle back and forth forever ask a bounded search whether any
-    # move can still matter; FreeCell's dead end is, by its rules, "no legal move at all".
-    dead_end_search: ClassVar[bool] = True
-    DEAD_END_BUDGET: ClassVar[int] = 1000
-    _dead_end_floor = 0  # cards up when a dead-end search started
-
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            tuple(tuple(p) for p in self.tab),
-            tuple(self.down),
-            tuple(self.cells),
-            tuple(self.found),
-            tuple(self.stock),
-            tuple(self.waste),
-            # With unlimited passes a recycle leads back to a known position.
-            self.redeals_used if self.redeals is not None else 0,
-        )
-
-    def _progress(self, move: Move, extra: Any) -> bool:
-        # A card higher on the foundations than at the start, or a face-down card turned:
-        # either can change the outcome.  Everything else only rearranges what is known.
-        return self.cards_up > self._dead_end_floor or (extra == 1 and self.draw > 0)
+        """SPEC 3.6: nothing but the stock moves, and the stock brings no playable card."""
+        return endgame.no_legal_move(self)
 
     def no_move_matters(self) -> bool:
-        """SPEC 3.1: no move can change the outcome any more.
-
-        An exhaustive search of every position reachable without a card going up or a
-        face-down card turning; if none of them allows either, nothing can ever help.  When
-        the search runs out of budget the answer is False: a dead end is only announced
-        when it is certain.
-        """
-        if self.won:
-            return False
-        if self.no_legal_move():
-            return True
-        if not self.dead_end_search:
-            return False
-        g = self.copy()
-        g.history = []  # unbounded undo for the search, whatever the game's own limit
-        g._dead_end_floor = self.cards_up
-        seen = {g._key()}
-        order = sorted  # foundation moves and turns first: progress is usually found at once
-        stack = [iter(order(g.legal_moves(), key=_search_order))]
-        while stack:
-            move = next(stack[-1], None)
-            if move is None:
-                stack.pop()
-                if stack:
-                    g.undo()
-                continue
-            g.apply(move)
-            if g._progress(move, g.history[-1][2]):
-                return False
-            key = g._key()
-            if key in seen:
-                g.undo()
-                continue
-            seen.add(key)
-            if len(seen) > self.DEAD_END_BUDGET:
-                return False
-            stack.append(iter(order(g.legal_moves(), key=_search_order)))
-        return True
+        """SPEC 3.1: no move can change the outcome any more (see endgame.py)."""
+        return endgame.no_move_matters(self)
 
     # -- what the player may see -----------------------------------------------------------
     def move_object(self, move: Move) -> dict[str, Any]:

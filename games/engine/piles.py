@@ -15,6 +15,8 @@ FOUNDATION = 20
 STOCK = 24
 WASTE = 25
 
+EMPTY = -1  # an empty free cell
+
 Move = tuple[int, int, int]
 
 # How a tableau pile is built on.
