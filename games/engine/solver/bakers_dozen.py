@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..base import Game
 from ..piles import FOUNDATION
+from .search import disorder
 
 BMove = tuple[int, int, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...]]
@@ -79,7 +80,7 @@ class BakersDozenDomain:
                 continue
             b = info.get(c)
             if b is None:
-                b = info[c] = _disorder(c)
+                b = info[c] = disorder(c)
             blocked += b
             n = len(c)
             for i in range(n):
@@ -170,14 +171,3 @@ def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
                 out.append(tuple(t for t in range((r + 1) * 4, (r + 2) * 4) if t not in below))
     return tuple(out)
 
-
-def _disorder(c: bytes) -> int:
-    low = 99
-    n = 0
-    for x in c:
-        r = x >> 2
-        if r > low:
-            n += 1
-        elif r < low:
-            low = r
-    return n

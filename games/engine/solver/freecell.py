@@ -26,6 +26,7 @@ from __future__ import annotations
 from ..base import EMPTY, Game
 from ..cards import RANK, RED
 from ..piles import CELL, FOUNDATION
+from .search import disorder
 
 FMove = tuple[int, int, int, int]
 State = tuple[tuple[bytes, ...], bytes, tuple[int, ...]]
@@ -76,7 +77,7 @@ class FreeCellDomain:
                 continue
             b = info.get(c)
             if b is None:
-                b = info[c] = _disorder(c)
+                b = info[c] = disorder(c)
             blocked += b
         # The next card each suit needs, and how deep it lies: digging is the work left.
         depth = 0
@@ -211,18 +212,5 @@ class FreeCellDomain:
                         edge.append((CELL, FOUNDATION + su, 1, x))
                         moved = True
 
-
-def _disorder(c: bytes) -> int:
-    """Cards lying above a lower card of the same column: each must move before the lower
-    one can go up."""
-    low = 99
-    n = 0
-    for x in c:
-        r = x >> 2
-        if r > low:
-            n += 1
-        elif r < low:
-            low = r
-    return n
 
 

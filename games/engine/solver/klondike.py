@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..base import Game
 from ..cards import RANK, RED
 from ..piles import FOUNDATION, STOCK, WASTE, Move
-from .search import SOLVED, Budget, Result, best_first
+from .search import SOLVED, Budget, Result, best_first, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
 
@@ -117,7 +117,7 @@ class KlondikeDomain:
             if c:
                 b = info.get(c)
                 if b is None:
-                    b = info[c] = _disorder(c)
+                    b = info[c] = disorder(c)
                 blocked += b
         wd, wl, wb = self.weights[:3]
         h = wd * sum(downs) + wl * (52 - sum(found)) + wb * blocked
@@ -305,14 +305,3 @@ def _safe(x: int, found: list[int]) -> bool:
     a, b = _OTHER[x & 3]
     return r <= 1 or (found[a] >= r and found[b] >= r)
 
-
-def _disorder(c: bytes) -> int:
-    low = 99
-    n = 0
-    for x in c:
-        r = x >> 2
-        if r > low:
-            n += 1
-        elif r < low:
-            low = r
-    return n

@@ -175,3 +175,17 @@ def portfolio(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]
     r = best_first(domain, budget.sub(left))
     r.states, r.seconds = r.states + states, budget.clock() - t0
     return r
+
+
+def disorder(column: bytes) -> int:
+    """Cards lying above a lower card of the same column: each must move before the lower
+    one can go up (a heuristic term shared by every game's solver)."""
+    low = 99
+    n = 0
+    for x in column:
+        r = x >> 2
+        if r > low:
+            n += 1
+        elif r < low:
+            low = r
+    return n
