@@ -7,17 +7,22 @@ HTTP, so a move sent twice is applied once.
 
 Service calls run in a thread pool rather than Channels' single database thread: many
 players' moves then commit side by side, and PostgreSQL flushes their commits together.
+Each call is one hop to a pool thread (``loop.run_in_executor``): the consumer itself never
+touches the database, so Channels' own clean-up hop before every message is skipped too
+(see ``PlayConsumer.dispatch``); every pool call cleans up its thread's connection instead.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
@@ -32,15 +37,24 @@ _POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("WS_THREADS", "16")),
 T = TypeVar("T")
 
 
-def in_pool(fn: Callable[..., T]) -> Callable[..., Any]:
-    def run(*args: Any, **kwargs: Any) -> T:
-        close_old_connections()  # honours CONN_MAX_AGE: a pool thread keeps its connection
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            close_old_connections()
+def _cleanly(fn: Callable[..., T], *args: Any) -> T:
+    close_old_connections()  # honours CONN_MAX_AGE: a pool thread keeps its connection
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
 
-    return sync_to_async(run, thread_sensitive=False, executor=_POOL)
+
+def in_pool(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``fn`` run in a pool thread.  Lighter than asgiref's sync_to_async, which this path
+    does not need: Django's database connections are per thread, and nothing here reads
+    context variables of the consumer's task."""
+
+    def call(*args: Any) -> Awaitable[T]:
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(_POOL, functools.partial(_cleanly, fn, *args))
+
+    return call
 
 
 def _player(player_id: Any) -> Player | None:
@@ -96,6 +110,14 @@ def _leave(board: tuple[str, Any], channel: str) -> None:
 class PlayConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     board: tuple[str, Any] | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections in its own thread before every
+        # message; this consumer uses none there (see in_pool), so the extra hop goes.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]

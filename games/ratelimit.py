@@ -45,7 +45,8 @@ def hit(scope: str, who: str) -> int | None:
     key = f"{settings.REDIS_KEY_PREFIX}:rl:{scope}:{who}:{window}"
     if settings.REDIS_URL:
         try:
-            pipe = _client(settings.REDIS_URL).pipeline()
+            # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.
+            pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
             pipe.incr(key)
             pipe.expire(key, seconds + 1)
             count = int(pipe.execute()[0])

@@ -80,8 +80,8 @@ def _table(session: GameSession) -> Game:
 
 
 def _keep_after_commit(session: GameSession, g: Game) -> None:
-    seq, copy = session.seq, g.copy()
-    transaction.on_commit(lambda: tables.keep(session.pk, seq, copy))
+    seq, copy, facts = session.seq, g.copy(), (session.player_id, session.deal)
+    transaction.on_commit(lambda: tables.keep(session.pk, seq, copy, facts))
 
 
 def time_bonus(game_key: str, seconds: float) -> int:
@@ -230,6 +230,9 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
     token = token.strip()
     if len(token) > 16:
         raise BadRequest("move is too long to be a move")
+    fast = _play_unlocked(session_id, player, seq, token)
+    if fast is not None:
+        return fast
     with transaction.atomic():
         session = _locked(session_id, player)
         _check_seq(session, seq, required=True)
@@ -247,7 +250,69 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
     return _after_commit(outcome)
 
 
+def _play_unlocked(session_id: UUID | str, player: Player, seq: object, token: str
+                   ) -> Outcome | None:
+    """The common move in one statement: no row lock, no read before the write.
+
+    The table kept after the last stored move says whether the move is legal; the UPDATE
+    stores it only if the row is still at that ``seq``, still this player's and still being
+    played -- the check and the write are one atomic statement, so two moves racing on one
+    session (even in two processes) cannot both be stored.  Anything out of the ordinary
+    (no table here, a refused move, a win, the row moved on) returns None, and the locked
+    path below answers it exactly as it always has.
+    """
+    if (connection.vendor != "postgresql" or connection.in_atomic_block
+            or type(seq) is not int or seq >= MAX_MOVES):
+        return None
+    try:
+        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
+    except ValueError:
+        return None
+    item = tables.take_with_facts(pk, seq)
+    if item is None:
+        return None
+    g, facts = item
+    if facts is None or facts[0] != player.pk or g.won:
+        tables.keep(pk, seq, g)
+        return None
+    is_undo = token.lower() in {"u", "undo"}
+    try:
+        if is_undo:
+            g.undo()
+        else:
+            g.play(token)
+    except IllegalMove:
+        tables.keep(pk, seq, g)  # unchanged: the locked path words the refusal
+        return None
+    if g.won:
+        return None  # the win is stored under the lock; the table is rebuilt there
+    now = timezone.now()
+    added = json.dumps([[UNDO if is_undo else token, int(now.timestamp() * 1000)]])
+    s_cols = ", ".join(_S_FIELDS)
+    sql = (
+        f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
+        "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
+        "undo_count = undo_count + %s "
+        "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
+        f"RETURNING {s_cols}"
+    )
+    score = g.score if g.has_score else None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [added, now, score, g.cards_up, g.moves, int(is_undo), pk,
+                             player.pk, seq, GameSession.PLAYING])
+        row = cursor.fetchone()
+    if row is None:
+        return None  # the row moved on (or was won) elsewhere: ask it under the lock
+    session = GameSession.from_db(connection.alias, _S_FIELDS, list(row))
+    session.deal = facts[1]
+    tables.keep(pk, session.seq, g.copy(), facts)
+    return Outcome(session, g)
+
+
 def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
+    fast = _play_unlocked(session_id, player, seq, UNDO) if seq is not None else None
+    if fast is not None:
+        return fast
     with transaction.atomic():
         session = _locked(session_id, player)
         _check_seq(session, seq, required=False)

@@ -25,16 +25,14 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 from __future__ import annotations
 
+import random
+
 from ..base import Game
-from ..cards import RANK, RED
 from ..piles import FOUNDATION, STOCK, WASTE, Move
 from .search import SOLVED, Budget, Result, best_first, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
 
-_FITS = bytes(
-    1 if RANK[o] == RANK[m] + 1 and RED[o] != RED[m] else 0 for m in range(52) for o in range(52)
-)
 _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
@@ -49,6 +47,7 @@ class KlondikeDomain:
     restricted = False
     narrow_weights: tuple[tuple[int, ...], ...] = ((5, 2, 1), (5, 2, 1, 1), (2, 1, 1))
     narrow_cap = 40_000  # states for each narrow search
+    eager = False  # narrow searches only: every card that can go up goes up at once
     root_autoplay = True  # hints turn it off when it would only undo the player's move
 
     def __init__(self, game: Game) -> None:
@@ -57,6 +56,8 @@ class KlondikeDomain:
         self.redeals = game.redeals  # None: unlimited
         self._free_pos = self.draw == 1 and self.redeals is None
         self._colinfo: dict[bytes, int] = {}
+        self._rng = random.Random(0)
+        self._reach_memo: dict[tuple[int, int, int], list[tuple[tuple[Move, ...], int]]] = {}
 
     # -- the framework's interface ---------------------------------------------------------
     def initial(self) -> State:
@@ -119,42 +120,64 @@ class KlondikeDomain:
                 if b is None:
                     b = info[c] = disorder(c)
                 blocked += b
-        wd, wl, wb = self.weights[:3]
-        h = wd * sum(downs) + wl * (52 - sum(found)) + wb * blocked
-        if len(self.weights) > 3:
+        w = self.weights
+        h = w[0] * sum(downs) + w[1] * (52 - sum(found)) + w[2] * blocked
+        if len(w) > 3:
             # Deep piles of face-down cards cost more than the same number spread out.
-            h += self.weights[3] * sum(d * d for d in downs)
+            if w[3]:
+                h += w[3] * sum(d * d for d in downs)
+            if w[4]:
+                # Kings lying on other cards: each waits for an empty column.
+                h += w[4] * sum(1 for c in cols for x in c[1:] if x >= 48)
+            if w[5]:
+                # Cards covering the next card each suit needs.
+                for su in range(4):
+                    r = found[su]
+                    if r < 13:
+                        x = r * 4 + su
+                        for c in cols:
+                            i = c.find(x)
+                            if i >= 0:
+                                h += w[5] * (len(c) - 1 - i)
+                                break
+            if len(w) > 6:
+                h = h * 8 + self._rng.randrange(w[6])
         return h
 
     def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
         cols, downs, talon, pos, found, passes = s
         out: list[tuple[tuple[Move, ...], State]] = []
-        fits = _FITS
         n = len(cols)
         tops = [c[-1] if c else -1 for c in cols]
         empty = next((j for j in range(n) if not cols[j]), -1)
         child = self._child
         narrow = self.restricted
+        # want[x]: the columns whose top card x (or a run headed by x) may go onto.
+        want: dict[int, list[int]] = {}
+        for j, u in enumerate(tops):
+            if u >= 4:
+                r = (u >> 2) - 1
+                for su in _OTHER[u & 3]:
+                    want.setdefault(r * 4 + su, []).append(j)
 
         for i in range(n):
             c = cols[i]
             if not c:
                 continue
-            t = tops[i]
+            t = c[-1]
             if found[t & 3] == t >> 2:
                 out.append(child(s, ((i, FOUNDATION + (t & 3), 1),)))
             up = len(c) - downs[i]
-            for j in range(n):
-                u = tops[j]
-                if u < 0 or j == i:
+            # The face-up part of a column is always an ordered run: it was built so.
+            for k in range(1, up + 1):
+                dsts = want.get(c[-k])
+                if dsts is None:
                     continue
-                k = (u >> 2) - (t >> 2)
-                # The face-up part of a column is always an ordered run: it was built so.
-                if 1 <= k <= up and fits[c[-k] * 52 + u]:
-                    if narrow and k < up:
-                        y = c[-k - 1]  # the card the run uncovers: may it go up then?
-                        if found[y & 3] != y >> 2:
-                            continue
+                if narrow and k < up:
+                    y = c[-k - 1]  # the card the run uncovers: may it go up then?
+                    if found[y & 3] != y >> 2:
+                        continue
+                for j in dsts:
                     out.append(child(s, ((i, j, k),)))
             if empty >= 0:
                 k = 13 - (t >> 2)
@@ -164,8 +187,12 @@ class KlondikeDomain:
         # Cards the stock can bring to the waste top, each with the turns that bring it.
         for turns, p in self._reachable(len(talon), pos, passes):
             x = talon[p - 1]
-            for dst in self._places(x, tops, found, empty):
-                out.append(child(s, (*turns, (WASTE, dst, 1))))
+            if found[x & 3] == x >> 2:
+                out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
+            for j in want.get(x, ()):
+                out.append(child(s, (*turns, (WASTE, j, 1))))
+            if empty >= 0 and x >> 2 == 12:
+                out.append(child(s, (*turns, (WASTE, empty, 1))))
 
         # Foundation cards back down (an ace or a two on the table could only ever hold a
         # card that goes up anyway, so those stay home).
@@ -173,10 +200,8 @@ class KlondikeDomain:
             r = found[su]
             if r > 2:
                 x = (r - 1) * 4 + su
-                for j in range(n):
-                    u = tops[j]
-                    if u >= 0 and fits[x * 52 + u]:
-                        out.append(child(s, ((FOUNDATION + su, j, 1),)))
+                for j in want.get(x, ()):
+                    out.append(child(s, ((FOUNDATION + su, j, 1),)))
                 if r == 13 and empty >= 0:
                     out.append(child(s, ((FOUNDATION + su, empty, 1),)))
         return out
@@ -191,20 +216,13 @@ class KlondikeDomain:
         return out
 
     # -- helpers ---------------------------------------------------------------------------
-    def _places(self, x: int, tops: list[int], found: tuple[int, ...], empty: int) -> list[int]:
-        out = []
-        if found[x & 3] == x >> 2:
-            out.append(FOUNDATION + (x & 3))
-        for j, u in enumerate(tops):
-            if u >= 0 and _FITS[x * 52 + u]:
-                out.append(j)
-        if empty >= 0 and x >> 2 == 12:
-            out.append(empty)
-        return out
-
     def _reachable(self, size: int, pos: int, passes: int) -> list[tuple[tuple[Move, ...], int]]:
         """(stock turns, waste position) for every position the stock can reach from here,
-        the shortest way first; position 0 (an empty waste) plays nothing."""
+        the shortest way first; position 0 (an empty waste) plays nothing.  It depends on
+        three small numbers only, so each answer is kept."""
+        memo = self._reach_memo.get((size, pos, passes))
+        if memo is not None:
+            return memo
         out: list[tuple[tuple[Move, ...], int]] = []
         played: set[int] = set()
         visited: set[tuple[int, int]] = set()
@@ -229,6 +247,7 @@ class KlondikeDomain:
                 p, used = 0, used + 1
             else:
                 break
+        self._reach_memo[(size, pos, passes)] = out
         return out
 
     def _child(self, s: State, edge: tuple[Move, ...]) -> tuple[tuple[Move, ...], State]:
@@ -265,22 +284,27 @@ class KlondikeDomain:
             else:
                 cols[dst] += moving
         full = list(edge)
-        talon, pos = self._autoplay(cols, downs, talon, pos, found, full, self.draw == 1)
+        eager = self.eager and self.restricted
+        talon, pos = self._autoplay(cols, downs, talon, pos, found, full,
+                                    self.draw == 1 or eager, eager)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
 
     @staticmethod
     def _autoplay(
         cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
-        edge: list[Move], from_waste: bool,
+        edge: list[Move], from_waste: bool, eager: bool = False,
     ) -> tuple[bytes, int]:
         """Send up the safe cards.  From the waste only when drawing one: with three, taking
         a card out of the talon shifts which cards later turns bring up, so it is a choice,
         not a free move."""
-        moved = True
-        while moved:
+        while True:
+            safe = _next_cards(found) if eager else _safe_cards(found)
+            if not safe:
+                return talon, pos
             moved = False
             for i, c in enumerate(cols):
-                if c and len(c) > downs[i] and _safe(c[-1], found):
+                # A column's top card is always face up (it turns as soon as uncovered).
+                if c and c[-1] in safe:
                     x = c[-1]
                     found[x & 3] += 1
                     cols[i] = c = c[:-1]
@@ -288,20 +312,31 @@ class KlondikeDomain:
                         downs[i] -= 1
                     edge.append((i, FOUNDATION + (x & 3), 1))
                     moved = True
-            if from_waste and pos > 0 and _safe(talon[pos - 1], found):
+            if from_waste and pos > 0 and talon[pos - 1] in safe:
                 x = talon[pos - 1]
                 found[x & 3] += 1
                 talon = talon[: pos - 1] + talon[pos:]
                 pos -= 1
                 edge.append((WASTE, FOUNDATION + (x & 3), 1))
                 moved = True
-        return talon, pos
+            if not moved:
+                return talon, pos
 
 
-def _safe(x: int, found: list[int]) -> bool:
-    r = x >> 2
-    if found[x & 3] != r:
-        return False
-    a, b = _OTHER[x & 3]
-    return r <= 1 or (found[a] >= r and found[b] >= r)
+def _next_cards(found: list[int]) -> tuple[int, ...]:
+    """The next card of every suit (the eager narrow searches send them all up)."""
+    return tuple(found[su] * 4 + su for su in range(4) if found[su] < 13)
 
+
+def _safe_cards(found: list[int]) -> tuple[int, ...]:
+    """The cards that may go up now and never be needed on the table: the next card of a
+    suit when both suits of the other colour already hold the rank below it (nothing
+    could ever need it to build on), and aces and twos always."""
+    out = ()
+    for su in range(4):
+        r = found[su]
+        if r < 13:
+            a, b = _OTHER[su]
+            if r <= 1 or (found[a] >= r and found[b] >= r):
+                out += (r * 4 + su,)
+    return out
