@@ -25,7 +25,6 @@ from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
 log = logging.getLogger(__name__)
-_local: dict[str, int] = {}
 _local_lock = threading.Lock()
 
 
@@ -33,6 +32,14 @@ _local_lock = threading.Lock()
 def _client(url: str) -> redis.Redis:
     # Short timeouts: a Redis that stopped answering must not stall a move.
     return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+
+
+# Counting every call in Redis would cost a round trip per move.  Each process counts its
+# calls and adds them to the shared count in steps of limit // _STEPS (1 for small limits,
+# which so stay exact): the shared count then trails the truth by less than a step per
+# process, and a move costs a Redis call only once a step.
+_STEPS = 50
+_counts: dict[str, list[int]] = {}  # key -> [calls not yet added to Redis, shared total]
 
 
 def hit(scope: str, who: str) -> int | None:
@@ -43,24 +50,31 @@ def hit(scope: str, who: str) -> int | None:
     now = time.time()
     window = int(now // seconds)
     key = f"{settings.REDIS_KEY_PREFIX}:rl:{scope}:{who}:{window}"
-    if settings.REDIS_URL:
-        try:
-            # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.
-            pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
-            pipe.incr(key)
-            pipe.expire(key, seconds + 1)
-            count = int(pipe.execute()[0])
-        except redis.RedisError as exc:
-            log.warning("rate limit not enforced, Redis unavailable: %s", exc)
-            return None
-    else:
-        with _local_lock:
-            for k in [k for k in _local if not k.endswith(f":{window}")]:
-                del _local[k]
-            count = _local[key] = _local.get(key, 0) + 1
-    if count <= limit:
+    wait = max(1, math.ceil((window + 1) * seconds - now))
+    with _local_lock:
+        entry = _counts.get(key)
+        if entry is None:
+            if len(_counts) > 10_000:  # past windows' keys are never read again
+                for k in [k for k in _counts if not k.endswith(f":{window}")]:
+                    del _counts[k]
+            entry = _counts[key] = [0, 0]
+        entry[0] += 1
+        pending, total = entry[0], entry[1] + entry[0]
+        if not settings.REDIS_URL or pending < max(1, limit // _STEPS):
+            return None if total <= limit else wait
+        entry[0] = 0
+    try:
+        # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.
+        pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+        pipe.incrby(key, pending)
+        pipe.expire(key, seconds + 1)
+        count = int(pipe.execute()[0])
+    except redis.RedisError as exc:
+        log.warning("rate limit not enforced, Redis unavailable: %s", exc)
         return None
-    return max(1, math.ceil((window + 1) * seconds - now))
+    with _local_lock:
+        entry[1] = count
+    return None if count <= limit else wait
 
 
 def client_address(meta: dict[str, Any]) -> str:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -250,6 +251,15 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
     return _after_commit(outcome)
 
 
+_UNLOCKED_SQL = (
+    f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
+    "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
+    "undo_count = undo_count + %s "
+    "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
+    f"RETURNING {', '.join(_S_FIELDS)}"
+)
+
+
 def _play_unlocked(session_id: UUID | str, player: Player, seq: object, token: str
                    ) -> Outcome | None:
     """The common move in one statement: no row lock, no read before the write.
@@ -261,7 +271,8 @@ def _play_unlocked(session_id: UUID | str, player: Player, seq: object, token: s
     (no table here, a refused move, a win, the row moved on) returns None, and the locked
     path below answers it exactly as it always has.
     """
-    if (connection.vendor != "postgresql" or connection.in_atomic_block
+    db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
+    if (db.vendor != "postgresql" or db.in_atomic_block
             or type(seq) is not int or seq >= MAX_MOVES):
         return None
     try:
@@ -288,22 +299,19 @@ def _play_unlocked(session_id: UUID | str, player: Player, seq: object, token: s
         return None  # the win is stored under the lock; the table is rebuilt there
     now = timezone.now()
     added = json.dumps([[UNDO if is_undo else token, int(now.timestamp() * 1000)]])
-    s_cols = ", ".join(_S_FIELDS)
-    sql = (
-        f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
-        "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
-        "undo_count = undo_count + %s "
-        "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
-        f"RETURNING {s_cols}"
-    )
     score = g.score if g.has_score else None
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [added, now, score, g.cards_up, g.moves, int(is_undo), pk,
-                             player.pk, seq, GameSession.PLAYING])
-        row = cursor.fetchone()
+    db.ensure_connection()
+    with db.wrap_database_errors:  # a dropped database reads as Django's errors
+        # A plain psycopg cursor binds on the server, so this statement, the same on every
+        # move, is prepared once per connection instead of parsed and planned each time.
+        with psycopg.Cursor(db.connection) as cursor:
+            cursor.execute(_UNLOCKED_SQL, [added, now, score, g.cards_up, g.moves,
+                                           int(is_undo), pk, player.pk, seq,
+                                           GameSession.PLAYING])
+            row = cursor.fetchone()
     if row is None:
         return None  # the row moved on (or was won) elsewhere: ask it under the lock
-    session = GameSession.from_db(connection.alias, _S_FIELDS, list(row))
+    session = GameSession.from_db(db.alias, _S_FIELDS, list(row))
     session.deal = facts[1]
     tables.keep(pk, session.seq, g.copy(), facts)
     return Outcome(session, g)
