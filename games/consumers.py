@@ -22,11 +22,12 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+import psycopg
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from games import ratelimit, services
+from games import aio_db, ratelimit, services, unlocked
 from games.models import Player
 from games.players import SESSION_KEY
 
@@ -95,6 +96,30 @@ def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[s
     return {"type": "state", **services.state(outcome)}
 
 
+async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
+                        ) -> dict[str, Any] | None:
+    """The common socket move without a thread: the same check and statement as every move
+    (``unlocked``), the statement on an asyncio connection.  None: let ``_operate`` in a
+    pool thread answer it (anything unusual, and every rate-limit step that needs Redis)."""
+    if content.get("type") != "move" or not aio_db.usable():
+        return None
+    wait = ratelimit.hit("moves", f"p{player.pk}", local_only=True)
+    if wait == ratelimit.LATER:
+        return None
+    if wait is not None:
+        raise RateLimited(wait)
+    token = services.clean_token(content.get("move"))
+    pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES)
+    if pending is None:
+        return None
+    try:
+        row = await aio_db.fetchone(unlocked.SQL, pending.params)
+    except psycopg.Error as exc:
+        raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
+    outcome = unlocked.stored(pending, row)
+    return None if outcome is None else {"type": "state", **services.state(outcome)}
+
+
 def _join(board: tuple[str, Any], channel: str) -> None:
     from leaderboards import live
 
@@ -158,7 +183,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                                   "reason": "send a JSON object with a type"})
             return
         try:
-            answer = await in_pool(_operate)(self.session_id, self.player, content)
+            answer = await _move_on_loop(self.session_id, self.player, content)
+            if answer is None:
+                answer = await in_pool(_operate)(self.session_id, self.player, content)
         except services.StaleSeq as exc:
             answer = {"type": "error", "error": "stale_seq", "reason": str(exc),
                       "seq": exc.current}

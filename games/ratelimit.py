@@ -42,8 +42,14 @@ _STEPS = 50
 _counts: dict[str, list[int]] = {}  # key -> [calls not yet added to Redis, shared total]
 
 
-def hit(scope: str, who: str) -> int | None:
-    """Count one call; the seconds to wait when it is over the limit, else None."""
+LATER = 0  # from hit(local_only=True): this call must reach Redis; nothing was counted
+
+
+def hit(scope: str, who: str, local_only: bool = False) -> int | None:
+    """Count one call; the seconds to wait when it is over the limit, else None.
+
+    With ``local_only`` (an event loop, which must not wait on Redis) a call that would
+    have to reach Redis is not counted and gives ``LATER``: make it again without."""
     limit, seconds = settings.RATE_LIMITS.get(scope, (0, 60))
     if limit <= 0:
         return None
@@ -58,10 +64,12 @@ def hit(scope: str, who: str) -> int | None:
                 for k in [k for k in _counts if not k.endswith(f":{window}")]:
                     del _counts[k]
             entry = _counts[key] = [0, 0]
-        entry[0] += 1
-        pending, total = entry[0], entry[1] + entry[0]
+        pending, total = entry[0] + 1, entry[1] + entry[0] + 1
         if not settings.REDIS_URL or pending < max(1, limit // _STEPS):
+            entry[0] = pending
             return None if total <= limit else wait
+        if local_only:
+            return LATER
         entry[0] = 0
     try:
         # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.

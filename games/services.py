@@ -15,17 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from django.core.exceptions import ValidationError
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import deals, hints, tables
+from games import deals, hints, tables, unlocked
 from games.engine import Game, IllegalMove, ReplayError, replay
 from games.models import Deal, GameSession, Player
 
-UNDO = "u"
+UNDO = unlocked.UNDO
 MAX_MOVES = 5000  # far beyond any real game; keeps a runaway client from bloating a row
 
 
@@ -134,7 +133,7 @@ def _locked(session_id: UUID | str, player: Player) -> GameSession:
 
 
 # Model field order, as Model.from_db expects; the move list stays unread.
-_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+_S_FIELDS = unlocked.FIELDS
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
 
 
@@ -225,13 +224,18 @@ def _require_playing(session: GameSession) -> None:
         raise Refused("this game is won: start a new one to play again", session.seq)
 
 
-def play_move(session_id: UUID | str, player: Player, seq: object, token: object) -> Outcome:
+def clean_token(token: object) -> str:
     if not isinstance(token, str) or not token.strip():
         raise BadRequest("move must be a non-empty string in the game's notation")
     token = token.strip()
     if len(token) > 16:
         raise BadRequest("move is too long to be a move")
-    fast = _play_unlocked(session_id, player, seq, token)
+    return token
+
+
+def play_move(session_id: UUID | str, player: Player, seq: object, token: object) -> Outcome:
+    token = clean_token(token)
+    fast = unlocked.play(session_id, player, seq, token)
     if fast is not None:
         return fast
     with transaction.atomic():
@@ -251,74 +255,8 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
     return _after_commit(outcome)
 
 
-_UNLOCKED_SQL = (
-    f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
-    "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
-    "undo_count = undo_count + %s "
-    "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
-    f"RETURNING {', '.join(_S_FIELDS)}"
-)
-
-
-def _play_unlocked(session_id: UUID | str, player: Player, seq: object, token: str
-                   ) -> Outcome | None:
-    """The common move in one statement: no row lock, no read before the write.
-
-    The table kept after the last stored move says whether the move is legal; the UPDATE
-    stores it only if the row is still at that ``seq``, still this player's and still being
-    played -- the check and the write are one atomic statement, so two moves racing on one
-    session (even in two processes) cannot both be stored.  Anything out of the ordinary
-    (no table here, a refused move, a win, the row moved on) returns None, and the locked
-    path below answers it exactly as it always has.
-    """
-    db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
-    if (db.vendor != "postgresql" or db.in_atomic_block
-            or type(seq) is not int or seq >= MAX_MOVES):
-        return None
-    try:
-        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
-    except ValueError:
-        return None
-    item = tables.take_with_facts(pk, seq)
-    if item is None:
-        return None
-    g, facts = item
-    if facts is None or facts[0] != player.pk or g.won:
-        tables.keep(pk, seq, g)
-        return None
-    is_undo = token.lower() in {"u", "undo"}
-    try:
-        if is_undo:
-            g.undo()
-        else:
-            g.play(token)
-    except IllegalMove:
-        tables.keep(pk, seq, g)  # unchanged: the locked path words the refusal
-        return None
-    if g.won:
-        return None  # the win is stored under the lock; the table is rebuilt there
-    now = timezone.now()
-    added = json.dumps([[UNDO if is_undo else token, int(now.timestamp() * 1000)]])
-    score = g.score if g.has_score else None
-    db.ensure_connection()
-    with db.wrap_database_errors:  # a dropped database reads as Django's errors
-        # A plain psycopg cursor binds on the server, so this statement, the same on every
-        # move, is prepared once per connection instead of parsed and planned each time.
-        with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(_UNLOCKED_SQL, [added, now, score, g.cards_up, g.moves,
-                                           int(is_undo), pk, player.pk, seq,
-                                           GameSession.PLAYING])
-            row = cursor.fetchone()
-    if row is None:
-        return None  # the row moved on (or was won) elsewhere: ask it under the lock
-    session = GameSession.from_db(db.alias, _S_FIELDS, list(row))
-    session.deal = facts[1]
-    tables.keep(pk, session.seq, g.copy(), facts)
-    return Outcome(session, g)
-
-
 def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
-    fast = _play_unlocked(session_id, player, seq, UNDO) if seq is not None else None
+    fast = unlocked.play(session_id, player, seq, UNDO) if seq is not None else None
     if fast is not None:
         return fast
     with transaction.atomic():

@@ -65,6 +65,14 @@ def _fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _close_socket_db_connections() -> Iterator[None]:
+    yield
+    from games import aio_db
+
+    aio_db.close_all()
+
+
+@pytest.fixture(autouse=True)
 def _clean_redis_index() -> None:
     """Rank indexes and presence sets outlive a test's rolled-back rows; start each clean."""
     from django.conf import settings

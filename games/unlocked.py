@@ -1,0 +1,120 @@
+"""The common move, stored by one statement without a row lock or a read before it.
+
+The table kept after the last stored move (``tables.py``) says whether the move is legal;
+the UPDATE stores it only if the row is still at that ``seq``, still this player's and still
+being played.  The check of the row and the write are one atomic statement, so two moves
+racing on one session (even in two processes) cannot both be stored, and a move either is
+stored whole or not at all.  Anything out of the ordinary -- no table kept here, a refused
+move, a winning move, a row that moved on -- gives None, and the locked path in
+``services`` answers it exactly as it always has.
+
+``check`` and ``stored`` are the whole of the logic; ``play`` runs the statement on
+Django's connection (HTTP, and the socket's fallback), ``consumers`` runs the same
+statement on an asyncio connection so a socket move needs no thread.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils import timezone
+
+from games import tables
+from games.engine import Game, IllegalMove
+from games.models import GameSession, Player
+
+if TYPE_CHECKING:
+    from games.services import Outcome
+
+UNDO = "u"
+FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+SQL = (
+    f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
+    "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
+    "undo_count = undo_count + %s "
+    "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
+    f"RETURNING {', '.join(FIELDS)}"
+)
+
+
+@dataclass
+class Pending:
+    """A move checked on the kept table, waiting for ``SQL`` with ``params``."""
+
+    pk: UUID
+    game: Game
+    facts: tables.Facts
+    params: list[Any]
+
+
+def check(session_id: UUID | str, player: Player, seq: object, token: str,
+          max_moves: int) -> Pending | None:
+    """The move applied to the kept table, or None when the locked path must decide."""
+    if type(seq) is not int or seq >= max_moves:
+        return None
+    try:
+        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
+    except ValueError:
+        return None
+    item = tables.take_with_facts(pk, seq)
+    if item is None:
+        return None
+    g, facts = item
+    if facts is None or facts[0] != player.pk or g.won:
+        tables.keep(pk, seq, g)
+        return None
+    is_undo = token.lower() in {"u", "undo"}
+    try:
+        if is_undo:
+            g.undo()
+        else:
+            g.play(token)
+    except IllegalMove:
+        tables.keep(pk, seq, g)  # unchanged: the locked path words the refusal
+        return None
+    if g.won:
+        return None  # the win is stored under the lock; the table is rebuilt there
+    now = timezone.now()
+    # The token is stored as sent: replayed on the same table it parses to the same move.
+    added = json.dumps([[UNDO if is_undo else token, int(now.timestamp() * 1000)]])
+    score = g.score if g.has_score else None
+    params = [added, now, score, g.cards_up, g.moves, int(is_undo), pk, player.pk, seq,
+              GameSession.PLAYING]
+    return Pending(pk, g, facts, params)
+
+
+def stored(pending: Pending, row: tuple[Any, ...] | None) -> Outcome | None:
+    """The outcome once ``SQL`` answered ``row`` (None: the row had moved on)."""
+    from games.services import Outcome
+
+    if row is None:
+        return None
+    session = GameSession.from_db(DEFAULT_DB_ALIAS, FIELDS, list(row))
+    session.deal = pending.facts[1]
+    tables.keep(pending.pk, session.seq, pending.game.copy(), pending.facts)
+    return Outcome(session, pending.game)
+
+
+def play(session_id: UUID | str, player: Player, seq: object, token: str) -> Outcome | None:
+    """``check`` and ``stored`` around the statement on Django's connection."""
+    from games.services import MAX_MOVES
+
+    db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
+    if db.vendor != "postgresql" or db.in_atomic_block:
+        return None
+    pending = check(session_id, player, seq, token, MAX_MOVES)
+    if pending is None:
+        return None
+    db.ensure_connection()
+    with db.wrap_database_errors:  # a dropped database reads as Django's errors
+        # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
+        # the same on every move, parsed and planned once per connection.
+        with psycopg.Cursor(db.connection) as cursor:
+            cursor.execute(SQL, pending.params, prepare=True)
+            row = cursor.fetchone()
+    return stored(pending, row)
