@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -28,3 +29,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far lives as long as the process: moved out of the collector's
+# sight, it is no longer walked by every full collection, which would otherwise pause all
+# the sockets of this process now and then.
+gc.freeze()

@@ -20,7 +20,8 @@ from typing import Any
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
-SIZE = int(os.environ.get("WS_DB_CONNECTIONS", "4"))
+SIZE = int(os.environ.get("WS_DB_CONNECTIONS", "8"))
+APPLICATION_NAME = "solitaire socket moves"  # how these connections show in pg_stat_activity
 
 
 class _Pool:
@@ -30,35 +31,50 @@ class _Pool:
 
     async def fetchone(self, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
         async with self.slots:
-            conn = self.free.pop() if self.free else await _connect()
-            try:
-                async with conn.cursor() as cursor:
-                    await cursor.execute(sql, params, prepare=True)
-                    row = await cursor.fetchone()
-            except BaseException:
-                await _close(conn)
-                raise
-            self.free.append(conn)
-            return row
+            while True:
+                fresh = not self.free
+                conn = self.free.pop() if self.free else await _connect()
+                try:
+                    async with conn.cursor() as cursor:
+                        await cursor.execute(sql, params, prepare=True)
+                        row = await cursor.fetchone()
+                except psycopg.OperationalError:
+                    await _close(conn)
+                    if fresh:
+                        raise
+                    # An idle connection the server dropped (it restarted): once more on a
+                    # new one.  Should the first attempt have been stored after all, the
+                    # statement's own seq check turns the second into a no-op.
+                    continue
+                except BaseException:
+                    await _close(conn)
+                    raise
+                self.free.append(conn)
+                return row
 
 
 async def _connect() -> psycopg.AsyncConnection[Any]:
     s = connections[DEFAULT_DB_ALIAS].settings_dict
-    return await psycopg.AsyncConnection.connect(
+    conn = await psycopg.AsyncConnection.connect(
         dbname=s["NAME"], user=s["USER"] or None, password=s["PASSWORD"] or None,
         host=s["HOST"] or None, port=str(s["PORT"]) if s["PORT"] else None,
         # Times come back in UTC, as on Django's connections.
         options="-c TimeZone=UTC", autocommit=True, connect_timeout=5,
+        application_name=APPLICATION_NAME,
     )
+    _open.add(conn)
+    return conn
 
 
 async def _close(conn: psycopg.AsyncConnection[Any]) -> None:
+    _open.discard(conn)
     try:
         await conn.close()
     except psycopg.Error:
         pass
 
 
+_open: set[psycopg.AsyncConnection[Any]] = set()  # every connection not closed yet
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = (
     weakref.WeakKeyDictionary()
 )
@@ -78,8 +94,9 @@ async def fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
 
 
 def close_all() -> None:
-    """Close every idle connection now, from any thread (tests call it between tests, so
-    no connection outlives the test database)."""
+    """Close every connection now, from any thread, whatever loop it belongs to (tests call
+    it between tests, so no connection outlives the test database)."""
     for pool in list(_pools.values()):
-        while pool.free:
-            pool.free.pop().pgconn.finish()
+        pool.free.clear()
+    while _open:
+        _open.pop().pgconn.finish()

@@ -13,6 +13,7 @@ import pytest
 from games.engine import new_game, replay
 from games.engine.deals import daily_seed
 from games.engine.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, certify, solve, solve_deal
+from games.engine.solver.search import best_first
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,3 +132,39 @@ def test_cli_solve_range_prints_a_summary_and_a_progress_bar() -> None:
     assert "solved" in out.stdout and "100.00%" in out.stdout
     assert "failed to replay as a win: 0" in out.stdout
     assert "6/6" in out.stderr
+
+
+def test_klondike_safe_cards_are_those_nothing_could_need() -> None:
+    from games.engine.solver.klondike import _next_cards, _safe_cards
+
+    # Suits 0 and 3 are one colour, 1 and 2 the other; card = rank * 4 + suit.
+    assert _safe_cards([0, 0, 0, 0]) == (0, 1, 2, 3)  # aces
+    assert _safe_cards([2, 1, 1, 2]) == (5, 6)  # the black threes could hold a red two
+    assert _safe_cards([2, 2, 2, 2]) == (8, 9, 10, 11)
+    # The red six and five could still hold a black five or four: only black fours go.
+    assert _safe_cards([3, 5, 4, 3]) == (12, 15)
+    assert _next_cards([3, 5, 4, 13]) == (12, 21, 18)
+
+
+@pytest.mark.parametrize("game", ["klondike", "klondike-draw3", "whitehorse", "klondike-1-pass"])
+def test_each_narrow_klondike_search_alone_finds_wins_that_replay(game: str) -> None:
+    from games.engine.solver.klondike import KlondikeDomain
+
+    for seed in (0, 1, 2):
+        for eager, weights, _ in KlondikeDomain.schedule:
+            d = KlondikeDomain(new_game(game, seed))
+            d.restricted, d.eager, d.weights = True, eager, weights
+            r = best_first(d, cpu(5, 60_000))
+            if r.status == SOLVED:
+                assert replay(game, seed, r.moves).won, (game, seed, eager, weights)
+
+
+def test_a_klondike_narrow_search_that_runs_dry_is_no_proof() -> None:
+    from games.engine.solver.klondike import KlondikeDomain
+
+    # Narrow searches that exhaust their (smaller) space hand over to the full search.
+    d = KlondikeDomain(new_game("klondike-draw3", 22))
+    d.schedule = ((True, (5, 2, 1), 1_000_000),)
+    r = d.search(cpu(20))
+    assert r.status == UNSOLVABLE
+    assert not d.restricted and not d.eager

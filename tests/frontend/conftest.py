@@ -80,7 +80,9 @@ def live_server_url() -> Iterator[str]:
                 break
             except OSError:
                 if proc.poll() is not None:
-                    raise RuntimeError("the server did not start; see artifacts/frontend-server.log")
+                    raise RuntimeError(
+                        "the server did not start; see artifacts/frontend-server.log"
+                    ) from None
                 time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -125,3 +125,47 @@ def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
     assert [a["type"] for a in answers] == ["error"] * 4
     assert all(a["reason"] for a in answers)
     assert GameSession.objects.get(pk=s["id"]).moves == []
+
+
+def _socket_connections(terminate: bool = False) -> int:
+    from django.db import connection
+
+    from games import aio_db
+
+    what = "pg_terminate_backend(pid)" if terminate else "pid"
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {what} FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND application_name = %s",
+                           [aio_db.APPLICATION_NAME])
+            return len(cursor.fetchall())
+    finally:
+        connection.close()  # this thread's own connection must not outlive the test database
+
+
+def test_socket_moves_go_on_when_the_database_drops_their_connections(api):
+    """Socket moves are stored on their own asyncio connections; when the server drops
+    them (as a restart does) the next move is still stored, once."""
+    c = api()
+    s = c.start("freecell", 617)
+
+    async def scenario():
+        ws = connect(c, s["id"])
+        await ws.connect()
+        await ws.receive_json_from()
+        await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
+        first = await ws.receive_json_from()
+        used = await asyncio.to_thread(_socket_connections)
+        dropped = await asyncio.to_thread(_socket_connections, True)
+        token = first["legal_moves"][0]["move"]
+        await ws.send_json_to({"type": "move", "seq": 1, "move": token})
+        second = await ws.receive_json_from()
+        await ws.disconnect()
+        return first, used, dropped, token, second
+
+    first, used, dropped, token, second = asyncio.run(scenario())
+    assert first["type"] == "state" and first["seq"] == 1
+    assert used >= 1 and dropped == used
+    assert second["type"] == "state" and second["seq"] == 2, second
+    stored = GameSession.objects.get(pk=s["id"])
+    assert [t for t, _ in stored.moves] == ["8a", token] and stored.seq == 2
