@@ -150,11 +150,11 @@ def test_klondike_safe_cards_are_those_nothing_could_need() -> None:
 def test_each_narrow_klondike_search_alone_finds_wins_that_replay(game: str) -> None:
     from games.engine.solver.klondike import KlondikeDomain
 
-    for seed in (0, 1, 2):
+    for seed in (0, 1):
         for eager, weights, _ in KlondikeDomain.schedule:
             d = KlondikeDomain(new_game(game, seed))
             d.restricted, d.eager, d.weights = True, eager, weights
-            r = best_first(d, cpu(5, 60_000))
+            r = best_first(d, cpu(2, 3_000))
             if r.status == SOLVED:
                 assert replay(game, seed, r.moves).won, (game, seed, eager, weights)
 
