@@ -36,7 +36,7 @@ class _Pool:
                 conn = self.free.pop() if self.free else await _connect()
                 try:
                     async with conn.cursor() as cursor:
-                        await cursor.execute(sql, params, prepare=True)
+                        await cursor.execute(sql, params, prepare=True, binary=True)
                         row = await cursor.fetchone()
                 except psycopg.OperationalError:
                     await _close(conn)

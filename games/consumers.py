@@ -68,11 +68,19 @@ class RateLimited(Exception):
         self.wait = wait
 
 
-def _open(session_id: str, player: Player) -> tuple[dict[str, Any], tuple[str, Any] | None]:
-
+def _open(browser_session: Any, session_id: str, channel: str
+          ) -> tuple[Player, dict[str, Any], tuple[str, Any] | None]:
+    """Everything a new socket needs, in one trip to a pool thread: whose browser it is,
+    the session's state, and a seat among the deal's watchers (presence)."""
+    player = _player(browser_session.get(SESSION_KEY) if browser_session else None)
+    if player is None:
+        raise services.SessionNotFound("no player: visit /api/me/ first")
     outcome = services.get_session(session_id, player)
     deal = outcome.session.deal
-    return services.state(outcome), (deal.game, deal.date) if deal.date else None
+    board = (deal.game, deal.date) if deal.date else None
+    if board is not None:
+        _join(board, channel)
+    return player, services.state(outcome), board
 
 
 def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[str, Any]:
@@ -147,20 +155,15 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
         await self.accept()
-        session = self.scope.get("session")
-        player_id = await in_pool(lambda: session.get(SESSION_KEY) if session else None)()
-        player = await in_pool(_player)(player_id)
         try:
-            if player is None:
-                raise services.SessionNotFound("no player: visit /api/me/ first")
-            state, board = await in_pool(_open)(self.session_id, player)
+            player, state, board = await in_pool(_open)(
+                self.scope.get("session"), self.session_id, self.channel_name
+            )
         except services.SessionNotFound as exc:
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.player, self.board = player, board
-        if board is not None:
-            await in_pool(_join)(board, self.channel_name)
         await self.send_json({"type": "state", **state})
 
     async def disconnect(self, code: int) -> None:

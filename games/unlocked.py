@@ -115,6 +115,6 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str) -> Out
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(SQL, pending.params, prepare=True)
+            cursor.execute(SQL, pending.params, prepare=True, binary=True)
             row = cursor.fetchone()
     return stored(pending, row)
