@@ -68,6 +68,8 @@ def can_finish(game: Game) -> bool:
         return foundation_move(game) is not None
     if any(game.down):
         return False
+    if not game.draw and foundation_move(game) is None:
+        return False  # nothing can go up now, and without a stock nothing will come
     g = game.copy()
     for m in finish_moves(game):
         g.apply(m)
