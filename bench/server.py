@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.cookiejar
+import itertools
 import json
 import os
 import random
@@ -153,37 +154,41 @@ def summary(name: str, latencies: list[float], seconds: float) -> dict[str, floa
     return row
 
 
-async def run(args: argparse.Namespace, site_port: int, echo_port: int,
-              pids: tuple[int, int]) -> None:
-    base, ws_base = f"http://127.0.0.1:{site_port}", f"ws://127.0.0.1:{site_port}"
+async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[int],
+              site_pids: list[int], echo_pids: list[int]) -> None:
     play_lat: list[float] = []
     window = {"stop": float("inf")}
     marks: dict[str, float] = {}
 
     def go() -> None:  # runs once all players are connected: the timed window starts
-        marks["cpu"] = cpu_seconds(pids[0])
+        marks["cpu"] = sum(cpu_seconds(p) for p in site_pids)
         marks["start"] = time.monotonic()
         window["stop"] = marks["start"] + args.seconds
 
     ready = asyncio.Barrier(args.players + 1)
-    players = [asyncio.create_task(play(base, ws_base, args.game, window, ready,
-                                        args.restart_after, play_lat, i))
-               for i in range(args.players)]
+    # Each player sticks to one process, as behind a load balancer with affinity.
+    players = [asyncio.create_task(play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
+                                        args.game, window, ready, args.restart_after,
+                                        play_lat, i))
+               for i, port in zip(range(args.players),
+                                  itertools.cycle(site_ports), strict=False)]
     await ready.wait()
     go()
     await asyncio.gather(*players)
     play_seconds = time.monotonic() - marks["start"]
-    play_cpu = cpu_seconds(pids[0]) - marks["cpu"]
+    play_cpu = sum(cpu_seconds(p) for p in site_pids) - marks["cpu"]
     payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
     echo_lat: list[float] = []
-    cpu0 = cpu_seconds(pids[1])
+    cpu0 = sum(cpu_seconds(p) for p in echo_pids)
     stop = time.monotonic() + args.seconds
     start = time.monotonic()
-    await asyncio.gather(*(echo(f"ws://127.0.0.1:{echo_port}", stop, payload, echo_lat)
-                           for _ in range(args.players)))
+    await asyncio.gather(*(echo(f"ws://127.0.0.1:{port}", stop, payload, echo_lat)
+                           for _, port in zip(range(args.players), itertools.cycle(echo_ports),
+                                              strict=False)))
     echo_seconds = time.monotonic() - start
-    echo_cpu = cpu_seconds(pids[1]) - cpu0
-    print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}")
+    echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - cpu0
+    print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}, "
+          f"{args.processes} server process(es) each side")
     moves = summary("validated + stored moves", play_lat, play_seconds)
     bare = summary("bare Daphne echo", echo_lat, echo_seconds)
     print(f"{'ratio moves/echo':28} {moves['rate'] / bare['rate']:10.1%}")
@@ -198,6 +203,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--game", default="freecell")
     ap.add_argument("--restart-after", type=int, default=150)
+    ap.add_argument("--processes", type=int, default=1,
+                    help="Daphne processes for the site, and as many for the echo (default 1)")
     ap.add_argument("--log", help="write the servers' output to this file")
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
@@ -208,25 +215,27 @@ def main() -> None:
     ensure_database(db)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
-    site_port, echo_port = free_port(), free_port()
+    site_ports = [free_port() for _ in range(args.processes)]
+    echo_ports = [free_port() for _ in range(args.processes)]
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
     quiet = {"stdout": log, "stderr": log}
-    servers = [
-        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                          str(site_port), "config.asgi:application"], cwd=ROOT, env=env, **quiet),
-        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                          str(echo_port), "bench.echo_app:application"], cwd=ROOT, env=env,
-                         **quiet),
-    ]
+
+    def daphne(port: int, app: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+                                 str(port), app], cwd=ROOT, env=env, **quiet)
+
+    sites = [daphne(port, "config.asgi:application") for port in site_ports]
+    echoes = [daphne(port, "bench.echo_app:application") for port in echo_ports]
     try:
-        wait_for(site_port, servers[0])
-        wait_for(echo_port, servers[1])
-        asyncio.run(run(args, site_port, echo_port, (servers[0].pid, servers[1].pid)))
+        for port, proc in zip(site_ports + echo_ports, sites + echoes, strict=True):
+            wait_for(port, proc)
+        asyncio.run(run(args, site_ports, echo_ports, [p.pid for p in sites],
+                        [p.pid for p in echoes]))
     finally:
-        for s in servers:
-            s.terminate()
-        for s in servers:
-            s.wait(timeout=10)
+        for proc in sites + echoes:
+            proc.terminate()
+        for proc in sites + echoes:
+            proc.wait(timeout=10)
 
 
 if __name__ == "__main__":
