@@ -64,6 +64,14 @@ def test_bakers_dozen_solutions_replay_as_wins(seed: int) -> None:
     assert replay("bakers-dozen", seed, r.moves).won
 
 
+def test_bakers_dozen_deal_where_no_queen_can_ever_move_is_proven_lost() -> None:
+    # Deal 398: each king lies under a queen that must land on a king before it can go
+    # up (or waits for a card under another such queen), so none of them ever moves.
+    r = solve_deal("bakers-dozen", 398, cpu(5))
+    assert r.status == UNSOLVABLE
+    assert r.states == 1
+
+
 @pytest.mark.parametrize(("game", "seed"), [
     ("klondike", 0), ("klondike", 1), ("klondike", 3),
     ("klondike-draw3", 1), ("klondike-draw3", 4),

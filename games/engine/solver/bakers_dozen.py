@@ -14,7 +14,22 @@ Pruning (all of it keeps "unsolvable" a proof):
 * a position is dropped as dead when some card lies above a lower card of its own suit
   in its column and every card it could land on is gone: it cannot go up before that
   lower card, which cannot leave before it, so it must go onto a card one rank higher --
-  and each of those is home already or buried under it in the same column.
+  and each of those is home already or buried under it in the same column;
+* a card goes up by itself, too, once every card two ranks lower is home: each card one
+  rank lower still out can then go up the moment it is free, and it loses nothing by
+  doing so rather than landing on a card (nothing two ranks lower is left to land on it),
+  so no card ever needs one of its rank as a place to land.  The same holds when the
+  ones that cannot go up yet are the bottom cards of their columns, which never move
+  onto another column (see above);
+* a position is dropped as dead, before it is expanded, when some card can never move.
+  Start from every card on the table and keep striking out cards that might move: the
+  top card of what is left of a column is struck out when it could go up (no lower card
+  of its suit is left among the cards not struck out) or when it could land somewhere
+  (a card one rank higher, not home, that is not below a card left in its column; a
+  column's bottom card never lands anywhere).  What is left when nothing more can be
+  struck out can never move: the first of those cards to move would need a lower card of
+  its suit to be home, or a place to land, and each of those lies among (or below) cards
+  that have not moved yet.
 """
 
 from __future__ import annotations
@@ -44,7 +59,7 @@ class BakersDozenDomain:
         _autoplay(cols, found, auto)
         self.initial_moves = tuple(auto)
         state = (tuple(cols), tuple(found))
-        self.dead_at_start = self.dead(state)
+        self.dead_at_start = self.dead(state) or _stuck(*state)
         return state
 
     def dead(self, s: State) -> bool:
@@ -92,6 +107,10 @@ class BakersDozenDomain:
 
     def successors(self, s: State) -> list[tuple[tuple[BMove, ...], State]]:
         cols, found = s
+        if _stuck(cols, found):
+            # Checked here rather than on each child: it costs a few cheap expansions,
+            # and most children are never expanded.
+            return []
         out: list[tuple[tuple[BMove, ...], State]] = []
         # Tops by rank: a card may go onto any top one rank higher.
         by_rank: dict[int, list[int]] = {}
@@ -146,14 +165,26 @@ def _autoplay(cols: list[bytes], found: list[int], edge: list[BMove]) -> None:
             while c:
                 x = c[-1]
                 r = x >> 2
-                if found[x & 3] != r or r > low:
+                if found[x & 3] != r or (r > low + 1 and not _spare(cols, found, r)):
                     break
                 found[x & 3] += 1
                 c = c[:-1]
+                cols[i] = c
                 edge.append((i, FOUNDATION + (x & 3), 1, x))
                 moved = True
                 low = min(found)
             cols[i] = c
+
+
+def _spare(cols: list[bytes], found: list[int], r: int) -> bool:
+    """True when no card of rank ``r - 1`` will ever need to land on a card of rank ``r``:
+    each is home, free to go home the moment it is uncovered, or the bottom card of its
+    column (which never moves onto another column)."""
+    need = [(r - 1) * 4 + t for t in range(4) if found[t] < r - 1]
+    if not need:
+        return True
+    bottoms = {c[0] for c in cols if c}
+    return all(y in bottoms for y in need)
 
 
 def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
@@ -171,3 +202,49 @@ def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
                 out.append(tuple(t for t in range((r + 1) * 4, (r + 2) * 4) if t not in below))
     return tuple(out)
 
+
+
+def _stuck(cols: tuple[bytes, ...], found: tuple[int, ...]) -> bool:
+    """True when some card can never move (see the module docstring).  Below each
+    column's ``left[i]`` every card is still left; the top of those is struck out in turn
+    until none can be, in passes over the columns until a pass strikes out nothing (a
+    pass may read what a previous column struck out; the last pass reads a fixed set)."""
+    col = [0] * 52
+    pos = [0] * 52
+    left = []
+    for i, c in enumerate(cols):
+        for j, x in enumerate(c):
+            col[x] = i
+            pos[x] = j
+        left.append(len(c) - 1)
+    changed = True
+    while changed:
+        changed = False
+        # The lowest rank of each suit still left: every higher card of it is held back.
+        low = [13, 13, 13, 13]
+        for su in range(4):
+            for x in range(found[su] * 4 + su, 52, 4):
+                if pos[x] <= left[col[x]]:
+                    low[su] = x >> 2
+                    break
+        for i, c in enumerate(cols):
+            k = left[i]
+            while k >= 0:
+                x = c[k]
+                r = x >> 2
+                if r <= low[x & 3]:
+                    k -= 1
+                    continue
+                if k and r < 12:
+                    for t in range(r * 4 + 4, r * 4 + 8):
+                        if found[t & 3] <= r + 1 and pos[t] >= left[col[t]]:
+                            break
+                    else:
+                        break
+                    k -= 1
+                    continue
+                break
+            if k != left[i]:
+                left[i] = k
+                changed = True
+    return max(left) >= 0
