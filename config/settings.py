@@ -110,13 +110,19 @@ _default_db = (
     if TESTING
     else f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 )
-# Persistent connections save a connect per websocket message; tests open and close freely.
-DATABASES = {
-    "default": dj_database_url.parse(
-        env_str("DATABASE_URL", _default_db),
-        conn_max_age=env_int("CONN_MAX_AGE", 0 if TESTING else 60),
-    )
-}
+DATABASES = {"default": dj_database_url.parse(env_str("DATABASE_URL", _default_db))}
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SIZE", 20) > 0:
+    # Under ASGI every HTTP request runs in a thread of its own, so a connection kept per
+    # thread (CONN_MAX_AGE) would be a new connection per request, left open until the
+    # thread is collected.  A pool per process hands the same few connections round
+    # instead, and checks each one as it goes out, so one that died with a database restart
+    # is replaced rather than failing a request (CONN_HEALTH_CHECKS).
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},
+    }
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 0 if TESTING else 60)
 if TESTING:
     # One test database per run, so two runs on one machine never drop each other's.
     DATABASES["default"]["TEST"] = {"NAME": f"test_solitaire_{os.getpid()}"}
