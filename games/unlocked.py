@@ -33,12 +33,15 @@ if TYPE_CHECKING:
 
 UNDO = "u"
 FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+# What the statement sends back: the columns this move may not know.  The rest of the
+# answer's session is known here (the ids, the counters just set, a game still playing).
+RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at"]
 SQL = (
     f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
     "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
     "undo_count = undo_count + %s "
     "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
-    f"RETURNING {', '.join(FIELDS)}"
+    f"RETURNING {', '.join(RETURNED)}"
 )
 
 
@@ -94,8 +97,16 @@ def stored(pending: Pending, row: tuple[Any, ...] | None) -> Outcome | None:
 
     if row is None:
         return None
-    session = GameSession.from_db(DEFAULT_DB_ALIAS, FIELDS, list(row))
-    session.deal = pending.facts[1]
+    deal, g = pending.facts[1], pending.game
+    known = {"id": pending.pk, "player_id": pending.facts[0], "deal_id": deal.pk,
+             "game": deal.game, "status": GameSession.PLAYING,
+             "score": g.score if g.has_score else None, "cards_up": g.cards_up,
+             "move_count": g.moves, "finished_at": None, "time_ms": None,
+             **dict(zip(RETURNED, row, strict=True))}
+    # Model field order, as from_db expects; the fields left out stay deferred.
+    names = [f for f in FIELDS if f in known]
+    session = GameSession.from_db(DEFAULT_DB_ALIAS, names, [known[f] for f in names])
+    session.deal = deal
     tables.keep(pending.pk, session.seq, pending.game.copy(), pending.facts)
     return Outcome(session, pending.game)
 

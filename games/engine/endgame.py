@@ -106,7 +106,7 @@ def position_key(g: Game) -> tuple[Any, ...]:
     # differ only by the order of their columns have the same future, and the search sees
     # each such family once (in Baker's Dozen, shuffling tops between columns makes many).
     return (
-        tuple(sorted(zip(map(tuple, g.tab), g.down))),
+        tuple(sorted(zip(map(tuple, g.tab), g.down, strict=True))),
         tuple(g.cells),
         tuple(g.found),
         tuple(g.stock),
