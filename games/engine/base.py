@@ -584,10 +584,11 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         """Everything a client needs after a move (the shape of the HTTP answers)."""
+        moves = list(self.legal_moves())  # generated once: the list and the dead-end test
         return {
             "game": self.key,
             "view": self.view(),
-            "legal_moves": self.legal_move_objects(),
+            "legal_moves": [self.move_object(m) for m in moves],
             "score": self.score if self.has_score else None,
             "cards_up": self.cards_up,
             "moves": self.moves,
@@ -595,7 +596,7 @@ class Game:
             "can_finish": self.can_finish(),
             # True once no move can change the outcome (SPEC 3.1, 3.6); the table then
             # offers undo, replay and another deal.
-            "no_legal_move": self.no_move_matters(),
+            "no_legal_move": endgame.no_move_matters(self, moves),
             "can_undo": bool(self.history),
         }
 

@@ -5,6 +5,7 @@ Functions over a ``Game``; the game exposes them as methods.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .cards import RANK, SUIT
@@ -76,13 +77,13 @@ def can_finish(game: Game) -> bool:
     return g.won
 
 
-def no_legal_move(game: Game) -> bool:
+def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
     """SPEC 3.6: nothing but the stock moves, and the stock brings no playable card.
 
     Moving a whole pile headed by its deepest card into another empty pile only swaps
     two piles, so it does not count as a move here.
     """
-    for src, dst, n in game.legal_moves():
+    for src, dst, n in game.legal_moves() if moves is None else moves:
         if src == STOCK or dst == STOCK:
             continue
         if src < CELL and dst < CELL and not game.tab[dst] and n == len(game.tab[src]):
@@ -126,7 +127,7 @@ def _search_order(move: Move) -> int:
     return 1
 
 
-def no_move_matters(game: Game) -> bool:
+def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
     """SPEC 3.1: no move can change the outcome any more.
 
     An exhaustive search of every position reachable without a card going higher on the
@@ -137,7 +138,7 @@ def no_move_matters(game: Game) -> bool:
     """
     if game.won:
         return False
-    if no_legal_move(game):
+    if no_legal_move(game, moves):  # ``moves``: the legal moves, when the caller has them
         return True
     if not game.dead_end_search:
         return False
