@@ -63,7 +63,9 @@ class BakersDozenDomain:
         return state
 
     def dead(self, s: State) -> bool:
-        cols, found = s
+        return self._dead(s[0], s[1])
+
+    def _dead(self, cols: tuple[bytes, ...], found: tuple[int, ...]) -> bool:
         needs = self._needs
         for c in cols:
             if not c:
@@ -112,6 +114,7 @@ class BakersDozenDomain:
             # and most children are never expanded.
             return []
         out: list[tuple[tuple[BMove, ...], State]] = []
+        dead = self._dead
         # Tops by rank: a card may go onto any top one rank higher.
         by_rank: dict[int, list[int]] = {}
         for j, c in enumerate(cols):
@@ -122,13 +125,34 @@ class BakersDozenDomain:
                 continue
             x = c[-1]
             if found[x & 3] == x >> 2:
-                out.append(self._child(s, (i, FOUNDATION + (x & 3), 1, x)))
+                e = self._child(s, (i, FOUNDATION + (x & 3), 1, x))
+                if not dead(*e[1]):
+                    out.append(e)
             if len(c) == 1:
                 continue
-            for j in by_rank.get((x >> 2) + 1, ()):
-                out.append(self._child(s, (i, j, 1, x)))
-        dead = self.dead
-        return [e for e in out if not dead(e[1])]
+            targets = by_rank.get((x >> 2) + 1)
+            if not targets:
+                continue
+            rest = c[:-1]
+            y = rest[-1]
+            if found[y & 3] == y >> 2:
+                for j in targets:
+                    e = self._child(s, (i, j, 1, x))
+                    if not dead(*e[1]):
+                        out.append(e)
+                continue
+            # Nothing can go up after this move (the parent had nothing left to send up
+            # and the card uncovered cannot go), and only two columns change: only they
+            # need the dead test.
+            for j in targets:
+                d = cols[j] + bytes((x,))
+                if dead((rest, d), found):
+                    continue
+                new = list(cols)
+                new[i] = rest
+                new[j] = d
+                out.append((((i, j, 1, x),), (tuple(new), found)))
+        return out
 
     def tokens(self, path: list[tuple[BMove, ...]]) -> list[str]:
         g = self.game.copy()
@@ -207,8 +231,8 @@ def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
 def _stuck(cols: tuple[bytes, ...], found: tuple[int, ...]) -> bool:
     """True when some card can never move (see the module docstring).  Below each
     column's ``left[i]`` every card is still left; the top of those is struck out in turn
-    until none can be, in passes over the columns until a pass strikes out nothing (a
-    pass may read what a previous column struck out; the last pass reads a fixed set)."""
+    until none can be, in passes over the columns until a pass strikes out nothing.  A
+    pass reads what it has struck out so far, so the last pass reads a fixed set."""
     col = [0] * 52
     pos = [0] * 52
     left = []
@@ -217,34 +241,33 @@ def _stuck(cols: tuple[bytes, ...], found: tuple[int, ...]) -> bool:
             col[x] = i
             pos[x] = j
         left.append(len(c) - 1)
+    # The lowest rank of each suit still left: every higher card of it is held back.
+    low = list(found)
     changed = True
     while changed:
         changed = False
-        # The lowest rank of each suit still left: every higher card of it is held back.
-        low = [13, 13, 13, 13]
-        for su in range(4):
-            for x in range(found[su] * 4 + su, 52, 4):
-                if pos[x] <= left[col[x]]:
-                    low[su] = x >> 2
-                    break
         for i, c in enumerate(cols):
             k = left[i]
             while k >= 0:
                 x = c[k]
                 r = x >> 2
-                if r <= low[x & 3]:
-                    k -= 1
-                    continue
-                if k and r < 12:
+                su = x & 3
+                if r != low[su]:
+                    if not k or r == 12:
+                        break
                     for t in range(r * 4 + 4, r * 4 + 8):
                         if found[t & 3] <= r + 1 and pos[t] >= left[col[t]]:
                             break
                     else:
                         break
-                    k -= 1
-                    continue
-                break
-            if k != left[i]:
+                k -= 1
                 left[i] = k
                 changed = True
-    return max(left) >= 0
+                if r == low[su]:
+                    y = x + 4
+                    while y < 52 and pos[y] > left[col[y]]:
+                        y += 4
+                    low[su] = y >> 2
+        if max(left) < 0:
+            return False
+    return True
