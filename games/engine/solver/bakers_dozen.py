@@ -227,7 +227,6 @@ def _needs(c: bytes) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-
 def _stuck(cols: tuple[bytes, ...], found: tuple[int, ...]) -> bool:
     """True when some card can never move (see the module docstring).  Below each
     column's ``left[i]`` every card is still left; the top of those is struck out in turn
