@@ -14,17 +14,17 @@ server CPU is counted with the moves).  ``--processes N`` runs N site and N echo
 each player sticking to one.
 
 Last runs (2026-11-30, 2 cores shared by client, servers, PostgreSQL and Redis; background
-jobs paused; FreeCell, 50 players, 15 s, one process each side), three runs in a row:
+jobs paused; FreeCell, 50 players, 15 s, one process each side), six runs:
 
-    validated + stored moves   457-572/s   p50 73-94 ms    p99 143-179 ms
-    bare Daphne echo          1824-2211/s  p50 21-26 ms    p99 36-53 ms
-    ratio                      25-28%      server CPU per message 1.6-1.9 ms against 0.5 ms
+    validated + stored moves   597-703/s   p50 61-74 ms    p99 122-142 ms
+    bare Daphne echo          1979-2642/s  p50 17-24 ms    p99 33-50 ms
+    ratio                      26-32%      server CPU per message 1.3-1.6 ms against 0.4-0.5 ms
 
 Before the unlocked move path (row lock, three statements, a thread hop per message) the
 same run gave about 15% (240-260 moves/s, p99 380-450 ms, 3.1 ms CPU per move).  Where a
 move's CPU goes now (py-spy): psycopg's asyncio machinery for the one statement ~19%, the
-event loop ~15%, the table sent back (engine state) ~11%, new deals over HTTP ~14%, Daphne
-and Channels framing ~20%.  With --processes 2: 688 moves/s (p99 140 ms) against 3,217
+event loop ~15-17%, the table sent back (engine state) ~11%, new deals over HTTP ~12%, Daphne
+and Channels framing ~15-20%.  With --processes 2: 688 moves/s (p99 140 ms) against 3,217
 echoes/s.
 """
 
