@@ -13,9 +13,13 @@ noisy.  Every solution of ours is replayed through the engine and must end in a 
 Last run (2026-11-30, load average 4-7 on the 2 cores): FreeCell 1-1000 all solved, 53.7 s
 CPU in total, median 11.3 ms, worst 2.06 s (fc-solve -l lg: 0.2 s, ratio 280x); 11982
 proven unsolvable in 5.4 s (fc-solve 0.45 s).  Longer sweeps with ``python -m games.engine
-solve GAME --range A B --budget 10 --cpu``, seeds 0-199 each: Klondike draw one 83.5%
-solved, 0.5% proven lost, 16% unknown; draw three 77.5% solved, 9% proven lost, 13.5%
-unknown; Whitehorse 96.5% solved, 3.5% unknown; Baker's Dozen 92% solved, 8% unknown.
+solve GAME --range 0 999 --budget 10 --cpu`` (seeds 0-999, one process each, two at once):
+Klondike draw one 83.8% solved, 1.3% proven lost, 14.9% unknown, median 9.1 ms, worst
+10.2 s, median 260 moves (target 88%: not met); draw three 76.0% solved, 7.9% proven lost,
+16.1% unknown, median 19.7 ms, median 169 moves (target 79%: not met; seeds 0-199 alone:
+79.5%); Whitehorse 98.4% solved, 0.1% proven lost, 1.5% unknown, median 6.0 ms, median
+410 moves; every solution replayed as a win.  Baker's Dozen (seeds 0-199) 92% solved, 8%
+unknown.
 Hints (0.8 s search) p95: FreeCell 606 ms, Baker's Dozen 873 ms; cancel worst 24 ms.
 """
 
