@@ -18,8 +18,9 @@ Klondike draw one 83.8% solved, 1.3% proven lost, 14.9% unknown, median 9.1 ms, 
 10.2 s, median 260 moves (target 88%: not met); draw three 76.0% solved, 7.9% proven lost,
 16.1% unknown, median 19.7 ms, median 169 moves (target 79%: not met; seeds 0-199 alone:
 79.5%); Whitehorse 98.4% solved, 0.1% proven lost, 1.5% unknown, median 6.0 ms, median
-410 moves; every solution replayed as a win.  Baker's Dozen (seeds 0-199) 92% solved, 8%
-unknown.
+410 moves; every solution replayed as a win.  Baker's Dozen (seeds 0-999): 96.7% solved,
+0.4% proven unwinnable, 2.9% unknown -- 97.1% decided (target 90%: met), so between 96.7%
+and 99.6% of deals are winnable; median 18 ms, worst 10.1 s, median 84 moves.
 Hints (0.8 s search) p95: FreeCell 606 ms, Baker's Dozen 873 ms; cancel worst 24 ms.
 """
 
