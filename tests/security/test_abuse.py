@@ -113,6 +113,31 @@ def test_the_count_lives_in_redis_so_every_server_process_shares_it(api):
     assert all(0 < r.ttl(f"{prefix}{w}") <= 61 for w, n in counts.items() if n)
 
 
+def test_a_process_adds_its_moves_to_redis_in_steps_and_sees_the_other_processes_count():
+    import time
+
+    import redis
+    from django.conf import settings
+
+    from games import ratelimit
+
+    prefix = f"test-rl-{uuid.uuid4().hex[:10]}"
+    # A day-long window, so the test never straddles two; limit 200: steps of 200 // 50 = 4.
+    with override_settings(RATE_LIMITS={"moves": (200, 86400)}, REDIS_KEY_PREFIX=prefix):
+        r = redis.Redis.from_url(settings.REDIS_URL)
+        key = f"{prefix}:rl:moves:pX:{int(time.time() // 86400)}"
+        first = [ratelimit.hit("moves", "pX") for _ in range(3)]
+        unsent = int(r.get(key) or 0)
+        assert ratelimit.hit("moves", "pX", local_only=True) == ratelimit.LATER  # not counted
+        assert ratelimit.hit("moves", "pX") is None  # the fourth call sends the step
+        sent = int(r.get(key))
+        r.incrby(key, 195)  # other processes' moves
+        later = [ratelimit.hit("moves", "pX") for _ in range(4)]
+    assert first == [None, None, None] and unsent == 0 and sent == 4
+    # 4 + 195 = 199 shared: the next step (calls 5-8) brings the total to 203, over 200.
+    assert later[:3] == [None, None, None] and later[3] is not None and later[3] >= 1
+
+
 UNSAFE = [
     ("patch", "/api/me/", {"display_name": "Sneaky"}),
     ("post", "/api/auth/signup/", {"username": "csrfvictim", "password": "pw-csrf-12345"}),
