@@ -23,8 +23,8 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from . import endgame
-from .cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, card_name
+from . import endgame, views
+from .cards import RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, card_name
 from .piles import (
     ALTERNATE,
     ANY_CARD,
@@ -40,7 +40,6 @@ from .piles import (
     SUPERMOVE,
     WASTE,
     Move,
-    pile_name,
 )
 
 
@@ -539,71 +538,21 @@ class Game:
         """SPEC 3.1: no move can change the outcome any more (see endgame.py)."""
         return endgame.no_move_matters(self)
 
-    # -- what the player may see -----------------------------------------------------------
+    # What the player may see lives in views.py; these are the game's handles on it.
     def move_object(self, move: Move) -> dict[str, Any]:
-        src, dst, n = move
-        obj: dict[str, Any] = {
-            "move": self.notation(move),
-            "from": pile_name(src),
-            "to": pile_name(dst),
-            "count": n,
-        }
-        if src < CELL:
-            obj["card"] = CODE[self.tab[src][-n]]
-        elif src < FOUNDATION:
-            obj["card"] = CODE[self.cells[src - CELL]]
-        elif src < STOCK:
-            obj["card"] = CODE[(self.found[src - FOUNDATION] - 1) * 4 + src - FOUNDATION]
-        elif src == WASTE and dst != STOCK:
-            obj["card"] = CODE[self.waste[-1]]
-        return obj
+        return views.move_object(self, move)
 
     def legal_move_objects(self) -> list[dict[str, Any]]:
-        return [self.move_object(m) for m in self.legal_moves()]
+        return [views.move_object(self, m) for m in self.legal_moves()]
 
     def view(self) -> dict[str, Any]:
-        """The table as the player may see it: face-down cards are ``None``, the stock is
-        only a count.  Nothing here reveals a hidden card."""
-        piles: dict[str, list[str | None]] = {}
-        for i, p in enumerate(self.tab):
-            d = self.down[i]
-            piles[f"tableau:{i}"] = [None] * d + [CODE[c] for c in p[d:]]
-        for i, c in enumerate(self.cells):
-            piles[f"cell:{i}"] = [] if c == EMPTY else [CODE[c]]
-        for s, letter in enumerate("CDHS"):
-            piles[f"foundation:{letter}"] = [CODE[r * 4 + s] for r in range(self.found[s])]
-        out: dict[str, Any] = {"piles": piles}
-        if self.draw:
-            piles["waste"] = [CODE[c] for c in self.waste]
-            out["stock"] = len(self.stock)
-            out["draw"] = self.draw
-            out["passes_left"] = self.passes_left
-        if self.runs == SUPERMOVE:
-            out["move_limit"] = self.move_limit()
-        return out
+        """The table as the player may see it: no hidden card is named."""
+        return views.view(self)
 
     def state(self) -> dict[str, Any]:
         """Everything a client needs after a move (the shape of the HTTP answers)."""
-        moves = list(self.legal_moves())  # generated once: the list and the dead-end test
-        return {
-            "game": self.key,
-            "view": self.view(),
-            "legal_moves": [self.move_object(m) for m in moves],
-            "score": self.score if self.has_score else None,
-            "cards_up": self.cards_up,
-            "moves": self.moves,
-            "won": self.won,
-            "can_finish": self.can_finish(),
-            # True once no move can change the outcome (SPEC 3.1, 3.6); the table then
-            # offers undo, replay and another deal.
-            "no_legal_move": endgame.no_move_matters(self, moves),
-            "can_undo": bool(self.history),
-        }
+        return views.state(self)
 
     def layout(self) -> dict[str, Any]:
         """The full layout, hidden cards included (an operator's tool, never for players)."""
-        out: dict[str, Any] = {"tableau": [[CODE[c] for c in p] for p in self.tab]}
-        if self.draw:
-            out["stock"] = [CODE[c] for c in self.stock]
-            out["face_down"] = list(self.down)
-        return out
+        return views.layout(self)

@@ -352,7 +352,7 @@ def _safe_cards(found: list[int]) -> tuple[int, ...]:
     """The cards that may go up now and never be needed on the table: the next card of a
     suit when both suits of the other colour already hold the rank below it (nothing
     could ever need it to build on), and aces and twos always."""
-    out = ()
+    out: tuple[int, ...] = ()
     for su in range(4):
         r = found[su]
         if r < 13:
