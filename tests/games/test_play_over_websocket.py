@@ -23,6 +23,14 @@ def connect(client, session_id):
                                  headers=client.ws_headers())
 
 
+async def opened(client, session_id):
+    """A connected socket whose greeting (the state on connect) has been read."""
+    ws = connect(client, session_id)
+    await ws.connect()
+    await ws.receive_json_from()
+    return ws
+
+
 def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api):
     c = api()
     s = c.start("freecell", 617)
@@ -111,9 +119,7 @@ def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
     s = c.start("freecell", 617)
 
     async def scenario():
-        ws = connect(c, s["id"])
-        await ws.connect()
-        await ws.receive_json_from()
+        ws = await opened(c, s["id"])
         out = []
         for text in ["not json", "[1]", '{"type": "fly"}', '{"type": "move", "seq": 0}']:
             await ws.send_to(text_data=text)
@@ -150,9 +156,7 @@ def test_socket_moves_go_on_when_the_database_drops_their_connections(api):
     s = c.start("freecell", 617)
 
     async def scenario():
-        ws = connect(c, s["id"])
-        await ws.connect()
-        await ws.receive_json_from()
+        ws = await opened(c, s["id"])
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
         first = await ws.receive_json_from()
         used = await asyncio.to_thread(_socket_connections)
