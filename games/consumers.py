@@ -39,7 +39,7 @@ T = TypeVar("T")
 
 
 def _cleanly(fn: Callable[..., T], *args: Any) -> T:
-    close_old_connections()  # honours CONN_MAX_AGE: a pool thread keeps its connection
+    close_old_connections()  # a connection found broken or old goes back to the pool
     try:
         return fn(*args)
     finally:
@@ -83,9 +83,11 @@ def _open(browser_session: Any, session_id: str, channel: str
     return player, services.state(outcome), board
 
 
-def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[str, Any]:
+def _operate(session_id: str, player: Player, content: dict[str, Any],
+             counted: bool = False) -> dict[str, Any]:
+    """Any message, in a pool thread; ``counted``: its rate-limit hit was already counted."""
     kind, seq = content.get("type"), content.get("seq")
-    if kind in {"move", "undo", "finish", "hint"}:
+    if kind in {"move", "undo", "finish", "hint"} and not counted:
         wait = ratelimit.hit("moves", f"p{player.pk}")
         if wait is not None:
             raise RateLimited(wait)
@@ -105,27 +107,28 @@ def _operate(session_id: str, player: Player, content: dict[str, Any]) -> dict[s
 
 
 async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
-                        ) -> dict[str, Any] | None:
+                        ) -> tuple[dict[str, Any] | None, bool]:
     """The common socket move without a thread: the same check and statement as every move
-    (``unlocked``), the statement on an asyncio connection.  None: let ``_operate`` in a
-    pool thread answer it (anything unusual, and every rate-limit step that needs Redis)."""
+    (``unlocked``), the statement on an asyncio connection.  (None, counted): let
+    ``_operate`` in a pool thread answer it (anything unusual, and every rate-limit step
+    that needs Redis), telling it whether the rate limit already counted this message."""
     if content.get("type") != "move" or not aio_db.usable():
-        return None
+        return None, False
     wait = ratelimit.hit("moves", f"p{player.pk}", local_only=True)
     if wait == ratelimit.LATER:
-        return None
+        return None, False
     if wait is not None:
         raise RateLimited(wait)
     token = services.clean_token(content.get("move"))
     pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES)
     if pending is None:
-        return None
+        return None, True
     try:
         row = await aio_db.fetchone(unlocked.SQL, pending.params)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
     outcome = unlocked.stored(pending, row)
-    return None if outcome is None else {"type": "state", **services.state(outcome)}
+    return (None if outcome is None else {"type": "state", **services.state(outcome)}), True
 
 
 def _join(board: tuple[str, Any], channel: str) -> None:
@@ -186,9 +189,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                                   "reason": "send a JSON object with a type"})
             return
         try:
-            answer = await _move_on_loop(self.session_id, self.player, content)
+            answer, counted = await _move_on_loop(self.session_id, self.player, content)
             if answer is None:
-                answer = await in_pool(_operate)(self.session_id, self.player, content)
+                answer = await in_pool(_operate)(self.session_id, self.player, content, counted)
         except services.StaleSeq as exc:
             answer = {"type": "error", "error": "stale_seq", "reason": str(exc),
                       "seq": exc.current}

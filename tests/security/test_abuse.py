@@ -67,6 +67,40 @@ def test_moves_past_the_limit_are_refused_over_http_and_the_socket_and_not_store
     assert [t for t, _ in GameSession.objects.get(pk=s["id"]).moves] == ["8a", "u"]
 
 
+def test_a_socket_move_refused_by_the_rules_counts_once_towards_the_limit(api):
+    import time
+
+    import redis
+    from django.conf import settings
+
+    c = api()
+    s = c.start("freecell", 617)
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    windows = {int(time.time() // 60)}
+    with limits(moves=100):  # steps of 2 moves reach Redis
+        prefix = f"{settings.REDIS_KEY_PREFIX}:rl:moves:p{c.me['id']}:"
+
+        async def over_socket():
+            ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                       headers=c.ws_headers())
+            await ws.connect()
+            await ws.receive_json_from()
+            answers = []
+            for seq, move in [(0, "1h"), (0, "8a"), (1, "8b")]:  # refused, played, played
+                await ws.send_json_to({"type": "move", "seq": seq, "move": move})
+                answers.append(await ws.receive_json_from())
+            await ws.disconnect()
+            return answers
+
+        answers = run_async(over_socket())
+    windows.add(int(time.time() // 60))
+    sent = sum(int(r.get(f"{prefix}{w}") or 0) for w in windows)
+    assert [a.get("error", a["type"]) for a in answers] == ["illegal_move", "state", "state"]
+    # Three messages, three counts: two sent to Redis, the third waits for its step.
+    # Counted twice, the refused move would have sent four.
+    assert sent == 2, sent
+
+
 def _from(client, address, path, body):
     return client.client.post(path, json.dumps(body), content_type="application/json",
                               HTTP_X_CSRFTOKEN=client.csrf, REMOTE_ADDR=address)
