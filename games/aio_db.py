@@ -1,9 +1,13 @@
 """A few asyncio PostgreSQL connections per event loop, for the socket's move statement.
 
-A move over a socket is one short statement (``unlocked.SQL``).  Run on an asyncio
-connection it needs no thread: no hand-over to a pool thread and back, no contention for
-the interpreter lock, which on a busy server cost more than the move itself.  Everything
+A move over a socket is stored by one short statement (``unlocked.SQL``).  Run on an
+asyncio connection it needs no thread: no hand-over to a pool thread and back, no contention
+for the interpreter lock, which on a busy server cost more than the move itself.  Everything
 else (the locked path, hints, reads) still goes through Django in a pool thread.
+
+Moves are batched (``batched``): while a statement is out, the moves that arrive wait and
+go together in the next one.  A busy server then pays the driver's and PostgreSQL's cost per
+statement (and one commit) once for many moves; an idle one sends each move at once.
 
 Connections are opened on first use with Django's connection settings (so tests reach the
 test database), in autocommit, and closed when a statement fails: a database that restarted
@@ -15,12 +19,18 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
 SIZE = int(os.environ.get("WS_DB_CONNECTIONS", "8"))
+# Statements of one batch kind out at once per process: while one is out the next fills up.
+# Two keep PostgreSQL busy while this process prepares the next; more only split batches.
+IN_FLIGHT = int(os.environ.get("WS_DB_BATCHES", "2"))
+BATCH_LIMIT = 200  # moves per statement at most
 APPLICATION_NAME = "solitaire socket moves"  # how these connections show in pg_stat_activity
 
 
@@ -29,7 +39,7 @@ class _Pool:
         self.free: list[psycopg.AsyncConnection[Any]] = []
         self.slots = asyncio.Semaphore(SIZE)
 
-    async def fetchone(self, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    async def fetchall(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         async with self.slots:
             while True:
                 fresh = not self.free
@@ -37,7 +47,7 @@ class _Pool:
                 try:
                     async with conn.cursor() as cursor:
                         await cursor.execute(sql, params, prepare=True, binary=True)
-                        row = await cursor.fetchone()
+                        rows = await cursor.fetchall()
                 except psycopg.OperationalError:
                     await _close(conn)
                     if fresh:
@@ -50,7 +60,53 @@ class _Pool:
                     await _close(conn)
                     raise
                 self.free.append(conn)
-                return row
+                return rows
+
+
+class _Batch:
+    """Calls of ``batched`` with one statement, gathered: see the module's docstring."""
+
+    def __init__(self, pool: _Pool, sql: str) -> None:
+        self.pool, self.sql = pool, sql
+        self.waiting: list[tuple[Sequence[Any], Hashable, asyncio.Future[Any]]] = []
+        self.out = 0
+        self.tasks: set[asyncio.Task[None]] = set()  # held so none is collected mid-way
+
+    def submit(self, row: Sequence[Any], key: Hashable) -> asyncio.Future[Any]:
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((row, key, future))
+        if self.out < IN_FLIGHT:
+            self.out += 1
+            task = asyncio.ensure_future(self._send())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return future
+
+    async def _send(self) -> None:
+        try:
+            while self.waiting:
+                batch = self.waiting[:BATCH_LIMIT]
+                del self.waiting[:BATCH_LIMIT]
+                params = [list(column) for column in zip(*(r for r, _, _ in batch), strict=True)]
+                try:
+                    rows = await self.pool.fetchall(self.sql, params)
+                except BaseException as exc:  # every move of the batch: "unavailable"
+                    for _, _, future in batch:
+                        if not future.done():
+                            future.set_exception(psycopg.OperationalError(str(exc)))
+                    if not isinstance(exc, Exception):
+                        for _, _, future in self.waiting:
+                            future.cancel()
+                        raise  # cancelled: the loop is closing
+                    continue
+                SENT["statements"] += 1
+                SENT["rows"] += len(batch)
+                found = {r[0]: r[1:] for r in rows}
+                for _, key, future in batch:
+                    if not future.done():  # its socket may have gone meanwhile
+                        future.set_result(found.get(key))
+        finally:
+            self.out -= 1
 
 
 async def _connect() -> psycopg.AsyncConnection[Any]:
@@ -78,19 +134,50 @@ _open: set[psycopg.AsyncConnection[Any]] = set()  # every connection not closed 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = (
     weakref.WeakKeyDictionary()
 )
+_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Batch]] = (
+    weakref.WeakKeyDictionary()
+)
+# Batched statements sent by this process and the calls they carried (rows / statements is
+# the mean batch size).
+SENT: Counter[str] = Counter()
+_vendor: list[str] = []  # the default database's vendor, looked up once
 
 
 def usable() -> bool:
-    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+    if not _vendor:
+        _vendor.append(connections[DEFAULT_DB_ALIAS].vendor)
+    return _vendor[0] == "postgresql"
 
 
-async def fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """Run one statement in autocommit and return its first row."""
+def _pool() -> _Pool:
     loop = asyncio.get_running_loop()
     pool = _pools.get(loop)
     if pool is None:
         pool = _pools[loop] = _Pool()
-    return await pool.fetchone(sql, params)
+    return pool
+
+
+async def fetchall(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Run one statement in autocommit and return its rows."""
+    return await _pool().fetchall(sql, params)
+
+
+async def batched(sql: str, row: Sequence[Any], key: Hashable) -> tuple[Any, ...] | None:
+    """Run ``sql`` for ``row`` together with the other calls waiting for the same statement.
+
+    The statement gets one list per column of the rows (their parameters, transposed) and
+    returns a row per call it served, the call's ``key`` first; this call's row comes back
+    without its key, or None when the statement returned none for it.  A failed statement
+    fails every call it carried with ``psycopg.OperationalError``."""
+    loop = asyncio.get_running_loop()
+    kinds = _batches.get(loop)
+    if kinds is None:
+        kinds = _batches[loop] = {}
+    batch = kinds.get(sql)
+    if batch is None:
+        batch = kinds[sql] = _Batch(_pool(), sql)
+    result: tuple[Any, ...] | None = await batch.submit(row, key)
+    return result
 
 
 def close_all() -> None:
@@ -98,5 +185,6 @@ def close_all() -> None:
     it between tests, so no connection outlives the test database)."""
     for pool in list(_pools.values()):
         pool.free.clear()
+    _batches.clear()
     while _open:
         _open.pop().pgconn.finish()

@@ -124,7 +124,7 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
     if pending is None:
         return None, True
     try:
-        row = await aio_db.fetchone(unlocked.SQL, pending.params)
+        row = await aio_db.batched(unlocked.SQL, pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
     outcome = unlocked.stored(pending, row)

@@ -36,18 +36,34 @@ FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "
 # What the statement sends back: the columns this move may not know.  The rest of the
 # answer's session is known here (the ids, the counters just set, a game still playing).
 RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at"]
+# One statement stores any number of moves, each on its own session: every parameter is an
+# array with one element per move, unnested into rows.  Socket moves that arrive while a
+# statement is out go together in the next one (``aio_db.batched``), so many players'
+# moves share one round trip and one commit; an HTTP move is a batch of one.  Each row
+# carries its own guard (id, player, seq, still playing), so one move that lost a race is
+# simply not returned while the others in the batch are stored.
 SQL = (
-    f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, seq = seq + 1, "
-    "started_at = COALESCE(started_at, %s), score = %s, cards_up = %s, move_count = %s, "
-    "undo_count = undo_count + %s "
-    "WHERE id = %s AND player_id = %s AND seq = %s AND status = %s "
-    f"RETURNING {', '.join(RETURNED)}"
+    f"UPDATE {GameSession._meta.db_table} AS s SET moves = s.moves || v.added, "
+    "seq = s.seq + 1, started_at = COALESCE(s.started_at, v.now), score = v.score, "
+    "cards_up = v.cards_up, move_count = v.move_count, undo_count = s.undo_count + v.undo "
+    "FROM unnest(%s::jsonb[], %s::timestamptz[], %s::int[], %s::int[], %s::int[], "
+    "%s::int[], %s::uuid[], %s::bigint[], %s::int[]) "
+    "AS v(added, now, score, cards_up, move_count, undo, id, player, seq) "
+    f"WHERE s.id = v.id AND s.player_id = v.player AND s.seq = v.seq "
+    f"AND s.status = '{GameSession.PLAYING}' "
+    f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}"
 )
+
+
+def columns(rows: list[list[Any]]) -> list[list[Any]]:
+    """``SQL``'s parameters for these moves' ``Pending.params``: one list per column."""
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 @dataclass
 class Pending:
-    """A move checked on the kept table, waiting for ``SQL`` with ``params``."""
+    """A move checked on the kept table, waiting for ``SQL``; ``params`` is its row there
+    and ``pk`` (the row's first column back) tells its answer from the others'."""
 
     pk: UUID
     game: Game
@@ -86,13 +102,13 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     # The token is stored as sent: replayed on the same table it parses to the same move.
     added = json.dumps([[UNDO if is_undo else token, int(now.timestamp() * 1000)]])
     score = g.score if g.has_score else None
-    params = [added, now, score, g.cards_up, g.moves, int(is_undo), pk, player.pk, seq,
-              GameSession.PLAYING]
+    params = [added, now, score, g.cards_up, g.moves, int(is_undo), pk, player.pk, seq]
     return Pending(pk, g, facts, params)
 
 
 def stored(pending: Pending, row: tuple[Any, ...] | None) -> Outcome | None:
-    """The outcome once ``SQL`` answered ``row`` (None: the row had moved on)."""
+    """The outcome once ``SQL`` answered ``row`` (the ``RETURNED`` columns; None: the row
+    had moved on)."""
     from games.services import Outcome
 
     if row is None:
@@ -126,6 +142,6 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str) -> Out
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(SQL, pending.params, prepare=True, binary=True)
+            cursor.execute(SQL, columns([pending.params]), prepare=True, binary=True)
             row = cursor.fetchone()
-    return stored(pending, row)
+    return stored(pending, row[1:] if row else None)

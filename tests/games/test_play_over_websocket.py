@@ -173,3 +173,52 @@ def test_socket_moves_go_on_when_the_database_drops_their_connections(api):
     assert second["type"] == "state" and second["seq"] == 2, second
     stored = GameSession.objects.get(pk=s["id"])
     assert [t for t, _ in stored.moves] == ["8a", token] and stored.seq == 2
+
+
+def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_refused(api):
+    """Moves that arrive together are stored by fewer statements than moves, each on its own
+    session and once; one whose row moved on behind this process's back (another process
+    stored a move) is answered stale_seq while the others in its batch are stored."""
+    from games import aio_db, services, tables
+    from games.models import Player
+
+    clients = [api() for _ in range(8)]
+    sessions = [c.start("freecell", 617) for c in clients]
+
+    async def scenario():
+        sockets = [await opened(c, s["id"]) for c, s in zip(clients, sessions, strict=True)]
+        for ws in sockets:  # a session's first move takes the locked path: it is not timed
+            await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
+            await ws.receive_json_from()
+        return sockets
+
+    async def together(sockets, stale_token):
+        sent = dict(aio_db.SENT)
+        for i, ws in enumerate(sockets):
+            await ws.send_json_to({"type": "move", "seq": 1,
+                                   "move": stale_token if i == 0 else "8b"})
+        answers = [await ws.receive_json_from() for ws in sockets]
+        for ws in sockets:
+            await ws.disconnect()
+        return answers, {k: aio_db.SENT[k] - sent.get(k, 0) for k in ("statements", "rows")}
+
+    loop = asyncio.new_event_loop()
+    try:
+        sockets = loop.run_until_complete(scenario())
+        first = GameSession.objects.get(pk=sessions[0]["id"])
+        stale = tables.take(first.pk, 1)  # "another process", without this table, stores
+        assert stale is not None          # move 2 of the first session
+        owner = Player.objects.get(pk=first.player_id)
+        services.play_move(first.pk, owner, 1, "8b")
+        stale_token = stale.legal_move_objects()[0]["move"]
+        tables.keep(first.pk, 1, stale, (owner.pk, first.deal))
+        answers, sent = loop.run_until_complete(together(sockets, stale_token))
+    finally:
+        loop.close()
+    assert answers[0]["type"] == "error" and answers[0]["error"] == "stale_seq"
+    assert answers[0]["seq"] == 2
+    assert all(a["type"] == "state" and a["seq"] == 2 for a in answers[1:]), answers
+    assert 1 <= sent["statements"] < sent["rows"] and sent["rows"] >= 7
+    rows = {str(r.pk): r for r in GameSession.objects.filter(pk__in=[s["id"] for s in sessions])}
+    assert [t for t, _ in rows[sessions[0]["id"]].moves] == ["8a", "8b"]
+    assert all([t for t, _ in rows[s["id"]].moves] == ["8a", "8b"] for s in sessions[1:])
