@@ -13,11 +13,11 @@ django_asgi_app = get_asgi_application()
 # Imported after Django is set up: the routing modules import models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.socket_session import ReadOnlySessionStack  # noqa: E402
 
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
 
@@ -25,7 +25,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
