@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -68,11 +69,11 @@ class _Batch:
 
     def __init__(self, pool: _Pool, sql: str) -> None:
         self.pool, self.sql = pool, sql
-        self.waiting: list[tuple[Sequence[Any], Hashable, asyncio.Future[Any]]] = []
+        self.waiting: list[tuple[Any, Hashable, asyncio.Future[Any]]] = []
         self.out = 0
         self.tasks: set[asyncio.Task[None]] = set()  # held so none is collected mid-way
 
-    def submit(self, row: Sequence[Any], key: Hashable) -> asyncio.Future[Any]:
+    def submit(self, row: Any, key: Hashable) -> asyncio.Future[Any]:
         future = asyncio.get_running_loop().create_future()
         self.waiting.append((row, key, future))
         if self.out < IN_FLIGHT:
@@ -87,7 +88,7 @@ class _Batch:
             while self.waiting:
                 batch = self.waiting[:BATCH_LIMIT]
                 del self.waiting[:BATCH_LIMIT]
-                params = [list(column) for column in zip(*(r for r, _, _ in batch), strict=True)]
+                params = [orjson.dumps([r for r, _, _ in batch]).decode()]
                 try:
                     rows = await self.pool.fetchall(self.sql, params)
                 except BaseException as exc:  # every move of the batch: "unavailable"
@@ -162,11 +163,11 @@ async def fetchall(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     return await _pool().fetchall(sql, params)
 
 
-async def batched(sql: str, row: Sequence[Any], key: Hashable) -> tuple[Any, ...] | None:
+async def batched(sql: str, row: Any, key: Hashable) -> tuple[Any, ...] | None:
     """Run ``sql`` for ``row`` together with the other calls waiting for the same statement.
 
-    The statement gets one list per column of the rows (their parameters, transposed) and
-    returns a row per call it served, the call's ``key`` first; this call's row comes back
+    The statement gets one parameter, the calls' rows as a JSON array, and returns a row per
+    call it served, the call's ``key`` first; this call's row comes back
     without its key, or None when the statement returned none for it.  A failed statement
     fails every call it carried with ``psycopg.OperationalError``."""
     loop = asyncio.get_running_loop()

@@ -127,8 +127,14 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
         row = await aio_db.batched(unlocked.SQL, pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
-    outcome = unlocked.stored(pending, row)
-    return (None if outcome is None else {"type": "state", **services.state(outcome)}), True
+    outcome = unlocked.stored(pending, row, keep=False)
+    if outcome is None:
+        return None, True
+    answer = {"type": "state", **services.state(outcome)}
+    # Nothing else ran on this loop since the statement answered, so the table itself,
+    # not a copy, is kept for the next move.
+    unlocked.kept(pending, outcome)
+    return answer, True
 
 
 def _join(board: tuple[str, Any], channel: str) -> None:

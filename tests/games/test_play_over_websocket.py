@@ -53,7 +53,7 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
         return after, again, refused, undone
 
     after, again, refused, undone = asyncio.run(scenario())
-    assert after["type"] == "state" and after["seq"] == 1
+    assert after["type"] == "state" and after["seq"] == 1, after
     assert after["view"]["piles"]["cell:0"] != []
     assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1}
     assert refused["type"] == "error" and refused["error"] == "illegal_move" and refused["reason"]
