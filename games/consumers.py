@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 import orjson
 import psycopg
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
@@ -110,13 +112,11 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
                         ) -> tuple[dict[str, Any] | None, bool]:
     """The common socket move without a thread: the same check and statement as every move
     (``unlocked``), the statement on an asyncio connection.  (None, counted): let
-    ``_operate`` in a pool thread answer it (anything unusual, and every rate-limit step
-    that needs Redis), telling it whether the rate limit already counted this message."""
+    ``_operate`` in a pool thread answer it (anything unusual), telling it whether the rate
+    limit already counted this message."""
     if content.get("type") != "move" or not aio_db.usable():
         return None, False
     wait = ratelimit.hit("moves", f"p{player.pk}", local_only=True)
-    if wait == ratelimit.LATER:
-        return None, False
     if wait is not None:
         raise RateLimited(wait)
     token = services.clean_token(content.get("move"))
@@ -152,6 +152,20 @@ def _leave(board: tuple[str, Any], channel: str) -> None:
 class PlayConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     board: tuple[str, Any] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # The play socket hears only its own client: nothing is ever sent to it through the
+        # channel layer, so it joins none (presence counts it under a name of its own), and
+        # its messages are read in a plain loop instead of Channels' wait on several
+        # sources, which made and cancelled tasks for every message.
+        self.scope, self.base_send = scope, send
+        self.channel_layer = None
+        self.channel_name = f"play.{uuid.uuid4().hex}"
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections in its own thread before every

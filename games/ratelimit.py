@@ -17,6 +17,7 @@ import logging
 import math
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -42,14 +43,19 @@ _STEPS = 50
 _counts: dict[str, list[int]] = {}  # key -> [calls not yet added to Redis, shared total]
 
 
-LATER = 0  # from hit(local_only=True): this call must reach Redis; nothing was counted
+# Steps due on an event loop go to Redis from this thread, so a socket never waits on Redis;
+# at most _BACKLOG of them queue (a Redis that stopped answering makes them slow), beyond
+# that a step is kept in this process only, as when Redis is down.
+_sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratelimit")
+_BACKLOG = 200
+_queued = [0]
 
 
 def hit(scope: str, who: str, local_only: bool = False) -> int | None:
     """Count one call; the seconds to wait when it is over the limit, else None.
 
-    With ``local_only`` (an event loop, which must not wait on Redis) a call that would
-    have to reach Redis is not counted and gives ``LATER``: make it again without."""
+    With ``local_only`` (an event loop, which must not wait on Redis) a step that is due
+    goes to Redis in the background and the answer comes from this process's count."""
     limit, seconds = settings.RATE_LIMITS.get(scope, (0, 60))
     if limit <= 0:
         return None
@@ -68,12 +74,22 @@ def hit(scope: str, who: str, local_only: bool = False) -> int | None:
         if not settings.REDIS_URL or pending < max(1, limit // _STEPS):
             entry[0] = pending
             return None if total <= limit else wait
-        if local_only:
-            return LATER
         entry[0] = 0
+        if local_only:
+            entry[1] = total  # what Redis will hold at least, once the step lands
+            if _queued[0] < _BACKLOG:
+                _queued[0] += 1
+                _sender.submit(_send_queued, settings.REDIS_URL, key, pending, seconds, entry)
+            return None if total <= limit else wait
+    count = _send(settings.REDIS_URL, key, pending, seconds, entry)
+    return None if count is None or count <= limit else wait
+
+
+def _send(url: str, key: str, pending: int, seconds: int, entry: list[int]) -> int | None:
+    """Add a step to the shared count; the count, None when Redis cannot be reached."""
     try:
         # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.
-        pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+        pipe = _client(url).pipeline(transaction=False)
         pipe.incrby(key, pending)
         pipe.expire(key, seconds + 1)
         count = int(pipe.execute()[0])
@@ -81,8 +97,17 @@ def hit(scope: str, who: str, local_only: bool = False) -> int | None:
         log.warning("rate limit not enforced, Redis unavailable: %s", exc)
         return None
     with _local_lock:
-        entry[1] = count
-    return None if count <= limit else wait
+        # A window's count only grows: never below what this process knows it added.
+        entry[1] = max(entry[1], count)
+    return count
+
+
+def _send_queued(url: str, key: str, pending: int, seconds: int, entry: list[int]) -> None:
+    try:
+        _send(url, key, pending, seconds, entry)
+    finally:
+        with _local_lock:
+            _queued[0] -= 1
 
 
 def client_address(meta: dict[str, Any]) -> str:
