@@ -521,6 +521,8 @@ class Game:
     # Finishing and dead ends live in endgame.py; these are the game's handles on them.
     dead_end_search: ClassVar[bool] = True  # FreeCell's dead end is "no legal move at all"
     DEAD_END_BUDGET: ClassVar[int] = 1000
+    # The last dead-end search's verdict, kept on the table (see endgame._remembered).
+    dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
 
     def finish_moves(self) -> list[Move]:
         """The cards sent up one by one by "finish", with stock turns where needed."""

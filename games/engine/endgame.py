@@ -61,6 +61,21 @@ def finish_moves(game: Game) -> list[Move]:
     return out
 
 
+def _columns_can_empty(game: Game) -> bool:
+    """Can every column go up from its end without a card staying on a lower one of its
+    suit?  (Finish moves cards only to the foundations, so a column empties from its end:
+    a card lying on a lower card of its suit blocks it for good.)  Checked before the
+    simulation, which this rules out in most positions at a fraction of its cost."""
+    for p in game.tab:
+        seen = [-1, -1, -1, -1]  # each suit's highest rank met so far, from the end down
+        for c in reversed(p):
+            s, r = SUIT[c], RANK[c]
+            if r < seen[s]:
+                return False
+            seen[s] = r
+    return True
+
+
 def can_finish(game: Game) -> bool:
     """Is "finish" offered now?  Only once the remaining cards are sure to go up."""
     if game.won:
@@ -71,6 +86,8 @@ def can_finish(game: Game) -> bool:
         return False
     if not game.draw and foundation_move(game) is None:
         return False  # nothing can go up now, and without a stock nothing will come
+    if not _columns_can_empty(game):
+        return False
     g = game.copy()
     for m in finish_moves(game):
         g.apply(m)
@@ -127,6 +144,56 @@ def _search_order(move: Move) -> int:
     return 1
 
 
+def _changes_floor(game: Game, entry: tuple[Move, Any, Any]) -> bool:
+    """Did this history entry move a card to or from the foundations, or turn one face up?
+    (A card taken down lowers the count a search measures progress from.)"""
+    (src, dst, _), _, extra = entry
+    return (FOUNDATION <= dst < STOCK or FOUNDATION <= src < STOCK
+            or (extra == 1 and game.draw > 0))
+
+
+def _leads_up(game: Game, path: tuple[Move, ...]) -> bool:
+    """Do these moves, played from here, send a card up or turn one?  (A witness that some
+    move still matters; each move is checked, as the table may have changed since.)"""
+    g = game.copy()
+    g.history = []
+    floor = game.cards_up
+    for move in path:
+        if g.reason(move) is not None:
+            return False
+        g.apply(move)
+        if g.cards_up > floor or (g.history[-1][2] == 1 and g.draw > 0):
+            return True
+    return False
+
+
+def _remembered(game: Game) -> bool | None:
+    """The verdict the table's last search still gives, or None when a search is needed.
+
+    ``game.dead_end_memo`` is (verdict, the history entry of the position searched, path).
+    Dead: a position reached from a dead one by a move that leaves the foundations and
+    the face-down cards alone is dead too (what it can reach is a subset, measured from
+    the same count of cards up), so the verdict carries over such a move.  Live: the path the search found to progress proves it again if it still works
+    from here -- usually it does, as most moves touch other piles."""
+    memo, h = game.dead_end_memo, game.history
+    if memo is None or not h:
+        return None
+    dead, mark, path = memo
+    if h[-1] is mark:
+        return dead  # the same position, asked again
+    if len(h) < 2 or h[-2] is not mark or _changes_floor(game, h[-1]):
+        return None if dead else (False if _leads_up(game, path) else None)
+    if dead:
+        game.dead_end_memo = (True, h[-1], ())
+        return True
+    if path and h[-1][0] == path[0]:
+        path = path[1:]  # the player took the path's first step
+    if path and _leads_up(game, path):
+        game.dead_end_memo = (False, h[-1], path)
+        return False
+    return None
+
+
 def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
     """SPEC 3.1: no move can change the outcome any more.
 
@@ -134,7 +201,8 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
     foundations or a face-down card turning; if none of them allows either, nothing can
     ever help.  When the search runs out of budget the answer is False: a dead end is only
     announced when it is certain.  FreeCell (``dead_end_search = False``) keeps its own
-    rule: a dead end is no legal move at all.
+    rule: a dead end is no legal move at all.  Each search leaves its verdict on the table
+    (see ``_remembered``), so the next move rarely needs one.
     """
     if game.won:
         return False
@@ -142,6 +210,11 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         return True
     if not game.dead_end_search:
         return False
+    known = _remembered(game)
+    if known is not None:
+        return known
+    mark = game.history[-1] if game.history else None
+    game.dead_end_memo = None
     floor = game.cards_up
     g = game.copy()
     g.history = []  # unbounded undo for the search, whatever the game's own limit
@@ -157,6 +230,8 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         g.apply(move)
         turned = g.history[-1][2] == 1 and g.draw > 0
         if g.cards_up > floor or turned:
+            if mark is not None:
+                game.dead_end_memo = (False, mark, tuple(e[0] for e in g.history))
             return False
         key = position_key(g)
         if key in seen:
@@ -166,4 +241,6 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         if len(seen) > game.DEAD_END_BUDGET:
             return False
         stack.append(iter(sorted(g.legal_moves(), key=_search_order)))
+    if mark is not None:
+        game.dead_end_memo = (True, mark, ())
     return True

@@ -67,3 +67,31 @@ def test_no_dead_end_is_announced_where_the_solver_wins(key, seed, plies, salt) 
         g.apply(rng.choice(moves))
     if g.no_move_matters():
         assert solve(g, Budget(0.5, 200_000)).status != SOLVED
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse",
+                         "bakers-dozen"]),
+    seed=st.integers(0, 10_000),
+    salt=st.integers(0, 2**32 - 1),
+)
+def test_the_verdict_kept_on_the_table_is_the_verdict_a_fresh_search_gives(key, seed, salt):
+    """Along a game with moves, undos and repeated questions, the verdict carried from the
+    last search (endgame._remembered) always equals a search from scratch."""
+    rng = random.Random(salt)
+    g = new_game(key, seed)
+    for _ in range(120):
+        kept = g.no_move_matters()
+        fresh = g.copy()
+        fresh.dead_end_memo = None
+        assert kept == fresh.no_move_matters(), (key, seed, g.moves)
+        if rng.random() < 0.1:
+            continue  # asked again at the same position
+        if g.history and rng.random() < 0.15:
+            g.undo()
+            continue
+        moves = list(g.legal_moves())
+        if not moves or g.won:
+            break
+        g.apply(rng.choice(moves))
