@@ -221,6 +221,13 @@ class Game:
                             yield (FOUNDATION + s, j, 1)
 
         free = [CELL + i for i, c in enumerate(self.cells) if c == EMPTY]
+        # Columns by the rank of their top card: a card or run only fits on a top one rank
+        # above its first card, so each source looks at those columns, not at every one.
+        by_rank: list[list[int]] = [[] for _ in range(14)]
+        for j in range(ncols):
+            if tab[j]:
+                by_rank[RANK[tab[j][-1]]].append(j)
+        to_empty = fill_empty and bool(empties)
         runs = self.runs
         if runs == SUPERMOVE:
             ncells = len(free) + 1
@@ -241,23 +248,26 @@ class Game:
                 yield (i, cell, 1)
             run = self.run_length(i) if limit_full > 1 else 1
             top_rank = RANK[top]
-            for j in range(ncols):
-                if j == i:
-                    continue
-                q = tab[j]
-                if q:
-                    # The only run start that can fit: the card one rank below q's top.
-                    k = RANK[q[-1]] - 1 - top_rank + 1
-                    if 1 <= k <= run and k <= limit_full and fits[p[-k] * 52 + q[-1]]:
-                        yield (i, j, k)
-                elif fill_empty:
-                    if kings_only:
-                        k = 13 - top_rank  # the king heading the run
-                        if k <= run and RANK[p[-k]] == 12:
-                            yield (i, j, k)
-                    else:
-                        for k in range(1, min(run, limit_empty) + 1):
-                            yield (i, j, k)
+            longest = min(run, limit_full)
+            if longest == 1 and not to_empty:
+                for j in by_rank[top_rank + 1]:
+                    if fits[top * 52 + tab[j][-1]]:
+                        yield (i, j, 1)
+                continue
+            # A run of k cards starts one rank below the top it goes onto.
+            targets = [(j, k) for k in range(1, longest + 1) for j in by_rank[top_rank + k]
+                       if fits[p[-k] * 52 + tab[j][-1]]]
+            if to_empty:
+                if kings_only:
+                    k = 13 - top_rank  # the king heading the run
+                    if k <= run and RANK[p[-k]] == 12:
+                        targets += [(j, k) for j in empties]
+                else:
+                    targets += [(j, k) for j in empties
+                                for k in range(1, min(run, limit_empty) + 1)]
+            targets.sort()  # the order of a scan of the columns, as listed everywhere
+            for j, k in targets:
+                yield (i, j, k)
         if self.draw:
             if self.stock:
                 yield (STOCK, WASTE, min(self.draw, len(self.stock)))
