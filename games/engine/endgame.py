@@ -39,6 +39,14 @@ def _stock_touch(g: Game) -> Move | None:
     return None
 
 
+def _idle_limit(g: Game) -> int:
+    """Stock touches in a row, without a card going anywhere, after which none ever will.
+    With nothing taken from it the talon comes back to the same order at every turn-over,
+    so two full cycles (the rest of this one, then a whole one) have shown every card the
+    stock can show: a cycle is one touch per ``draw`` cards and one to turn it over."""
+    return 2 * (-(-(len(g.stock) + len(g.waste)) // max(g.draw, 1)) + 1) + 2
+
+
 def finish_moves(game: Game) -> list[Move]:
     """The cards sent up one by one by "finish", with stock turns where needed."""
     g = game.copy()
@@ -46,7 +54,7 @@ def finish_moves(game: Game) -> list[Move]:
     idle = 0  # stock touches since the last card went up
     while not g.won:
         m = foundation_move(g)
-        if m is None and g.draw and idle <= 2 * (len(g.stock) + len(g.waste)) + 2:
+        if m is None and g.draw and idle <= _idle_limit(g):
             m = _stock_touch(g)
             idle += 1
         else:
@@ -109,7 +117,7 @@ def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
     if not game.draw:
         return True
     g = game.copy()
-    for _ in range(2 * (len(g.stock) + len(g.waste)) + 2):
+    for _ in range(_idle_limit(g)):
         m = _stock_touch(g)
         if m is None:
             break
@@ -181,12 +189,13 @@ def _remembered(game: Game) -> bool | None:
     dead, mark, path = memo
     if h[-1] is mark:
         return dead  # the same position, asked again
-    if len(h) < 2 or h[-2] is not mark or _changes_floor(game, h[-1]):
-        return None if dead else (False if _leads_up(game, path) else None)
+    follows = len(h) >= 2 and h[-2] is mark  # one move on from the position searched
     if dead:
+        if not follows or _changes_floor(game, h[-1]):
+            return None
         game.dead_end_memo = (True, h[-1], ())
         return True
-    if path and h[-1][0] == path[0]:
+    if follows and path and h[-1][0] == path[0]:
         path = path[1:]  # the player took the path's first step
     if path and _leads_up(game, path):
         game.dead_end_memo = (False, h[-1], path)
