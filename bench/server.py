@@ -14,18 +14,21 @@ server CPU is counted with the moves).  ``--processes N`` runs N site and N echo
 each player sticking to one.
 
 Last runs (2026-11-30, 2 cores shared by client, servers, PostgreSQL and Redis; background
-jobs paused; FreeCell, 50 players, 15 s, one process each side), six runs:
+jobs paused; 50 players, 15 s, one process each side):
 
-    validated + stored moves   597-703/s   p50 61-74 ms    p99 122-142 ms
-    bare Daphne echo          1979-2642/s  p50 17-24 ms    p99 33-50 ms
-    ratio                      26-32%      server CPU per message 1.3-1.6 ms against 0.4-0.5 ms
+    game           moves/s     p50     p99      echo/s   ratio   server CPU per move (echo)
+    freecell      1518-1913   21-26   47-63 ms  ~5,000   30-38%  0.50-0.62 ms (0.21 ms)
+    klondike         1677      25      61 ms    4,724     35%     0.58 ms (0.22 ms)
+    whitehorse        953      46      80 ms    4,612     21%     1.04 ms (0.23 ms)
+    bakers-dozen      509      91     146 ms    4,157     12%     1.96 ms (0.26 ms)
 
-Before the unlocked move path (row lock, three statements, a thread hop per message) the
-same run gave about 15% (240-260 moves/s, p99 380-450 ms, 3.1 ms CPU per move).  Where a
-move's CPU goes now (py-spy): psycopg's asyncio machinery for the one statement ~19%, the
-event loop ~15-17%, the table sent back (engine state) ~11%, new deals over HTTP ~12%, Daphne
-and Channels framing ~15-20%.  With --processes 2: 688 moves/s (p99 140 ms) against 3,217
-echoes/s.
+The echo rate itself moves between about 4,000 and 5,800/s from run to run on this machine,
+and the ratio with it.  Whitehorse and Baker's Dozen pay for the table's own analysis after
+every move: "finish" simulated through the stock (Whitehorse deals every card face up), and
+the dead-end search (Baker's Dozen, whose random play leaves many positions too large to
+decide in the search's budget).  Before the move statements were batched, the session read
+only and the answers encoded with orjson, FreeCell gave 23-30% (0.9 ms of CPU per move);
+before the unlocked move path about 15%.
 """
 
 from __future__ import annotations

@@ -94,12 +94,55 @@ def can_finish(game: Game) -> bool:
         return False
     if not game.draw and foundation_move(game) is None:
         return False  # nothing can go up now, and without a stock nothing will come
-    if not _columns_can_empty(game):
-        return False
-    g = game.copy()
-    for m in finish_moves(game):
-        g.apply(m)
-    return g.won
+    return _columns_can_empty(game) and _finishes(game)
+
+
+def _finishes(game: Game) -> bool:
+    """Does "finish" win from here?  ``finish_moves`` played out on plain lists (this is
+    asked after every move, the moves themselves only when the player finishes): every card
+    that can go up goes up, then the stock is touched, until the game is won or the stock
+    has cycled with nothing going up.  The same answer as playing the moves, in a third of
+    the time."""
+    found = game.found[:]
+    cols = [p[:] for p in game.tab]
+    cells = [c for c in game.cells if c != EMPTY]
+    stock, waste = game.stock[:], game.waste[:]
+    passes = None if game.redeals is None else game.redeals - game.redeals_used
+    draw = max(game.draw, 1)
+    idle = 0
+    while True:
+        moved = True
+        while moved:
+            moved = False
+            for p in cols:
+                while p and found[SUIT[p[-1]]] == RANK[p[-1]]:
+                    found[SUIT[p.pop()]] += 1
+                    moved = True
+            for c in cells:
+                if found[SUIT[c]] == RANK[c]:
+                    found[SUIT[c]] += 1
+                    cells.remove(c)
+                    moved = True
+                    break
+            while waste and found[SUIT[waste[-1]]] == RANK[waste[-1]]:
+                found[SUIT[waste.pop()]] += 1
+                moved = True
+            if moved:
+                idle = 0
+        if found == [13, 13, 13, 13]:
+            return True
+        if not game.draw or idle > 2 * (-(-(len(stock) + len(waste)) // draw) + 1) + 2:
+            return False  # the limit of _idle_limit, on these lists
+        if stock:
+            for _ in range(min(draw, len(stock))):
+                waste.append(stock.pop())
+        elif waste and (passes is None or passes > 0):
+            stock, waste = waste[::-1], []
+            if passes is not None:
+                passes -= 1
+        else:
+            return False
+        idle += 1
 
 
 def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
