@@ -11,6 +11,7 @@ from games.engine import new_game
 from games.engine.bakers_dozen import BakersDozen
 from games.engine.freecell import FreeCell
 from games.engine.klondike import Klondike, KlondikeOnePass
+from games.engine.piles import FOUNDATION, STOCK
 from games.engine.solver import SOLVED, Budget, solve
 
 
@@ -95,3 +96,29 @@ def test_the_verdict_kept_on_the_table_is_the_verdict_a_fresh_search_gives(key, 
         if not moves or g.won:
             break
         g.apply(rng.choice(moves))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3", "klondike-3-passes", "whitehorse"]),
+    seed=st.integers(0, 10_000),
+    salt=st.integers(0, 2**32 - 1),
+)
+def test_finish_is_offered_exactly_where_playing_its_moves_wins(key, seed, salt):
+    """can_finish answers without playing the moves; along games that send cards up
+    eagerly (so that many positions can finish) it agrees with playing them wherever no
+    card is face down."""
+    rng = random.Random(salt)
+    g = new_game(key, seed)
+    for _ in range(600):
+        played = g.copy()
+        for move in g.finish_moves():
+            played.apply(move)
+        # With face-down cards it is never offered: that would tell what they are.
+        wins = played.won and not g.won and not any(g.down)
+        assert g.can_finish() == wins, (key, seed, g.moves)
+        moves = list(g.legal_moves())
+        if not moves or g.won:
+            break
+        up = [m for m in moves if FOUNDATION <= m[1] < STOCK]
+        g.apply(rng.choice(up if up and rng.random() < 0.95 else moves))
