@@ -5,7 +5,7 @@ Functions over a ``Game``; the game exposes them as methods.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .cards import RANK, SUIT
@@ -185,14 +185,44 @@ def position_key(g: Game) -> tuple[Any, ...]:
     )
 
 
-def _search_order(move: Move) -> int:
-    # Foundation moves first and stock touches last: progress is usually found at once.
-    src, dst, _ = move
-    if FOUNDATION <= dst < STOCK:
-        return 0
-    if src == STOCK or dst == STOCK:
-        return 2
-    return 1
+def _ordered(g: Game) -> Iterator[Move]:
+    """The moves in the order the search tries them: those that send a card up or turn one
+    face up first (they end the search at once), then the table's, then the stock (the
+    plain stock line was already tried by ``_stock_witness``)."""
+    tab, down = g.tab, g.down
+    later: list[Move] = []
+    stock: list[Move] = []
+    for move in g.legal_moves():
+        src, dst, n = move
+        if FOUNDATION <= dst < STOCK or (src < CELL and down[src] and len(tab[src]) - n
+                                         == down[src]):
+            yield move
+        elif src == STOCK or dst == STOCK:
+            stock.append(move)
+        else:
+            later.append(move)
+    yield from later
+    yield from stock
+
+
+def _stock_witness(game: Game) -> tuple[Move, ...]:
+    """Stock touches that bring a card to the waste that can go up, and that card's move;
+    empty when there are none.  Most often what keeps a Klondike game alive, found here
+    for the price of the touches rather than a search's move lists."""
+    if not game.draw:
+        return ()
+    g = game.copy()
+    g.history = []
+    for _ in range(_idle_limit(g)):
+        touch = _stock_touch(g)
+        if touch is None:
+            return ()
+        g.apply(touch)
+        if g.waste:
+            c = g.waste[-1]
+            if g.found[SUIT[c]] == RANK[c]:
+                return (*(e[0] for e in g.history), (WASTE, FOUNDATION + SUIT[c], 1))
+    return ()
 
 
 def _changes_floor(game: Game, entry: tuple[Move, Any, Any]) -> bool:
@@ -267,11 +297,16 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         return known
     mark = game.history[-1] if game.history else None
     game.dead_end_memo = None
+    path = _stock_witness(game)
+    if path:
+        if mark is not None:
+            game.dead_end_memo = (False, mark, path)
+        return False
     floor = game.cards_up
     g = game.copy()
     g.history = []  # unbounded undo for the search, whatever the game's own limit
     seen = {position_key(g)}
-    stack = [iter(sorted(g.legal_moves(), key=_search_order))]
+    stack = [_ordered(g)]
     while stack:
         move = next(stack[-1], None)
         if move is None:
@@ -292,7 +327,7 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         seen.add(key)
         if len(seen) > game.DEAD_END_BUDGET:
             return False
-        stack.append(iter(sorted(g.legal_moves(), key=_search_order)))
+        stack.append(_ordered(g))
     if mark is not None:
         game.dead_end_memo = (True, mark, ())
     return True
