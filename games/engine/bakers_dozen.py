@@ -32,6 +32,45 @@ class BakersDozen(Game):
     # (about 4 ms against 10).  Either way a dead end is only announced when it is certain.
     DEAD_END_BUDGET = 300
 
+    def cannot_progress(self) -> bool:
+        """Sure that no card can ever go up from here (without searching every position).
+
+        A card can first move only once it is a column top and some card a rank higher is
+        a top too (not one under it: that one is covered until it moves).  Taking the
+        cards that could ever move as the least set closed under that rule -- ignoring
+        that a card moved onto a top covers it, so the set is too large if anything --
+        if no card each suit needs next could ever be a top, none ever will be, and
+        nothing can go up.  Cheap, where the search may need thousands of positions."""
+        tab = self.tab
+        where = {c: (i, k) for i, p in enumerate(tab) for k, c in enumerate(p)}
+        # exposed[i]: the lowest index of column i whose card could ever be its top.
+        exposed = [len(p) - 1 for p in tab]
+
+        def can_top(c: int) -> bool:
+            i, k = where[c]
+            return k >= exposed[i]
+
+        changed = True
+        while changed:
+            changed = False
+            for i, p in enumerate(tab):
+                while exposed[i] > 0:
+                    k = exposed[i]
+                    c = p[k]
+                    up = RANK[c] + 1
+                    if up > 12 or not any(
+                        z in where and can_top(z) and (where[z][0] != i or where[z][1] > k)
+                        for z in range(up * 4, up * 4 + 4)
+                    ):
+                        break
+                    exposed[i] = k - 1  # c can move away: the card under it can be a top
+                    changed = True
+        found = self.found
+        return not any(
+            found[s] < 13 and can_top(found[s] * 4 + s) for s in range(4)
+            if found[s] * 4 + s in where
+        )
+
     def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
         deck = shuffled_deck(seed)
         tab: list[list[int]] = [[] for _ in range(13)]

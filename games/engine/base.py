@@ -550,6 +550,11 @@ class Game:
         """SPEC 3.1: no move can change the outcome any more (see endgame.py)."""
         return endgame.no_move_matters(self)
 
+    def cannot_progress(self) -> bool:
+        """A game's own quick proof that no card can ever go up (False: no proof; the
+        dead-end search decides)."""
+        return False
+
     # What the player may see lives in views.py; these are the game's handles on it.
     def move_object(self, move: Move) -> dict[str, Any]:
         return views.move_object(self, move)

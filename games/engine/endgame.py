@@ -302,6 +302,8 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         if mark is not None:
             game.dead_end_memo = (False, mark, path)
         return False
+    if game.cannot_progress():
+        return True  # not kept: a search's verdict, unlike this one, carries to the next move
     floor = game.cards_up
     g = game.copy()
     g.history = []  # unbounded undo for the search, whatever the game's own limit

@@ -122,3 +122,24 @@ def test_finish_is_offered_exactly_where_playing_its_moves_wins(key, seed, salt)
             break
         up = [m for m in moves if FOUNDATION <= m[1] < STOCK]
         g.apply(rng.choice(up if up and rng.random() < 0.95 else moves))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(1, 10**6), salt=st.integers(0, 2**32 - 1))
+def test_bakers_dozen_never_proves_a_dead_end_where_a_search_finds_a_card_going_up(seed, salt):
+    """Baker's Dozen's quick proof (cannot_progress) against the exhaustive search with a
+    budget large enough to decide most positions: never "dead" where a card can go up."""
+    rng = random.Random(salt)
+    g = new_game("bakers-dozen", seed)
+    for _ in range(200):
+        if g.cannot_progress():
+            h = g.copy()
+            h.dead_end_memo = None
+            h.cannot_progress = lambda: False  # type: ignore[method-assign]
+            h.DEAD_END_BUDGET = 5000  # type: ignore[misc]
+            assert h.no_move_matters() or h.dead_end_memo is None, (seed, g.moves)
+        moves = list(g.legal_moves())
+        if not moves or g.won:
+            break
+        up = [m for m in moves if FOUNDATION <= m[1] < STOCK]
+        g.apply(rng.choice(up if up and rng.random() < 0.8 else moves))
