@@ -131,18 +131,24 @@ def _finishes(game: Game) -> bool:
                 idle = 0
         if found == [13, 13, 13, 13]:
             return True
-        if not game.draw or idle > 2 * (-(-(len(stock) + len(waste)) // draw) + 1) + 2:
-            return False  # the limit of _idle_limit, on these lists
-        if stock:
-            for _ in range(min(draw, len(stock))):
-                waste.append(stock.pop())
-        elif waste and (passes is None or passes > 0):
-            stock, waste = waste[::-1], []
-            if passes is not None:
-                passes -= 1
-        else:
+        if not game.draw:
             return False
-        idle += 1
+        # Touch the stock until the waste shows a card that can go up: nothing else changes
+        # meanwhile, so the columns need no new look until one does.
+        limit = 2 * (-(-(len(stock) + len(waste)) // draw) + 1) + 2  # as _idle_limit
+        while not waste or found[SUIT[waste[-1]]] != RANK[waste[-1]]:
+            if idle > limit:
+                return False
+            if stock:
+                for _ in range(min(draw, len(stock))):
+                    waste.append(stock.pop())
+            elif waste and (passes is None or passes > 0):
+                stock, waste = waste[::-1], []
+                if passes is not None:
+                    passes -= 1
+            else:
+                return False
+            idle += 1
 
 
 def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
