@@ -14,21 +14,23 @@ server CPU is counted with the moves).  ``--processes N`` runs N site and N echo
 each player sticking to one.
 
 Last runs (2026-11-30, 2 cores shared by client, servers, PostgreSQL and Redis; background
-jobs paused; 50 players, 15 s, one process each side):
+jobs paused; 50 players, 15 s, one process each side; several runs where a range is given):
 
-    game           moves/s     p50     p99      echo/s   ratio   server CPU per move (echo)
-    freecell      1518-1913   21-26   47-63 ms  ~5,000   30-38%  0.50-0.62 ms (0.21 ms)
-    klondike         1677      25      61 ms    4,724     35%     0.58 ms (0.22 ms)
-    whitehorse        953      46      80 ms    4,612     21%     1.04 ms (0.23 ms)
-    bakers-dozen      509      91     146 ms    4,157     12%     1.96 ms (0.26 ms)
+    game           moves/s     p50 ms  p99 ms   echo/s      ratio   server CPU per move (echo)
+    freecell      1598-2022    21-25   41-56   4,501-5,011  32-40%  0.47-0.59 ms (0.21-0.24)
+    klondike         2049        19      57       4,713       43%    0.47 ms (0.23)
+    whitehorse    1330-1544    27-30   64-84   3,608-4,154    37%    0.63-0.73 ms (0.25-0.29)
+    bakers-dozen  1529-1688    24-25   58-88   4,887-4,956  31-34%  0.57-0.63 ms (0.21-0.22)
 
-The echo rate itself moves between about 4,000 and 5,800/s from run to run on this machine,
-and the ratio with it.  Whitehorse and Baker's Dozen pay for the table's own analysis after
-every move: "finish" simulated through the stock (Whitehorse deals every card face up), and
-the dead-end search (Baker's Dozen, whose random play leaves many positions too large to
-decide in the search's budget).  Before the move statements were batched, the session read
-only and the answers encoded with orjson, FreeCell gave 23-30% (0.9 ms of CPU per move);
-before the unlocked move path about 15%.
+The echo rate itself moves between about 3,600 and 5,800/s from run to run on this machine,
+and the ratio with it.  What a move costs the server now: Daphne and Channels' framing (the
+echo's cost, about 0.2 ms), the engine's answer (legal moves, the table, "finish" and the
+dead-end verdict, 20-200 us), one share of a batched statement, JSON.  Earlier figures for
+FreeCell on this machine: 23-30% (0.9 ms of CPU per move) with one statement per move, the
+session saved-checked after every message and the standard library's JSON; about 15% before
+the unlocked move path.  Whitehorse and Baker's Dozen were at 21% and 12% before the table's
+analysis (finish simulated on plain lists, the dead-end verdict kept between moves, Baker's
+Dozen's quick proof) was made cheap.
 """
 
 from __future__ import annotations
