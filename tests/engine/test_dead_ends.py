@@ -23,6 +23,15 @@ def test_a_run_that_can_only_shuttle_between_two_piles_is_a_dead_end() -> None:
     assert g.state()["no_legal_move"] is True
 
 
+def test_a_foundation_card_taken_down_and_put_back_changes_nothing() -> None:
+    # The stock is spent; 5H shuttles between 6S and 6C, and 4S may come down from its
+    # foundation onto 5H and go back up: nothing can ever go higher or turn over.
+    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["2D", "QD"]], down=[1, 0, 1],
+                              foundations={"S": 4})
+    assert {g.notation(m) for m in g.legal_moves()} >= {"fs1", "12"}
+    assert g.state()["no_legal_move"] is True
+
+
 def test_it_is_not_a_dead_end_while_a_move_can_turn_a_card_over() -> None:
     # QD may go onto the king, turning the ace under it.
     g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"], ["KS"]],
