@@ -21,53 +21,70 @@ Pruning (all of it keeps "unsolvable" a proof):
   waste only when drawing one card at a time;
 * a king's run moves into an empty column only from above other cards, and only into
   the first empty column (they are interchangeable);
-* only the full search, the last of the schedule, may answer "unsolvable".  The narrow
-  searches before it drop moves that can be needed (runs split for no immediate gain,
-  cards back from the foundations) and the eager ones send every card up the moment it
-  can go, which can lose a win; so a narrow search that runs dry proves nothing and the
-  schedule goes on.
+* only a search of the full space may answer "unsolvable" (the order it takes does not
+  matter: it has seen every state).  The narrow searches drop moves that can be needed
+  (runs split for no immediate gain, cards back from the foundations) and the eager ones
+  send every card up the moment it can go, which can lose a win; so a narrow search
+  that runs dry proves nothing and the schedule goes on.
 
-Search: several short narrow best-first searches with different heuristics, then the
-full one (see ``schedule``).  Wins are heavy-tailed -- one heuristic finds a deal's win
-in a few hundred states where another wanders for a million -- so short runs of
-different searches find more wins in the same time than one long run.
+Search: several short narrow best-first searches with different heuristics, then
+restarts with varied weights and a little noise, then the full search with what is left
+(see ``schedule`` and :mod:`.klondike_schedule`).  Wins are heavy-tailed -- one
+heuristic finds a deal's win in a few hundred states where another wanders for a
+million -- so many short runs of different searches find more wins in the same time
+than one long run.
 """
 
 from __future__ import annotations
 
+import random
+from itertools import chain
+
 from ..base import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
-from .search import SOLVED, Budget, Result, best_first, disorder
+from .klondike_schedule import deal_rng, restarts
+from .search import SOLVED, UNSOLVABLE, Budget, Result, best_first, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
 
 _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
+_DRAW3_SCHEDULE = (
+    (False, (5, 2, 1), 8_000),
+    (True, (2, 1, 1), 50_000),
+    (False, (5, 2, 1, 0, 3, 1), 50_000),
+    (True, (5, 2, 1, 0, 3, 1), 40_000),
+)
+
+
 class KlondikeDomain:
     # Heuristic weights: face-down cards, cards not home, cards above a lower card of
     # their column; then optionally the squares of the face-down piles, kings lying on
-    # other cards, and cards covering the next card of each suit.
+    # other cards, cards covering the next card of each suit, and cards in the talon.
     weights: tuple[int, ...] = (5, 2, 1)
     # Narrow searches first: runs move between columns only when that turns a card face
     # up, empties a column or lets the card they uncover go up; cards never come back
     # from the foundations; an *eager* one also sends every card up as soon as it can
-    # go.  They find most wins far sooner, but prove nothing: "unsolvable" always comes
-    # from the full search that ends the schedule.  (eager, weights, states) each, tried
-    # in turn; different heuristics fail on different deals, so short runs of several
-    # beat one long run.  Chosen on the slowest deals of seeds 0-199.
+    # go.  They find most wins far sooner, but prove nothing.  (eager, weights, states)
+    # each, tried in turn, then restarts (see :mod:`.klondike_schedule`): wins come from
+    # many short runs of different searches far more than from a few long ones.
     restricted = False
     eager = False
     schedule: tuple[tuple[bool, tuple[int, ...], int], ...] = (
         (False, (5, 2, 1), 8_000),  # most deals fall to this one in a few hundred states
-        (True, (2, 1, 1), 50_000),
-        (False, (5, 2, 1, 0, 3, 1), 50_000),
-        (True, (5, 2, 1, 0, 3, 1), 40_000),
+        (True, (2, 1, 1), 25_000),
+        (False, (5, 2, 1, 0, 3, 1), 25_000),
+        (True, (5, 2, 1, 0, 3, 1), 20_000),
     )
     full_weights: tuple[int, ...] = (5, 2, 1)
-    # Of the budget, kept for the full search: lost deals of draw three are mostly proven
-    # in a few thousand states, and draw one's are seldom proven in 10 s at all.
-    full_share = 0.15
+    # Of the budget, kept for the last full search.  Draw one's lost deals are seldom
+    # proven in 10 s unless both narrow spaces run dry first (and then the full search
+    # gets all the time left), so its share goes to restarts.
+    full_share = 0.05
+    restart_unit = 2_500  # states of the shortest restart; the others are multiples
+    restart_full = 0.2  # the share of restarts in the full space
+    noise = 0  # heuristic noise, in 16ths of a unit (restarts only)
     root_autoplay = True  # hints turn it off when it would only undo the player's move
 
     def __init__(self, game: Game) -> None:
@@ -75,7 +92,13 @@ class KlondikeDomain:
         self.draw = game.draw
         self.redeals = game.redeals  # None: unlimited
         self._free_pos = self.draw == 1 and self.redeals is None
+        if self.draw > 1:
+            # Drawing three, longer fixed runs and restarts win more (measured on the
+            # deals draw three left unknown), and lost deals are often proven quickly.
+            self.schedule = _DRAW3_SCHEDULE
+            self.restart_unit, self.full_share = 4_000, 0.15
         self._colinfo: dict[bytes, int] = {}
+        self._rand = random.Random(0).random
         self._reach_memo: dict[tuple[int, int, int], list[tuple[tuple[Move, ...], int]]] = {}
 
     # -- the framework's interface ---------------------------------------------------------
@@ -102,25 +125,39 @@ class KlondikeDomain:
         return (cols, downs, talon, pos, passes)  # passes stays 0 when they are unlimited
 
     def search(self, budget: Budget) -> Result:
-        """The narrow searches of the schedule, each up to its number of states, then the
-        full search with what is left of the budget (only it can prove a deal lost)."""
+        """The narrow searches of the schedule, then restarts (see :mod:`.klondike_schedule`)
+        until the narrow share of the budget is spent, then the full search with what is
+        left (only it can prove a deal lost)."""
         t0 = budget.clock()
         states = 0
+        fixed = ((True, e, w, 0, cap) for e, w, cap in self.schedule)
+        rng = deal_rng(self.initial())
+        runs = chain(fixed, restarts(rng, self.restart_unit, self.restart_full))
+        dry: set[bool] = set()  # eager or not: narrow spaces a run has exhausted
         try:
             # The narrow searches leave the full one a part of the budget for its proofs.
             narrow_end = budget.seconds * (1 - self.full_share)
-            for eager, w, cap in self.schedule:
+            for restricted, eager, w, noise, cap in runs:
                 left = narrow_end - (budget.clock() - t0)
-                if left <= 0:
+                if left <= 0 or len(dry) == 2:
                     break
-                self.restricted, self.eager, self.weights = True, eager, w
+                if restricted and eager in dry:  # other weights: the same space again
+                    continue
+                self.restricted, self.eager, self.weights = restricted, eager, w
+                self.noise, self._rand = noise, random.Random(rng.getrandbits(32)).random
                 r = best_first(self, budget.sub(left, min(cap, budget.states)))
                 states += r.states
                 if r.status == SOLVED or r.cancelled:
                     r.states, r.seconds = states, budget.clock() - t0
                     return r
+                if r.status == UNSOLVABLE:
+                    if not restricted:  # the full space, whatever the order: a proof
+                        r.states, r.seconds = states, budget.clock() - t0
+                        return r
+                    dry.add(eager)
         finally:
             self.restricted = self.eager = False
+            self.noise = 0
         self.weights = self.full_weights
         left = budget.seconds - (budget.clock() - t0)
         full = best_first(self, budget.sub(left))
@@ -144,7 +181,7 @@ class KlondikeDomain:
         w = self.weights
         h = w[0] * sum(downs) + w[1] * (52 - sum(found)) + w[2] * blocked
         if len(w) > 3:
-            w = (*w, 0, 0)
+            w = (*w, 0, 0, 0, 0)
             # Deep piles of face-down cards cost more than the same number spread out.
             if w[3]:
                 h += w[3] * sum(d * d for d in downs)
@@ -162,6 +199,11 @@ class KlondikeDomain:
                             if i >= 0:
                                 h += w[5] * (len(c) - 1 - i)
                                 break
+            # Cards still in the stock and waste: out there they only wait their turn.
+            h += w[6] * len(talon)
+        if self.noise:
+            # Restarts break ties and near-ties at random: another order, another dive.
+            return h * 16 + int(self._rand() * self.noise)
         return h
 
     def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
