@@ -1,8 +1,10 @@
 """Engine speed, one table per game.
 
 Columns: random playout steps per second (generate the legal moves, pick one, apply),
-apply+undo pairs per second, and the time to replay and validate a recorded 150-move game
-from its tokens (parse, check, apply each).  The baseline row, measured in the same run, is
+apply+undo pairs per second, the time to replay and validate a recorded 150-move game
+from its tokens (parse, check, apply each), and the mean time of the answer the server
+sends after each move of that game (``Game.state``: the table, the legal moves, whether
+"finish" wins, whether any move still matters).  The baseline row, measured in the same run, is
 the cost of Python's own ``random.choice`` over a list of the same size, so the ratios stay
 meaningful on a busy machine.
 
@@ -97,6 +99,22 @@ def replay_ms(key: str, seconds: float) -> float:
     return (time.perf_counter() - start) / runs * 1000
 
 
+def state_us(key: str, seconds: float) -> float:
+    """Mean ``state()`` time after each move of the recorded game, played move by move as
+    a session is (so what the table keeps between moves is used as on the server)."""
+    seed, tokens = recorded_game(key)
+    calls, spent, start = 0, 0.0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        g = new_game(key, seed)
+        for token in tokens:
+            g.play(token)
+            t0 = time.perf_counter()
+            g.state()
+            spent += time.perf_counter() - t0
+            calls += 1
+    return spent / calls * 1e6
+
+
 def baseline_rate(seconds: float) -> float:
     rng = random.Random(1)
     items = list(range(20))
@@ -114,7 +132,8 @@ def main() -> None:
     args = parser.parse_args()
     base = baseline_rate(args.seconds)
     print(f"baseline: random.choice over a 20-item list copy = {base:,.0f}/s\n")
-    header = f"{'game':<18} {'playout steps/s':>16} {'x base':>7} {'apply+undo/s':>13} {'x base':>7} {'replay 150 (ms)':>16}"
+    header = (f"{'game':<18} {'playout steps/s':>16} {'x base':>7} {'apply+undo/s':>13} "
+              f"{'x base':>7} {'replay 150 (ms)':>16} {'state (us)':>11}")
     print(header)
     print("-" * len(header))
     for key in args.games:
@@ -122,7 +141,9 @@ def main() -> None:
         p = playout_rate(key, args.seconds)
         a = apply_undo_rate(key, args.seconds)
         r = replay_ms(key, args.seconds)
-        print(f"{key:<18} {p:>16,.0f} {p / base:>7.3f} {a:>13,.0f} {a / base:>7.3f} {r:>16.3f}")
+        st = state_us(key, args.seconds)
+        print(f"{key:<18} {p:>16,.0f} {p / base:>7.3f} {a:>13,.0f} {a / base:>7.3f} {r:>16.3f}"
+              f" {st:>11.0f}")
     print("\ntargets (FreeCell): playout >= 20,000/s; apply+undo >= 200,000/s; replay < 2 ms")
 
 

@@ -221,8 +221,8 @@ class Game:
                             yield (FOUNDATION + s, j, 1)
 
         free = [CELL + i for i, c in enumerate(self.cells) if c == EMPTY]
-        # Columns by the rank of their top card: a card or run only fits on a top one rank
-        # above its first card, so each source looks at those columns, not at every one.
+        # Columns by the rank of their top card: a single card only fits on a top one rank
+        # above it, so it looks at those columns, not at every one.
         by_rank: list[list[int]] = [[] for _ in range(14)]
         for j in range(ncols):
             if tab[j]:
@@ -254,20 +254,23 @@ class Game:
                     if fits[top * 52 + tab[j][-1]]:
                         yield (i, j, 1)
                 continue
-            # A run of k cards starts one rank below the top it goes onto.
-            targets = [(j, k) for k in range(1, longest + 1) for j in by_rank[top_rank + k]
-                       if fits[p[-k] * 52 + tab[j][-1]]]
-            if to_empty:
-                if kings_only:
-                    k = 13 - top_rank  # the king heading the run
-                    if k <= run and RANK[p[-k]] == 12:
-                        targets += [(j, k) for j in empties]
-                else:
-                    targets += [(j, k) for j in empties
-                                for k in range(1, min(run, limit_empty) + 1)]
-            targets.sort()  # the order of a scan of the columns, as listed everywhere
-            for j, k in targets:
-                yield (i, j, k)
+            for j in range(ncols):  # runs: one look at each column, in order
+                if j == i:
+                    continue
+                q = tab[j]
+                if q:
+                    # The only run start that can fit: the card one rank below q's top.
+                    k = RANK[q[-1]] - top_rank
+                    if 1 <= k <= longest and fits[p[-k] * 52 + q[-1]]:
+                        yield (i, j, k)
+                elif to_empty:
+                    if kings_only:
+                        k = 13 - top_rank  # the king heading the run
+                        if k <= run and RANK[p[-k]] == 12:
+                            yield (i, j, k)
+                    else:
+                        for k in range(1, min(run, limit_empty) + 1):
+                            yield (i, j, k)
         if self.draw:
             if self.stock:
                 yield (STOCK, WASTE, min(self.draw, len(self.stock)))
