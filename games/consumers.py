@@ -223,7 +223,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                       "seq": exc.current}
         except services.Refused as exc:
             answer = {"type": "error", "error": "illegal_move", "reason": exc.reason,
-                      "seq": exc.seq}
+                      "seq": exc.seq, "code": exc.code, "params": exc.params}
         except services.BadRequest as exc:
             answer = {"type": "error", "error": "bad_request", "reason": str(exc)}
         except RateLimited as exc:

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games import deals, hints, tables, unlocked
 from games.engine import Game, IllegalMove, ReplayError, replay
+from games.engine.reasons import Reason, code_of
 from games.models import Deal, GameSession, Player
 
 UNDO = unlocked.UNDO
@@ -39,11 +40,13 @@ class StaleSeq(Exception):
 
 
 class Refused(Exception):
-    """A move or action the rules refuse; ``reason`` is the engine's one line."""
+    """A move or action the rules refuse; ``reason`` is the engine's one line, ``code`` and
+    ``params`` the same refusal for clients that word it themselves (engine/reasons.py)."""
 
     def __init__(self, reason: str, seq: int) -> None:
         super().__init__(reason)
-        self.reason, self.seq = reason, seq
+        self.code, self.params = code_of(reason)
+        self.reason, self.seq = str(reason), seq
 
 
 class BadRequest(ValueError):
@@ -184,7 +187,8 @@ def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
     """Append ``tokens`` (already applied to ``g``) with the server's time and store the new
     counters in one UPDATE; True when these moves won the game."""
     if session.seq + len(tokens) > MAX_MOVES:
-        raise Refused(f"a session holds at most {MAX_MOVES} moves", session.seq)
+        raise Refused(Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves",
+                             n=MAX_MOVES), session.seq)
     now = timezone.now()
     stamp = int(now.timestamp() * 1000)
     added = [[t, stamp] for t in tokens]
@@ -221,7 +225,8 @@ def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
 
 def _require_playing(session: GameSession) -> None:
     if session.status == GameSession.WON:
-        raise Refused("this game is won: start a new one to play again", session.seq)
+        raise Refused(Reason("game_won", "this game is won: start a new one to play again"),
+                      session.seq)
 
 
 def clean_token(token: object) -> str:
@@ -249,7 +254,7 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
             g.play(token)
         except IllegalMove as exc:
             tables.keep(session.pk, session.seq, g)  # a refused move leaves the table as it was
-            raise Refused(str(exc), session.seq) from None
+            raise Refused(exc.args[0], session.seq) from None
         # The token is stored as sent: replayed on the same table it parses to the same move.
         outcome = Outcome(session, g, just_won=_record(session, g, [token]))
     return _after_commit(outcome)
@@ -271,7 +276,7 @@ def _undo(session: GameSession, g: Game) -> Outcome:
         g.undo()
     except IllegalMove as exc:
         tables.keep(session.pk, session.seq, g)
-        raise Refused(str(exc), session.seq) from None
+        raise Refused(exc.args[0], session.seq) from None
     session.undo_count += 1
     _record(session, g, [UNDO])
     return Outcome(session, g)
@@ -286,7 +291,8 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
         g = _table(session)
         if not g.can_finish():
             tables.keep(session.pk, session.seq, g)
-            raise Refused("the game cannot be finished automatically yet", session.seq)
+            raise Refused(Reason("cannot_finish",
+                                 "the game cannot be finished automatically yet"), session.seq)
         tokens = []
         for move in g.finish_moves():
             tokens.append(g.notation(move))

@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 
-def error(code: str, reason: str, http_status: int, **extra: Any) -> Response:
-    return Response({"error": code, "reason": reason, **extra}, status=http_status)
+def error(kind: str, reason: str, http_status: int, **extra: Any) -> Response:
+    return Response({"error": kind, "reason": reason, **extra}, status=http_status)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -129,6 +129,11 @@ class ConflictOut(ErrorOut):
 
 class IllegalOut(ErrorOut):
     seq = serializers.IntegerField()
+    code = serializers.CharField(
+        help_text="the refusal's stable code (games/engine/reasons.py), e.g. cannot_go_on")
+    params = serializers.DictField(
+        help_text="the refusal's details: cards as codes (TD), suits as letters, ranks as "
+                  "names, column and cell numbers from 1")
 
 
 class DailyDealOut(serializers.Serializer):

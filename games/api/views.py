@@ -54,7 +54,8 @@ class PlayerAPIView(APIView):
         if isinstance(exc, services.StaleSeq):
             return error("stale_seq", str(exc), status.HTTP_409_CONFLICT, seq=exc.current)
         if isinstance(exc, services.Refused):
-            return error("illegal_move", exc.reason, 422, seq=exc.seq)
+            return error("illegal_move", exc.reason, 422, seq=exc.seq, code=exc.code,
+                         params=exc.params)
         if isinstance(exc, services.SessionNotFound):
             return error("not_found", str(exc), status.HTTP_404_NOT_FOUND)
         if isinstance(exc, (services.BadRequest, deals.DealError)):

@@ -14,6 +14,7 @@ from .base import Game, IllegalMove
 from .cards import RANK, SUIT
 from .deals import shuffled_deck
 from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move
+from .reasons import Reason
 
 _COLS = "123456789tjqk"
 _TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
@@ -113,9 +114,11 @@ class BakersDozen(Game):
         t = token.strip().lower()
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(
-                f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h"
-            )
+            raise IllegalMove(Reason(
+                "bad_notation",
+                f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h",
+                token=token,
+            ))
         src = _COLS.index(m["src"])
         if m["dst"] == "h":
             p = self.tab[src]

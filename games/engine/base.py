@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from . import endgame, views
-from .cards import RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, card_name
+from .cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_LETTERS, SUIT_NAMES, card_name
 from .piles import (
     ALTERNATE,
     ANY_CARD,
@@ -41,10 +41,12 @@ from .piles import (
     WASTE,
     Move,
 )
+from .reasons import Reason
 
 
 class IllegalMove(ValueError):
-    """A move the rules refuse; ``str(exc)`` is the one-line reason shown to the player."""
+    """A move the rules refuse; ``str(exc)`` is the one-line reason shown to the player, and
+    ``exc.args[0]`` a ``Reason`` with its code where the engine gives one."""
 
 
 class Game:
@@ -278,132 +280,146 @@ class Game:
                 yield (WASTE, STOCK, len(self.waste))
 
     # -- checking --------------------------------------------------------------------------
-    def reason(self, move: Move) -> str | None:
+    def reason(self, move: Move) -> Reason | None:
         """Why ``move`` is illegal now, in one line; None when it is legal."""
         src, dst, n = move
         if src == STOCK or dst == STOCK:
             return self._stock_reason(move)
         if n < 1:
-            return "a move takes at least one card"
+            return Reason("zero_cards", "a move takes at least one card")
         if src == dst:
-            return "a card cannot move onto the pile it is on"
+            return Reason("same_pile", "a card cannot move onto the pile it is on")
         # What is being moved?
         if src < CELL:
             if src >= self.columns:
-                return f"there is no column {src + 1}"
+                return Reason("no_column", f"there is no column {src + 1}", n=src + 1)
             p = self.tab[src]
             if not p:
-                return f"column {src + 1} is empty"
+                return Reason("column_empty", f"column {src + 1} is empty", n=src + 1)
             if n > len(p) - self.down[src]:
-                return "face-down cards cannot move"
+                return Reason("face_down", "face-down cards cannot move")
             if n > 1:
                 if self.runs == SINGLE_CARD:
-                    return f"only the top card of a column moves in {self.title}"
+                    return Reason("top_only", f"only the top card of a column moves in {self.title}",
+                                  game=self.key)
                 if n > self.run_length(src):
-                    return "those cards are not an ordered run"
+                    return Reason("not_run", "those cards are not an ordered run")
             c = p[-n]
         elif src < FOUNDATION:
             if src - CELL >= self.free_cells:
-                return "there is no such free cell"
+                return Reason("no_cell", "there is no such free cell")
             c = self.cells[src - CELL]
             if c == EMPTY:
-                return f"free cell {src - CELL + 1} is empty"
+                return Reason("cell_empty", f"free cell {src - CELL + 1} is empty", n=src - CELL + 1)
         elif src < STOCK:
             if not self.foundation_back:
-                return f"cards on the foundations do not come back in {self.title}"
+                return Reason("no_come_back",
+                              f"cards on the foundations do not come back in {self.title}",
+                              game=self.key)
             c_or_none = self.foundation_top(src - FOUNDATION)
             if c_or_none is None:
-                return f"the {SUIT_NAMES[src - FOUNDATION]} foundation is empty"
+                return Reason("found_empty",
+                              f"the {SUIT_NAMES[src - FOUNDATION]} foundation is empty",
+                              suit=SUIT_LETTERS[src - FOUNDATION])
             c = c_or_none
         else:
             if not self.waste:
-                return "the waste is empty"
+                return Reason("waste_empty", "the waste is empty")
             c = self.waste[-1]
         if n > 1 and src >= CELL:
-            return "only one card moves from there"
+            return Reason("one_from_there", "only one card moves from there")
         # Where is it going?
         if dst < CELL:
             if dst >= self.columns:
-                return f"there is no column {dst + 1}"
+                return Reason("no_column", f"there is no column {dst + 1}", n=dst + 1)
             q = self.tab[dst]
             if q:
                 if not self._fits[c * 52 + q[-1]]:
-                    return (
-                        f"{card_name(c)} cannot go on {card_name(q[-1])}: {self._build_need(q[-1])}"
-                    )
+                    return self._cannot_go_on(c, q[-1])
             elif self.empty_pile == NEVER_REFILLED:
-                return f"an empty column is never filled again in {self.title}"
+                return Reason("never_filled",
+                              f"an empty column is never filled again in {self.title}",
+                              game=self.key)
             elif self.empty_pile == KINGS_ONLY and RANK[c] != 12:
-                return "only a king, or a run headed by a king, can go into an empty pile"
+                return Reason("king_only",
+                              "only a king, or a run headed by a king, can go into an empty pile")
             if n > 1 and self.runs == SUPERMOVE:
                 limit = self.move_limit(to_empty=not q)
                 if n > limit:
-                    return (
-                        f"moving {n} cards needs more free cells or empty columns "
-                        f"({limit} at most now)"
-                    )
+                    return Reason("supermove",
+                                  f"moving {n} cards needs more free cells or empty columns "
+                                  f"({limit} at most now)", n=n, max=limit)
             return None
         if dst < FOUNDATION:
             if dst - CELL >= self.free_cells:
-                return (
-                    f"there are no free cells in {self.title}"
-                    if not self.free_cells
-                    else "there is no such free cell"
-                )
+                if not self.free_cells:
+                    return Reason("no_free_cells", f"there are no free cells in {self.title}",
+                                  game=self.key)
+                return Reason("no_cell", "there is no such free cell")
             if src >= CELL and src < FOUNDATION:
-                return "a card does not move from one free cell to another"
+                return Reason("cell_to_cell", "a card does not move from one free cell to another")
             if n > 1:
-                return "a free cell holds one card"
+                return Reason("cell_one", "a free cell holds one card")
             if self.cells[dst - CELL] != EMPTY:
-                return f"free cell {dst - CELL + 1} is taken"
+                return Reason("cell_taken", f"free cell {dst - CELL + 1} is taken", n=dst - CELL + 1)
             return None
         if dst < STOCK:
             if n > 1:
-                return "cards go up to the foundations one at a time"
+                return Reason("one_at_a_time", "cards go up to the foundations one at a time")
             if dst - FOUNDATION != SUIT[c]:
-                return f"{card_name(c)} belongs on the {SUIT_NAMES[SUIT[c]]} foundation"
+                return Reason("belongs",
+                              f"{card_name(c)} belongs on the {SUIT_NAMES[SUIT[c]]} foundation",
+                              card=CODE[c], suit=SUIT_LETTERS[SUIT[c]])
             have = self.found[SUIT[c]]
             if have != RANK[c]:
                 if have == 13:
-                    return f"the {SUIT_NAMES[SUIT[c]]} foundation is complete"
-                return (
-                    f"{card_name(c)} cannot go up yet: the {SUIT_NAMES[SUIT[c]]} foundation "
-                    f"needs the {RANK_NAMES[have]} first"
-                )
+                    return Reason("complete", f"the {SUIT_NAMES[SUIT[c]]} foundation is complete",
+                                  suit=SUIT_LETTERS[SUIT[c]])
+                return Reason("not_yet",
+                              f"{card_name(c)} cannot go up yet: the {SUIT_NAMES[SUIT[c]]} "
+                              f"foundation needs the {RANK_NAMES[have]} first",
+                              card=CODE[c], suit=SUIT_LETTERS[SUIT[c]], rank=RANK_NAMES[have])
             if src >= FOUNDATION and src < STOCK:
-                return "that card is already on its foundation"
+                return Reason("already_up", "that card is already on its foundation")
             return None
-        return "cards cannot be put on the waste"
+        return Reason("not_on_waste", "cards cannot be put on the waste")
 
-    def _build_need(self, onto: int) -> str:
+    def _cannot_go_on(self, c: int, onto: int) -> Reason:
+        # need: the rank wanted (None on an ace), colour: the colour wanted, if any.
         if RANK[onto] == 0:
-            return "nothing goes on an ace"
-        lower = RANK_NAMES[RANK[onto] - 1]
-        if self.build == ALTERNATE:
-            return f"it needs a {'black' if RED[onto] else 'red'} {lower}"
-        return f"it needs {'an' if lower[0] in 'aeiou' else 'a'} {lower}"
+            need, colour, text = None, None, "nothing goes on an ace"
+        else:
+            need = RANK_NAMES[RANK[onto] - 1]
+            colour = ("black" if RED[onto] else "red") if self.build == ALTERNATE else None
+            if colour:
+                text = f"it needs a {colour} {need}"
+            else:
+                text = f"it needs {'an' if need[0] in 'aeiou' else 'a'} {need}"
+        return Reason("cannot_go_on", f"{card_name(c)} cannot go on {card_name(onto)}: {text}",
+                      card=CODE[c], onto=CODE[onto], need=need, colour=colour)
 
-    def _stock_reason(self, move: Move) -> str | None:
+    def _stock_reason(self, move: Move) -> Reason | None:
         src, dst, n = move
         if not self.draw:
-            return f"there is no stock in {self.title}"
+            return Reason("no_stock", f"there is no stock in {self.title}", game=self.key)
         if src == STOCK and dst == WASTE:
             if not self.stock:
-                return "the stock is empty: turn the waste back over instead"
+                return Reason("stock_empty", "the stock is empty: turn the waste back over instead")
             if n != min(self.draw, len(self.stock)):
-                return f"the stock turns {min(self.draw, len(self.stock))} card(s) at a time"
+                k = min(self.draw, len(self.stock))
+                return Reason("stock_turns", f"the stock turns {k} card(s) at a time", n=k)
             return None
         if src == WASTE and dst == STOCK:
             if self.stock:
-                return "the waste goes back only once the stock is empty"
+                return Reason("waste_back", "the waste goes back only once the stock is empty")
             if not self.waste:
-                return "there are no cards to turn back"
+                return Reason("nothing_back", "there are no cards to turn back")
             if self.redeals is not None and self.redeals_used >= self.redeals:
-                return "no passes through the stock are left in this game"
+                return Reason("no_passes", "no passes through the stock are left in this game")
             if n != len(self.waste):
-                return "the whole waste turns back at once"
+                return Reason("whole_waste", "the whole waste turns back at once")
             return None
-        return "cards cannot be put on the stock"
+        return Reason("not_on_stock", "cards cannot be put on the stock")
 
     # -- changing the state ----------------------------------------------------------------
     def push(self, move: Move) -> None:
@@ -475,8 +491,10 @@ class Game:
         """Take back the last move exactly as it was (score included)."""
         if not self.history:
             if self.undo_limit and self.moves:
-                raise IllegalMove(f"undo goes back {self.undo_limit} moves at most")
-            raise IllegalMove("there is no move to undo")
+                raise IllegalMove(Reason("undo_limit",
+                                         f"undo goes back {self.undo_limit} moves at most",
+                                         n=self.undo_limit))
+            raise IllegalMove(Reason("no_undo", "there is no move to undo"))
         move, prev, extra = self.history.pop()
         src, dst, n = move
         if src == STOCK:

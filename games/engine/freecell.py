@@ -15,6 +15,7 @@ from .base import EMPTY, Game, IllegalMove
 from .cards import RANK, SUIT
 from .deals import ms_deal
 from .piles import ALTERNATE, ANY_CARD, CELL, FOUNDATION, SUPERMOVE, Move
+from .reasons import Reason
 
 _TOKEN = re.compile(r"^(?P<src>[1-8a-dh])(?P<dst>[1-8a-dh])(?:v(?P<n>\d+|[a-z]))?$")
 
@@ -47,16 +48,20 @@ class FreeCell(Game):
         t = token.strip().lower()
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(
-                f"{token!r} is not a move: use from+to with columns 1-8, cells a-d, h"
-            )
+            raise IllegalMove(Reason(
+                "bad_notation",
+                f"{token!r} is not a move: use from+to with columns 1-8, cells a-d, h",
+                token=token,
+            ))
         src, dst, n = self._pile(m["src"]), self._pile(m["dst"]), m["n"]
         if src == FOUNDATION:
-            raise IllegalMove("cards on the foundations do not come back in FreeCell")
+            raise IllegalMove(Reason("no_come_back",
+                                     "cards on the foundations do not come back in FreeCell",
+                                     game=self.key))
         if n:
             count = int(n) if n.isdigit() else ord(n) - ord("a") + 10
             if count < 1:
-                raise IllegalMove("a move takes at least one card")
+                raise IllegalMove(Reason("zero_cards", "a move takes at least one card"))
         else:
             count = 1
         if src < CELL:

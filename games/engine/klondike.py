@@ -18,6 +18,7 @@ from .base import Game, IllegalMove
 from .cards import RANK, SUIT, SUIT_LETTERS
 from .deals import shuffled_deck
 from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move
+from .reasons import Reason
 
 _TOKEN = re.compile(r"^(?P<src>[1-7]|w|f[cdhs])(?P<dst>[1-7]|h|f)(?:v(?P<n>\d+))?$")
 
@@ -65,9 +66,11 @@ class KlondikeFamily(Game):
             return (WASTE, STOCK, len(self.waste) or 1)
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(
-                f"{token!r} is not a move: use s, r, or from+to with columns 1-7, w, fS, h"
-            )
+            raise IllegalMove(Reason(
+                "bad_notation",
+                f"{token!r} is not a move: use s, r, or from+to with columns 1-7, w, fS, h",
+                token=token,
+            ))
         a, b, n = m["src"], m["dst"], m["n"]
         if a == "w":
             src = WASTE

@@ -299,3 +299,19 @@ def test_bakers_dozen_win_scores_500_more() -> None:
     g = BakersDozen.setup([["KS"]], foundations={"C": 13, "D": 13, "H": 13, "S": 12})
     g.play("1h")
     assert g.won and g.score == 52 * 5 + 500
+
+
+def test_every_refusal_carries_a_code_and_its_details() -> None:
+    from games.engine.reasons import code_of
+
+    g = FreeCell.setup([["5S", "TD"], ["3S"], ["KH"], ["AC"]])
+    refusal = g.reason(g.parse("12"))
+    assert str(refusal) == "ten of diamonds cannot go on three of spades: it needs a red two"
+    assert code_of(refusal) == ("cannot_go_on", {"card": "TD", "onto": "3S", "need": "two",
+                                                  "colour": "red"})
+    on_ace = g.reason(g.parse("14"))
+    assert code_of(on_ace) == ("cannot_go_on", {"card": "TD", "onto": "AC", "need": None,
+                                                 "colour": None})
+    with pytest.raises(IllegalMove) as bad:
+        g.play("zz")
+    assert code_of(bad.value.args[0])[0] == "bad_notation"

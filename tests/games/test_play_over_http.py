@@ -43,6 +43,10 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_nothing_changes(
     assert r.status_code == 422
     body = r.json()
     assert body["error"] == "illegal_move" and "foundation" in body["reason"]
+    # The same refusal as a stable code with its details, for pages in other languages.
+    card = s["view"]["piles"]["tableau:0"][-1]
+    assert body["code"] == "not_yet"
+    assert body["params"] == {"card": card, "suit": card[1], "rank": "ace"}
     stored = GameSession.objects.get(pk=s["id"])
     assert stored.moves == [] and stored.started_at is None
 
@@ -138,6 +142,7 @@ def test_undo_takes_back_a_move_and_is_counted(api):
     assert body["view"]["piles"]["cell:0"] == []
     nothing = c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 2})
     assert nothing.status_code == 422 and "undo" in nothing.json()["reason"]
+    assert nothing.json()["code"] == "no_undo"
 
 
 def test_a_hint_is_a_legal_move_marked_with_its_source_and_counted(api):

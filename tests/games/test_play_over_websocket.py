@@ -57,6 +57,7 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
     assert after["view"]["piles"]["cell:0"] != []
     assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1}
     assert refused["type"] == "error" and refused["error"] == "illegal_move" and refused["reason"]
+    assert refused["code"] and isinstance(refused["params"], dict)
     assert undone["type"] == "state" and undone["seq"] == 2 and undone["undo_count"] == 1
     stored = GameSession.objects.get(pk=s["id"])
     assert [t for t, _ in stored.moves] == ["8a", "u"]

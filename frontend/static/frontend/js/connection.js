@@ -5,7 +5,14 @@
 import * as api from './api.js';
 import { openSocket } from './socket.js';
 
-export class Refusal extends Error {}
+// A refusal from the server: its sentence, and its stable code and details when it has them.
+export class Refusal extends Error {
+  constructor(message, code, params) {
+    super(message);
+    this.code = code;
+    this.params = params;
+  }
+}
 
 const WS_TIMEOUT = 5000;
 
@@ -27,7 +34,7 @@ export function connect(session, { onState, onStatus }) {
       } else if (msg.type === 'error' && waiting) {
         const w = waiting; waiting = null; clearTimeout(w.timer);
         if (msg.error === 'stale_seq') w.resolve(api.getSession(id));
-        else w.reject(new Refusal(msg.reason || msg.error || 'refused'));
+        else w.reject(new Refusal(msg.reason || msg.error || 'refused', msg.code, msg.params));
       } else if (msg.type === 'hint' && waiting) {
         const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(msg);
       }
@@ -76,7 +83,7 @@ export function connect(session, { onState, onStatus }) {
         status(true);
         return state;
       } catch (e) {
-        if (e.status === 422 || (e.status === 400 && e.body && e.body.reason)) throw new Refusal(e.body.reason || e.message);
+        if (e.status === 422 || (e.status === 400 && e.body && e.body.reason)) throw new Refusal(e.body.reason || e.message, e.body.code, e.body.params);
         if (e.status === 409) return api.getSession(id);
         if (e.status && e.status < 500) throw e;
         status(false); // network down or server restarting: keep trying, in order

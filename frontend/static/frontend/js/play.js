@@ -170,7 +170,7 @@ async function send(token, before, describe) {
   } catch (e) {
     if (e instanceof Refusal) {
       draw(before); // the card goes back where it came from
-      say(translateReason(e.message), 'refusal');
+      say(translateReason(e.message, e.code, e.params), 'refusal');
       return null;
     }
     say(t('error', { error: e.message }), 'refusal');
@@ -249,7 +249,7 @@ async function undo() {
     await conn.undo();
     announce(t('undone'));
   } catch (e) {
-    say(e instanceof Refusal ? translateReason(e.message) : t('no_undo'), 'refusal');
+    say(e instanceof Refusal ? translateReason(e.message, e.code, e.params) : t('no_undo'), 'refusal');
   }
 }
 
@@ -322,7 +322,7 @@ async function askHint() {
     clearTimeout(looking);
     if (ctl.signal.aborted) return;
     hintCtl = null;
-    say(e.status === 422 || e.status === 400 ? translateReason(e.body.reason) || t('hint_none') : t('error', { error: e.message }), 'refusal');
+    say(e.status === 422 || e.status === 400 ? translateReason(e.body.reason, e.body.code, e.body.params) || t('hint_none') : t('error', { error: e.message }), 'refusal');
     return;
   }
   clearTimeout(looking);

@@ -1,7 +1,8 @@
-// The rules engine words its refusals in English.  For other languages the page recognises
-// each of the engine's sentences and says it again in the player's language (the sentences
-// themselves are translated with the rest of the site, in frontend/strings.py).  A sentence
-// it does not recognise is shown as the server wrote it.
+// The rules engine words its refusals in English.  For other languages the page says them
+// again in the player's language (the sentences themselves are translated with the rest of
+// the site, in frontend/strings.py): from the refusal's stable code and details when the
+// server sends them (games/engine/reasons.py), else by recognising the English sentence.
+// A refusal it does not know is shown as the server wrote it.
 import { cardName, page, suitName, t } from './i18n.js';
 
 const RANKS = ['ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king'];
@@ -65,8 +66,35 @@ const FIXED = {
   'there is no move to undo': 'r_no_undo',
 };
 
-export function translateReason(text) {
+function needOf(p) {
+  if (!p.need) return t('r_ace');
+  const f = feminine(p.need);
+  const art = t(f ? 'art_f' : 'art_m');
+  if (p.colour) return t('r_need_colour', { art, rank: rank(p.need), colour: t(p.colour + (f ? '_f' : '')) });
+  return t('r_need', { art, rank: rank(p.need) });
+}
+
+const BY_CODE = {
+  cannot_go_on: (p) => t('r_cannot_go_on', { card: cardName(p.card), onto: cardName(p.onto), need: needOf(p) }),
+  supermove: (p) => t('r_supermove', { n: p.n, max: p.max }),
+  not_yet: (p) => t('r_not_yet', { card: cardName(p.card), suit: suitName(p.suit), rank: rank(p.rank) }),
+  belongs: (p) => t('r_belongs', { card: cardName(p.card), suit: suitName(p.suit) }),
+  complete: (p) => t('r_complete', { suit: suitName(p.suit) }),
+  found_empty: (p) => t('r_found_empty', { suit: suitName(p.suit) }),
+  cell_taken: (p) => t('r_cell_taken', { n: p.n }),
+  cell_empty: (p) => t('r_cell_empty', { n: p.n }),
+  column_empty: (p) => t('r_column_empty', { n: p.n }),
+  undo_limit: (p) => t('r_undo_limit', { n: p.n }),
+};
+// Codes whose sentence has no details: the key is the code's.
+const PLAIN = new Set(['king_only', 'not_run', 'cell_to_cell', 'cell_one', 'one_at_a_time', 'already_up',
+  'face_down', 'same_pile', 'one_from_there', 'not_on_waste', 'not_on_stock', 'waste_empty', 'stock_empty',
+  'waste_back', 'nothing_back', 'no_passes', 'whole_waste', 'no_undo', 'top_only', 'never_filled', 'no_come_back']);
+
+export function translateReason(text, code, params) {
   if (!text || page.lang === 'en') return text;
+  if (code && BY_CODE[code]) return BY_CODE[code](params || {});
+  if (code && PLAIN.has(code)) return t(`r_${code}`);
   if (FIXED[text]) return t(FIXED[text]);
   for (const [re, fn] of PATTERNS) {
     const m = text.match(re);
