@@ -14,10 +14,11 @@ Last run (2026-11-30, load average 4-7 on the 2 cores): FreeCell 1-1000 all solv
 CPU in total, median 11.3 ms, worst 2.06 s (fc-solve -l lg: 0.2 s, ratio 280x); 11982
 proven unsolvable in 5.4 s (fc-solve 0.45 s).  Longer sweeps with ``python -m games.engine
 solve GAME --range 0 999 --budget 10 --cpu`` (seeds 0-999, one process each, two at once):
-Klondike draw one 83.8% solved, 1.3% proven lost, 14.9% unknown, median 9.1 ms, worst
-10.2 s, median 260 moves (target 88%: not met); draw three 76.0% solved, 7.9% proven lost,
-16.1% unknown, median 19.7 ms, median 169 moves (target 79%: not met; seeds 0-199 alone:
-79.5%); Whitehorse 98.4% solved, 0.1% proven lost, 1.5% unknown, median 6.0 ms, median
+Klondike draw one 88.3% solved, 1.4% proven lost, 10.3% unknown, median 3.7 ms, worst
+10.1 s, median 258 moves (target 88%: met); draw three 79.2% solved, 8.1% proven lost,
+12.7% unknown, median 8.3 ms, worst 10.1 s, median 169 moves (target 79%: met; both after
+the restarts came in); Whitehorse (measured before the restarts) 98.4% solved,
+0.1% proven lost, 1.5% unknown, median 6.0 ms, median
 410 moves; every solution replayed as a win.  Baker's Dozen (seeds 0-999): 96.7% solved,
 0.4% proven unwinnable, 2.9% unknown -- 97.1% decided (target 90%: met), so between 96.7%
 and 99.6% of deals are winnable; median 18 ms, worst 10.1 s, median 84 moves.
