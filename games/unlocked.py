@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.base import ModelState
 from django.utils import timezone
 
-from games import tables
+from games import aio_db, tables
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Player
 
@@ -54,11 +53,6 @@ SQL = (
     f"AND s.status = '{GameSession.PLAYING}' "
     f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}"
 )
-
-
-def encode(rows: list[dict[str, Any]]) -> list[str]:
-    """``SQL``'s parameters for these moves' ``Pending.params``."""
-    return [orjson.dumps(rows).decode()]
 
 
 @dataclass
@@ -156,6 +150,7 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str) -> Out
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(SQL, encode([pending.params]), prepare=True, binary=True)
+            cursor.execute(SQL, aio_db.rows_param([pending.params]), prepare=True,
+                           binary=True)
             row = cursor.fetchone()
     return stored(pending, row[1:] if row else None)

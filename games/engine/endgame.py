@@ -40,11 +40,15 @@ def _stock_touch(g: Game) -> Move | None:
 
 
 def _idle_limit(g: Game) -> int:
+    return _idle_touches(len(g.stock) + len(g.waste), g.draw)
+
+
+def _idle_touches(talon: int, draw: int) -> int:
     """Stock touches in a row, without a card going anywhere, after which none ever will.
     With nothing taken from it the talon comes back to the same order at every turn-over,
     so two full cycles (the rest of this one, then a whole one) have shown every card the
     stock can show: a cycle is one touch per ``draw`` cards and one to turn it over."""
-    return 2 * (-(-(len(g.stock) + len(g.waste)) // max(g.draw, 1)) + 1) + 2
+    return 2 * (-(-talon // max(draw, 1)) + 1) + 2
 
 
 def finish_moves(game: Game) -> list[Move]:
@@ -135,7 +139,7 @@ def _finishes(game: Game) -> bool:
             return False
         # Touch the stock until the waste shows a card that can go up: nothing else changes
         # meanwhile, so the columns need no new look until one does.
-        limit = 2 * (-(-(len(stock) + len(waste)) // draw) + 1) + 2  # as _idle_limit
+        limit = _idle_touches(len(stock) + len(waste), draw)
         while not waste or found[SUIT[waste[-1]]] != RANK[waste[-1]]:
             if idle > limit:
                 return False
