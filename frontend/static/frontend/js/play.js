@@ -4,6 +4,7 @@ import * as api from './api.js';
 import { connect, Refusal } from './connection.js';
 import { announce, cardName, clock, page, pileName, t } from './i18n.js';
 import { tokenFor } from './notation.js';
+import { ghostPositions, hitPile, liftGhost, moveGhost, removeGhost } from './drag.js';
 import { translateReason } from './reasons.js';
 import { animateFrom, pileOrder, positions, renderTable } from './table.js';
 
@@ -426,12 +427,6 @@ $('picker-close').addEventListener('click', () => { closePicker(); clearSelectio
 let press = null;
 const LONG_PRESS = 450;
 
-function hitPile(x, y) {
-  const el = document.elementFromPoint(x, y);
-  const p = el && el.closest('#table .pile');
-  return p ? p.dataset.pile : null;
-}
-
 root.addEventListener('pointerdown', (e) => {
   if (!st.s || (e.pointerType === 'mouse' && e.button !== 0)) return;
   st.keyboard = false;
@@ -471,7 +466,7 @@ root.addEventListener('pointermove', (e) => {
     startDrag(press.pile, from);
     press.dragging = true;
   }
-  moveGhost(dx, dy, e.clientX, e.clientY);
+  moveGhost(root, dx, dy, e.clientX, e.clientY);
 });
 
 function endPress(e, cancelled) {
@@ -501,46 +496,14 @@ root.addEventListener('pointercancel', (e) => endPress(e, true));
 root.addEventListener('contextmenu', (e) => { if (meta.supermove) e.preventDefault(); });
 
 // Double tap in Baker's Dozen: the first tap already sends a card up when it can go.
-let ghost = null;
 function startDrag(name, index) {
   closePicker();
   st.sel = null;
   st.drag = { pile: name, index };
   st.targets = targetsFor(name, index);
-  const els = [...root.querySelectorAll(`.card[data-pile="${name}"]`)].filter((c) => Number(c.dataset.index) >= index);
-  ghost = document.createElement('div');
-  ghost.className = 'ghost';
-  ghost.style.setProperty('--cw', root.style.getPropertyValue('--cw'));
-  ghost.style.setProperty('--ch', root.style.getPropertyValue('--ch'));
-  ghost.origin = [];
-  for (const c of els) {
-    const r = c.getBoundingClientRect();
-    const clone = c.cloneNode(true);
-    clone.removeAttribute('role'); clone.removeAttribute('aria-label');
-    clone.classList.remove('selected', 'hint-from');
-    clone.style.left = r.left + 'px'; clone.style.top = r.top + 'px';
-    ghost.append(clone);
-    ghost.origin.push([r.left, r.top]);
-  }
-  document.body.append(ghost);
+  liftGhost(root, name, index);
   draw();
 }
-
-function moveGhost(dx, dy, x, y) {
-  if (!ghost) return;
-  ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-  const over = hitPile(x, y);
-  root.querySelectorAll('.pile.over').forEach((p) => p.classList.remove('over'));
-  if (over) root.querySelector(`.pile[data-pile="${over}"]`)?.classList.add('over');
-}
-
-function ghostPositions() {
-  const map = new Map();
-  if (ghost) ghost.querySelectorAll('.card[data-card]').forEach((c) => map.set(c.dataset.card, c.getBoundingClientRect()));
-  return map;
-}
-
-function removeGhost() { if (ghost) { ghost.remove(); ghost = null; } }
 
 // ---------------------------------------------------------------------------- keyboard
 function moveFocus(step) {
