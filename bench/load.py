@@ -139,7 +139,7 @@ def verify(db_url: str, sessions: list[Played]) -> dict[str, int]:
             "WHERE s.id = ANY(%s::uuid[])", (list(by_id),)).fetchall()
     for sid, moves, seq, score, cards_up, status, time_ms, game, seed in rows:
         p = by_id.pop(sid)
-        stored = [t for t, _ in moves]
+        stored = [m[0] for m in moves]
         out["sessions"] += 1
         out["acked"] += len(p.acked)
         out["stored"] += len(stored)
@@ -149,7 +149,7 @@ def verify(db_url: str, sessions: list[Played]) -> dict[str, int]:
         out["lost"] += len(p.acked) - common
         out["extra"] += len(stored) - common
         try:
-            g = replay(game, seed, stored)
+            g = replay(game, int(seed), stored)
             want = None if not g.has_score else g.score + (
                 time_bonus(game, time_ms) if status == "won" else 0)
             if seq != len(stored) or cards_up != g.cards_up or score != want:

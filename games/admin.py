@@ -88,7 +88,7 @@ class GameSessionAdmin(admin.ModelAdmin):
     def move_table(self, obj: GameSession) -> str:
         rows = format_html_join(
             "", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((i, token, at) for i, (token, at) in enumerate(obj.moves, start=1)),
+            ((i, token, at) for i, (token, at, *_) in enumerate(obj.moves, start=1)),
         )
         return format_html(
             "<table><tr><th>#</th><th>move</th><th>server time (ms)</th></tr>{}</table>", rows

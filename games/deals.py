@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import secrets
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
@@ -18,15 +17,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import DAILY_GAMES, GAMES
-from games.engine.deals import MS_MAX_DEAL, SEED_MAX, daily_seed
+from games.engine import DAILY_GAMES, GAMES, daily_seed
+from games.engine.deals import MS_MAX_DEAL
 from games.models import Deal
 
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 50
-# Microsoft deal 11982 is the one deal among 1..32000 without a solution.
-UNSOLVABLE_FREECELL = frozenset({11982})
 
 # certify(date, game, secret, budget=..., max_candidates=...) -> certificate or None; a
 # certificate has .seed, .candidate and .par (the solver's games.engine.solver.certify).
@@ -102,15 +99,6 @@ def ensure_dailies(start: dt.date | None = None, days: int = 1) -> list[Deal]:
     ]
 
 
-def random_seed(game: str) -> int:
-    if game == "freecell":
-        while True:
-            n = secrets.randbelow(32000) + 1
-            if n not in UNSOLVABLE_FREECELL:
-                return n
-    return secrets.randbelow(SEED_MAX + 1)
-
-
 def deal_for_request(game: str, spec: object) -> Deal:
     """The deal a new session starts from: ``daily``, ``random``, a FreeCell deal number,
     or the public id of a deal already played."""
@@ -121,7 +109,7 @@ def deal_for_request(game: str, spec: object) -> Deal:
             raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
         return todays_deal(game)
     if spec == "random":
-        return _deal_for_seed(game, random_seed(game))
+        return _deal_for_seed(game, GAMES[game].random_seed())
     if isinstance(spec, bool):
         raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):

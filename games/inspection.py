@@ -37,7 +37,7 @@ def replay_steps(session: GameSession) -> tuple[list[Step], list[dict[str, Any]]
     steps = [Step(0, "", None, None, g.score if g.has_score else None, g.cards_up)]
     tables = [_table(g)]
     previous: int | None = None
-    for i, (token, at_ms) in enumerate(session.moves, start=1):
+    for i, (token, at_ms, *_) in enumerate(session.moves, start=1):
         gap = at_ms - previous if previous is not None else None
         previous = at_ms
         try:
@@ -69,7 +69,7 @@ def _table(g: Any) -> dict[str, Any]:
 
 
 def timing_signals(session: GameSession) -> dict[str, Any]:
-    stamps = [at for _, at in session.moves]
+    stamps = [m[1] for m in session.moves]
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     return {
         "moves_stored": len(stamps),

@@ -11,10 +11,12 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
 from games.engine import GAMES
+from games.engine.deals import SEED_MAX
 
 GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
 
@@ -22,6 +24,44 @@ GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
 def new_public_id() -> str:
     # Random, never derived from the seed: a Klondike public id must not reveal the stock.
     return secrets.token_urlsafe(9)
+
+
+class SeedField(models.CharField):
+    """A deal's seed, an integer up to ``SEED_MAX`` (78 digits: version 2 seeds carry a
+    256-bit key, see games/engine/deals.py).  No database integer type holds that, so it is
+    stored as its decimal text and read back as an ``int``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", len(str(SEED_MAX)))
+        super().__init__(*args, **kwargs)
+
+    @property
+    def validators(self) -> list[Any]:
+        return [_check_seed]  # not CharField's length check, which cannot measure an int
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> int | None:
+        return None if value is None else int(value)
+
+    def to_python(self, value: Any) -> int | None:
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return value
+        text = str(value).strip()
+        if not text.isdigit() or not text.isascii():
+            raise ValidationError(f"a seed is a whole number from 0 to {SEED_MAX}")
+        return int(text)
+
+    def get_prep_value(self, value: Any) -> str | None:
+        value = self.to_python(value)
+        return None if value is None else str(value)
+
+    def value_to_string(self, obj: models.Model) -> str:
+        value = self.value_from_object(obj)
+        return "" if value is None else str(value)
+
+
+def _check_seed(value: int) -> None:
+    if not 0 <= value <= SEED_MAX:
+        raise ValidationError(f"a seed is a whole number from 0 to {SEED_MAX}")
 
 
 class Player(models.Model):
@@ -33,6 +73,12 @@ class Player(models.Model):
     )
     display_name = models.CharField(max_length=24)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when this guest signed in to an account: its games, entries and statistics went
+    # to that player (games/merge.py).  The row stays so that a request still carrying the
+    # guest's old browser session is told what happened instead of failing.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_guests"
+    )
 
     class Meta:
         ordering = ["id"]
@@ -49,7 +95,7 @@ class Deal(models.Model):
     """One deal of one game: a daily (``date`` set) or any other played deal."""
 
     game = models.CharField(max_length=32, choices=GAME_CHOICES)
-    seed = models.BigIntegerField()
+    seed = SeedField()
     date = models.DateField(null=True, blank=True, help_text="set for a daily deal")
     public_id = models.CharField(max_length=24, unique=True, default=new_public_id)
     candidate = models.PositiveIntegerField(default=0, help_text="daily seed candidate used")
@@ -79,8 +125,8 @@ class Deal(models.Model):
 class GameSession(models.Model):
     """One attempt by one player at one deal."""
 
-    PLAYING, WON = "playing", "won"
-    STATUS_CHOICES = [(PLAYING, "playing"), (WON, "won")]
+    PLAYING, WON, RESIGNED = "playing", "won", "resigned"
+    STATUS_CHOICES = [(PLAYING, "playing"), (WON, "won"), (RESIGNED, "resigned")]
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions")
@@ -99,7 +145,8 @@ class GameSession(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, help_text="first move")
-    finished_at = models.DateTimeField(null=True, blank=True, help_text="winning move")
+    finished_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="winning move, or the resignation")
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)
     disqualified = models.BooleanField(default=False)
     disqualified_reason = models.TextField(blank=True)

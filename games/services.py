@@ -162,7 +162,9 @@ def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
         raise SessionNotFound("there is no such session of yours")
     n = len(_S_FIELDS)
     session = GameSession.from_db(connection.alias, _S_FIELDS, list(row[:n]))
-    session.deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
+    deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
+    deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
+    session.deal = deal
     return session
 
 

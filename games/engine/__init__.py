@@ -10,8 +10,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from .bakers_dozen import BakersDozen
 from .base import Game, IllegalMove
+from .deals import daily_digest
 from .freecell import FreeCell
 from .klondike import Klondike, KlondikeDraw3, KlondikeOnePass, KlondikeThreePasses, Whitehorse
 from .record import Record, ReplayError, replay
@@ -43,10 +46,17 @@ def new_game(key: str, seed: int) -> Game:
     return find_game(key)(seed)
 
 
+def daily_seed(date: dt.date, key: str, secret: str | bytes, candidate: int = 0) -> int:
+    """The seed of game ``key``'s daily deal on ``date`` (candidate 0, 1, ... when a deal
+    has to be replaced): the game's own reading of the day's secret digest."""
+    return find_game(key).seed_from_digest(daily_digest(date, key, secret, candidate))
+
+
 __all__ = [
     "DAILY_GAMES",
     "GAMES",
     "HIDDEN_CARD_GAMES",
+    "daily_seed",
     "Game",
     "IllegalMove",
     "Record",

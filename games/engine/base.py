@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from . import endgame, views
+from . import deals, endgame, views
 from .cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_LETTERS, SUIT_NAMES, card_name
 from .piles import (
     ALTERNATE,
@@ -127,6 +127,17 @@ class Game:
     def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
         """(tableau piles deepest card first, face-down counts, stock) for ``seed``."""
         raise NotImplementedError
+
+    @classmethod
+    def seed_from_digest(cls, digest: bytes) -> int:
+        """The seed of a daily whose secret digest is ``digest`` (``deals.daily_digest``):
+        every bit of it, so no search over seeds can recover the hidden cards."""
+        return deals.seed_from_key(digest)
+
+    @classmethod
+    def random_seed(cls) -> int:
+        """A fresh deal's seed, from 256 bits of the system's secure randomness."""
+        return deals.random_seed()
 
     def after_deal(self) -> None:
         """Automatic play before the first move (Baker's Dozen sends up free aces)."""

@@ -10,13 +10,16 @@ column that is a single card (public solvers always write the size of a longer r
 from __future__ import annotations
 
 import re
+import secrets
 
 from .base import EMPTY, Game, IllegalMove
 from .cards import RANK, SUIT
-from .deals import ms_deal
+from .deals import ms_deal, ms_number_from_digest
 from .piles import ALTERNATE, ANY_CARD, CELL, FOUNDATION, SUPERMOVE, Move
 from .reasons import Reason
 
+# Among Microsoft's deals 1..32000 only 11982 has no solution (seed 002).
+UNSOLVABLE_DEALS = frozenset({11982})
 _TOKEN = re.compile(r"^(?P<src>[1-8a-dh])(?P<dst>[1-8a-dh])(?:v(?P<n>\d+|[a-z]))?$")
 
 
@@ -35,6 +38,19 @@ class FreeCell(Game):
         for i, c in enumerate(ms_deal(seed)):
             tab[i % 8].append(c)
         return tab, [0] * 8, []
+
+    # FreeCell deals are Microsoft's numbers, which players know and share; every card is
+    # face up, so a small number space hides nothing (seed 002).
+    @classmethod
+    def seed_from_digest(cls, digest: bytes) -> int:
+        return ms_number_from_digest(digest)
+
+    @classmethod
+    def random_seed(cls) -> int:
+        while True:
+            n = secrets.randbelow(32000) + 1
+            if n not in UNSOLVABLE_DEALS:
+                return n
 
     @staticmethod
     def _pile(ch: str) -> int:

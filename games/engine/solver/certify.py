@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from .. import replay
-from ..deals import daily_seed
+from .. import daily_seed
 from ..record import ReplayError
 from .api import solve_deal
 from .search import SOLVED, Budget
