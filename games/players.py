@@ -17,7 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 
-from games.models import GameSession, Player
+from games.merge import adopt_guest
+from games.models import Player
 
 SESSION_KEY = "player_id"
 NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .
@@ -133,25 +134,3 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
 
 def sign_out(request: HttpRequest) -> None:
     logout(request)  # flushes the session: the next visit starts a new guest
-
-
-@transaction.atomic
-def adopt_guest(player: Player, guest: Player) -> None:
-    """Move a guest's games to an account.  A daily played by both keeps only the earlier
-    attempt ranked, so merging never gives anyone two ranked attempts."""
-    ranked_deals = set(
-        GameSession.objects.filter(player=player, ranked=True).values_list("deal_id", flat=True)
-    )
-    for session in GameSession.objects.select_for_update().filter(player=guest).order_by(
-        "created_at"
-    ):
-        if session.ranked and session.deal_id in ranked_deals:
-            mine = GameSession.objects.get(player=player, deal_id=session.deal_id, ranked=True)
-            if session.created_at < mine.created_at:
-                mine.ranked = False
-                mine.save(update_fields=["ranked"])
-            else:
-                session.ranked = False
-        session.player = player
-        session.save(update_fields=["player", "ranked"])
-    guest.delete()

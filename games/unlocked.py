@@ -64,10 +64,11 @@ class Pending:
     game: Game
     facts: tables.Facts
     params: dict[str, Any]
+    op: str | None = None
 
 
 def check(session_id: UUID | str, player: Player, seq: object, token: str,
-          max_moves: int) -> Pending | None:
+          max_moves: int, op: str | None = None) -> Pending | None:
     """The move applied to the kept table, or None when the locked path must decide."""
     if type(seq) is not int or seq >= max_moves:
         return None
@@ -95,11 +96,14 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
         return None  # the win is stored under the lock; the table is rebuilt there
     now = timezone.now()
     # The token is stored as sent: replayed on the same table it parses to the same move.
-    added = [[UNDO if is_undo else token, int(now.timestamp() * 1000)]]
+    move: list[Any] = [UNDO if is_undo else token, int(now.timestamp() * 1000)]
+    if op is not None:
+        move.append(op)  # a retry of this operation finds it here (services._check_seq)
+    added = [move]
     params = {"added": added, "now": now, "score": g.score if g.has_score else None,
               "cards_up": g.cards_up, "move_count": g.moves, "undo": int(is_undo),
               "id": pk, "player": player.pk, "seq": seq}
-    return Pending(pk, g, facts, params)
+    return Pending(pk, g, facts, params, op)
 
 
 def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
@@ -127,7 +131,7 @@ def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
     session._state.fields_cache["deal"] = deal
     if keep:
         tables.keep(pending.pk, session.seq, pending.game.copy(), pending.facts)
-    return Outcome(session, pending.game)
+    return Outcome(session, pending.game, op=pending.op)
 
 
 def kept(pending: Pending, outcome: Outcome) -> None:
@@ -135,14 +139,15 @@ def kept(pending: Pending, outcome: Outcome) -> None:
     tables.keep(pending.pk, outcome.session.seq, outcome.game, pending.facts)
 
 
-def play(session_id: UUID | str, player: Player, seq: object, token: str) -> Outcome | None:
+def play(session_id: UUID | str, player: Player, seq: object, token: str,
+         op: str | None = None) -> Outcome | None:
     """``check`` and ``stored`` around the statement on Django's connection."""
     from games.services import MAX_MOVES
 
     db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
     if db.vendor != "postgresql" or db.in_atomic_block:
         return None
-    pending = check(session_id, player, seq, token, MAX_MOVES)
+    pending = check(session_id, player, seq, token, MAX_MOVES, op)
     if pending is None:
         return None
     db.ensure_connection()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.models import GameSession
+from collections.abc import Iterable
+
+from games.models import GameSession, Player
 
 
 def session_won(session: GameSession) -> None:
@@ -38,3 +40,35 @@ def session_disqualified(session: GameSession) -> None:
         else:
             index.rebuild(session.game, session.deal.date)
         live.push_board(session.game, session.deal.date)
+
+
+def attempts_merged(account: Player, guest: Player, demoted: Iterable[GameSession]) -> None:
+    """Inside the merge's transaction (games/merge.py): the guest's entries become the
+    account's, a demoted attempt loses its entry, and once committed the rank index, the
+    final ranks of closed days and the boards watching follow."""
+    from django.db import transaction
+
+    from leaderboards.models import DayClosed, Entry
+
+    demoted = list(demoted)
+    gone = list(Entry.objects.filter(session__in=demoted).values_list("game", "date", "session_id"))
+    Entry.objects.filter(session__in=demoted).delete()
+    days = {(g, d) for g, d, _ in gone}
+    days |= set(Entry.objects.filter(player=guest).values_list("game", "date"))
+    Entry.objects.filter(player=guest).update(player=account)
+    days |= {(s.game, s.deal.date) for s in demoted if s.deal.date is not None}
+    closed = {d for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
+
+    def after() -> None:
+        from leaderboards import index, live
+        from leaderboards.tasks import close_day
+
+        for game, date, session_id in gone:
+            index.remove(game, date, session_id)
+        for date in sorted(closed):
+            close_day.apply((date.isoformat(),))  # final ranks without the demoted attempt
+        for game, date in days:
+            if date not in closed:
+                live.push_board(game, date)
+
+    transaction.on_commit(after)

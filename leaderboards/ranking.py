@@ -52,7 +52,8 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, 
 
 def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:
     scored = list(
-        Entry.objects.filter(game=game, date=date, session__disqualified=False)
+        Entry.objects.filter(game=game, date=date, session__disqualified=False,
+                             session__ranked=True)
         .select_related("player")
         .order_by("sort_key", "session_id")[:limit]
     )

@@ -40,7 +40,9 @@ def streaks(days: Iterable[dt.date], now: dt.date | None = None) -> tuple[int, i
 
 
 def player_stats(player: Player) -> dict[str, Any]:
-    sessions = GameSession.objects.filter(player=player, started_at__isnull=False)
+    # A disqualified attempt counts for nothing: not played, not won, no best time.
+    sessions = GameSession.objects.filter(player=player, started_at__isnull=False,
+                                          disqualified=False)
     per_game = {
         row["game"]: row
         for row in sessions.values("game").annotate(
@@ -85,7 +87,7 @@ def player_stats(player: Player) -> dict[str, Any]:
 def period_board(game: str, start: dt.date | None, end: dt.date | None,
                  limit: int = 100) -> list[dict[str, Any]]:
     """Players by daily wins over a period (all time when unbounded), then best time."""
-    qs = Entry.objects.filter(game=game, session__disqualified=False)
+    qs = Entry.objects.filter(game=game, session__disqualified=False, session__ranked=True)
     if start is not None:
         qs = qs.filter(date__gte=start)
     if end is not None:

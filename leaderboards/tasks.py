@@ -51,6 +51,9 @@ def close_day(date: str | None = None) -> dict[str, int]:
             ).select_related("deal")
             for session in sessions:
                 Entry.objects.update_or_create(session=session, defaults=entry_values(session))
+            # An attempt that stopped being ranked (a guest merged into an account whose
+            # own attempt started first) keeps no entry.
+            Entry.objects.filter(game=game, date=day, session__ranked=False).delete()
             ranked = Entry.objects.filter(game=game, date=day).order_by(
                 "session__disqualified", "sort_key", "session_id"
             ).select_related("session")

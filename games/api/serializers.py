@@ -45,17 +45,26 @@ class StrictIntegerField(serializers.IntegerField):
 
 
 class StartSessionIn(serializers.Serializer):
-    game = serializers.ChoiceField(choices=sorted(GAMES))
+    # DRF's own message quotes the input back, at whatever size it came.
+    game = serializers.ChoiceField(choices=sorted(GAMES), error_messages={
+        "invalid_choice": f"unknown game; games: {', '.join(sorted(GAMES))}"})
     deal = DealField(required=False, default="daily", help_text=DealField.__doc__)
 
 
+OP_HELP = ("the client's id for this operation (1-40 of A-Z a-z 0-9 _ -), sent again with "
+           "the same seq when it is retried: a retry of a stored operation is answered with "
+           "the state (repeated: true) and never stored twice")
+
+
 class MoveIn(serializers.Serializer):
-    seq = StrictIntegerField(help_text="moves the client has seen (the session's seq)")
+    seq = StrictIntegerField(min_value=0, help_text="moves the client has seen (the session's seq)")
     move = StrictCharField(max_length=16, help_text="one move in the game's notation")
+    op = StrictCharField(required=False, max_length=40, help_text=OP_HELP)
 
 
 class OptionalSeqIn(serializers.Serializer):
-    seq = StrictIntegerField(required=False, help_text="if given, must be current")
+    seq = StrictIntegerField(required=False, min_value=0, help_text="if given, must be current")
+    op = StrictCharField(required=False, max_length=40, help_text=OP_HELP)
 
 
 class MoveObject(serializers.Serializer):
@@ -88,7 +97,7 @@ class SessionOut(serializers.Serializer):
     deal_number = serializers.IntegerField(required=False, help_text="FreeCell only")
     date = serializers.DateField(allow_null=True, help_text="the day, for a daily deal")
     seq = serializers.IntegerField(help_text="moves (and undos) stored so far")
-    status = serializers.ChoiceField(choices=["playing", "won"])
+    status = serializers.ChoiceField(choices=["playing", "won", "resigned"])
     ranked = serializers.BooleanField()
     view = ViewOut()
     legal_moves = MoveObject(many=True)
@@ -103,7 +112,10 @@ class SessionOut(serializers.Serializer):
     hint_count = serializers.IntegerField()
     time_ms = serializers.IntegerField(allow_null=True, help_text="server time, first move to win")
     started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True, help_text="won or resigned at")
+    op = serializers.CharField(required=False, help_text="the operation id this answers")
+    repeated = serializers.BooleanField(
+        required=False, help_text="true: this operation had been stored already; nothing new")
 
 
 class HintOut(SessionOut):
@@ -125,6 +137,10 @@ class ErrorOut(serializers.Serializer):
 
 class ConflictOut(ErrorOut):
     seq = serializers.IntegerField(help_text="the session's current seq")
+
+
+class RankedOpenOut(ErrorOut):
+    session = serializers.UUIDField(help_text="the open ranked attempt: resume or resign it")
 
 
 class IllegalOut(ErrorOut):

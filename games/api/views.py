@@ -56,6 +56,11 @@ class PlayerAPIView(APIView):
         if isinstance(exc, services.Refused):
             return error("illegal_move", exc.reason, 422, seq=exc.seq, code=exc.code,
                          params=exc.params)
+        if isinstance(exc, services.RankedAttemptOpen):
+            return error("ranked_attempt_open", str(exc), status.HTTP_409_CONFLICT,
+                         session=exc.session_id)
+        if isinstance(exc, services.PlayerMerged):
+            return error("player_merged", str(exc), status.HTTP_409_CONFLICT)
         if isinstance(exc, services.SessionNotFound):
             return error("not_found", str(exc), status.HTTP_404_NOT_FOUND)
         if isinstance(exc, (services.BadRequest, deals.DealError)):
@@ -124,7 +129,11 @@ class DailyView(PlayerAPIView):
 class SessionsView(PlayerAPIView):
     rate_limit_scope = "sessions"  # games/ratelimit.py
 
-    @extend_schema(request=s.StartSessionIn, responses={201: s.SessionOut, 400: ERR}, summary="Start a session on a deal")
+    @extend_schema(request=s.StartSessionIn, responses={
+        201: s.SessionOut, 400: ERR,
+        409: OpenApiResponse(s.RankedOpenOut, description="your ranked attempt at this daily "
+                             "is still open (finish or resign it first)"),
+    }, summary="Start a session on a deal")
     def post(self, request: Request) -> Response:
         data = validated(s.StartSessionIn, request.data)
         outcome = services.start_session(player_of(request), data["game"], data["deal"])
@@ -152,7 +161,8 @@ class MoveView(PlayerAPIView):
     @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.MoveIn, request.data)
-        outcome = services.play_move(session_id, player_of(request), data["seq"], data["move"])
+        outcome = services.play_move(session_id, player_of(request), data["seq"], data["move"],
+                                     data.get("op"))
         return Response(services.state(outcome))
 
 
@@ -162,7 +172,7 @@ class UndoView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
-        outcome = services.undo(session_id, player_of(request), data.get("seq"))
+        outcome = services.undo(session_id, player_of(request), data.get("seq"), data.get("op"))
         return Response(services.state(outcome))
 
 
@@ -172,7 +182,17 @@ class FinishView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
-        outcome = services.finish(session_id, player_of(request), data.get("seq"))
+        outcome = services.finish(session_id, player_of(request), data.get("seq"), data.get("op"))
+        return Response(services.state(outcome))
+
+
+class ResignView(PlayerAPIView):
+    rate_limit_scope = "moves"  # games/ratelimit.py
+
+    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Resign: end the attempt where it stands (a ranked one ranks as unfinished, by cards up)")
+    def post(self, request: Request, session_id: str) -> Response:
+        data = validated(s.OptionalSeqIn, request.data)
+        outcome = services.resign(session_id, player_of(request), data.get("seq"), data.get("op"))
         return Response(services.state(outcome))
 
 

@@ -10,9 +10,17 @@ import sys
 
 import pytest
 
-from games.engine import new_game
+from games.engine import daily_seed, new_game
 from games.engine.cards import CODE
-from games.engine.deals import daily_seed, ms_deal, shuffled_deck
+from games.engine.deals import (
+    SEED_MAX,
+    V1_SEED_MAX,
+    V2_BASE,
+    ms_deal,
+    seed_from_key,
+    shuffle_version,
+    shuffled_deck,
+)
 
 # Board text printed by the public generator (`make-microsoft-freecell-board -t N`).
 MS_GOLDEN = {
@@ -76,12 +84,38 @@ BAKERS_2024 = [["AC", "QS", "TH", "7S"], ["5S", "6C", "QH", "3D"], ["JS", "3H", 
                ["9S", "AS", "AD", "QD"]]
 
 
+# Version 2, frozen likewise: the seed whose key is the bytes 0, 1, ..., 31.
+SHUFFLE_V2_KEY_0_TO_31 = ["7C", "8C", "JC", "7D", "TC", "6S", "AH", "2H", "4S", "4H"]
+KLONDIKE_V2_STOCK_NEXT = "4D"
+
+
 def test_shuffle_version_1_is_frozen() -> None:
     deck = shuffled_deck(2024)
+    assert shuffle_version(2024) == 1
     assert [CODE[c] for c in deck[:10]] == SHUFFLE_V1_SEED_2024
     assert sorted(deck) == list(range(52))
-    with pytest.raises(ValueError, match="unknown shuffle version"):
-        shuffled_deck(2024, version=2)
+
+
+def test_shuffle_version_2_is_frozen() -> None:
+    seed = seed_from_key(bytes(range(32)))
+    assert shuffle_version(seed) == 2 and seed == V2_BASE + int.from_bytes(bytes(range(32)))
+    deck = shuffled_deck(seed)
+    assert [CODE[c] for c in deck[:10]] == SHUFFLE_V2_KEY_0_TO_31
+    assert sorted(deck) == list(range(52))
+    assert new_game("klondike", seed).layout()["stock"][-1] == KLONDIKE_V2_STOCK_NEXT
+
+
+@pytest.mark.parametrize("seed", [-1, V1_SEED_MAX + 1, V2_BASE - 1, SEED_MAX + 1])
+def test_seeds_outside_both_versions_are_refused(seed: int) -> None:
+    with pytest.raises(ValueError, match="seeds"):
+        shuffled_deck(seed)
+
+
+def test_the_command_line_deals_a_version_2_seed() -> None:
+    seed = seed_from_key(bytes(range(32)))
+    out = cli("deal", "klondike", str(seed), "--json")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count('"7C"') == 1 and new_game("klondike", seed).layout()["tableau"][0] == ["7C"]
 
 
 def test_klondike_layout_is_dealt_in_aisleriot_order() -> None:
@@ -117,7 +151,8 @@ def test_daily_seed_depends_on_date_game_and_secret() -> None:
     day = dt.date(2026, 11, 30)
     a = daily_seed(day, "klondike", "s3cret")
     assert a == daily_seed(day, "klondike", "s3cret")
-    assert 1 <= a < 2**31
+    assert shuffle_version(a) == 2
+    assert 1 <= daily_seed(day, "freecell", "s3cret") < 2**31  # a Microsoft deal number
     others = {
         daily_seed(day, "klondike", "other"),
         daily_seed(day + dt.timedelta(days=1), "klondike", "s3cret"),

@@ -10,7 +10,7 @@ from django.test import override_settings
 
 from games.deals import ensure_daily, load_certifier, today
 from games.engine import DAILY_GAMES, replay
-from games.engine.deals import daily_seed
+from games.engine import daily_seed
 from games.models import Deal
 
 

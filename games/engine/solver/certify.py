@@ -18,8 +18,7 @@ import datetime as dt
 import time
 from dataclasses import dataclass, field
 
-from .. import replay
-from .. import daily_seed
+from .. import daily_seed, replay
 from ..record import ReplayError
 from .api import solve_deal
 from .search import SOLVED, Budget

@@ -1,7 +1,9 @@
 // Plays one session: every operation goes over the websocket when it is up and over HTTP
-// otherwise, one at a time and in order.  A dropped connection never loses a move: the
-// operation is retried with the same sequence number, and the server applies a repeated
-// sequence number once (409 then tells us where it stands and we adopt its state).
+// otherwise, one at a time and in order.  A dropped connection never loses a move and never
+// stores one twice: each operation gets an id when it is made, and every try of it (the
+// socket, then HTTP) carries that id and the sequence number it was made at, never the
+// current one.  The server stores the id with the move, so a retry of an operation it had
+// stored already is answered with the state (repeated) instead of becoming a second move.
 import * as api from './api.js';
 import { openSocket } from './socket.js';
 
@@ -16,27 +18,32 @@ export class Refusal extends Error {
 
 const WS_TIMEOUT = 5000;
 
+function newOp() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export function connect(session, { onState, onStatus }) {
   const id = session.id;
   let seq = session.seq;
-  let waiting = null; // {resolve, reject, timer} for the request on the websocket
+  let waiting = null; // {op, resolve, reject, timer} for the request on the websocket
   let chain = Promise.resolve();
   let online = true;
 
   const socket = openSocket(`/ws/sessions/${id}/`, {
     onMessage(msg) {
+      const mine = waiting && msg.op === waiting.op;
       if (msg.type === 'state') {
         const state = stripType(msg);
-        // The answer to our operation always has a higher seq; anything else is the state
-        // the server sends on (re)connection, or another tab's move.
-        if (waiting && state.seq > waiting.seq) { const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(state); }
-        else if (!waiting && typeof state.seq === 'number' && state.seq > seq) adopt(state);
-      } else if (msg.type === 'error' && waiting) {
+        // Our operation's answer names it; anything else is the state the server sends on
+        // (re)connection, a late answer to an operation already retried, or another tab's.
+        if (mine) { const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(state); }
+        else if (typeof state.seq === 'number' && state.seq > seq) adopt(state);
+      } else if (msg.type === 'error' && mine) {
         const w = waiting; waiting = null; clearTimeout(w.timer);
         if (msg.error === 'stale_seq') w.resolve(api.getSession(id));
         else w.reject(new Refusal(msg.reason || msg.error || 'refused', msg.code, msg.params));
-      } else if (msg.type === 'hint' && waiting) {
-        const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(msg);
       }
     },
     onOpen() { status(true); },
@@ -57,21 +64,25 @@ export function connect(session, { onState, onStatus }) {
   function overSocket(msg) {
     return new Promise((resolve, reject) => {
       if (!socket.send(msg)) { reject(new Error('socket down')); return; }
-      waiting = { seq: msg.seq, resolve, reject, timer: setTimeout(() => { waiting = null; reject(new Error('timeout')); }, WS_TIMEOUT) };
+      waiting = { op: msg.op, resolve, reject, timer: setTimeout(() => { waiting = null; reject(new Error('timeout')); }, WS_TIMEOUT) };
     });
   }
 
-  async function overHttp(kind, token) {
-    if (kind === 'move') return api.move(id, seq, token);
-    if (kind === 'undo') return api.undo(id, seq);
-    return api.finish(id, seq);
+  async function overHttp(kind, token, opSeq, op) {
+    if (kind === 'move') return api.move(id, opSeq, token, op);
+    if (kind === 'undo') return api.undo(id, opSeq, op);
+    if (kind === 'resign') return api.resign(id, opSeq, op);
+    return api.finish(id, opSeq, op);
   }
 
   async function attempt(kind, token) {
-    const mySeq = seq;
+    // The operation's identity, fixed now: a late answer that moves `seq` on must not turn
+    // the retry into a new operation.
+    const opSeq = seq;
+    const op = newOp();
     if (socket.isOpen()) {
       try {
-        return await overSocket({ type: kind, seq: mySeq, move: token });
+        return await overSocket({ type: kind, seq: opSeq, move: token, op });
       } catch (e) {
         if (e instanceof Refusal) throw e;
         // Socket dropped or silent: the same operation, same seq, goes over HTTP below.
@@ -79,7 +90,7 @@ export function connect(session, { onState, onStatus }) {
     }
     for (let wait = 400; ; wait = Math.min(wait * 2, 5000)) {
       try {
-        const state = await overHttp(kind, token);
+        const state = await overHttp(kind, token, opSeq, op);
         status(true);
         return state;
       } catch (e) {
@@ -102,6 +113,7 @@ export function connect(session, { onState, onStatus }) {
     move: (token) => run('move', token),
     undo: () => run('undo'),
     finish: () => run('finish'),
+    resign: () => run('resign'),
     hint: (signal) => api.hint(id, seq, signal),
     get seq() { return seq; },
     get online() { return online; },

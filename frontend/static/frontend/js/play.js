@@ -57,6 +57,7 @@ function drawBar() {
   third.textContent = st.finishing ? t('stop') : s.can_finish ? t(meta.single ? 'auto_finish' : 'finish') : t('new_deal');
   third.setAttribute('aria-keyshortcuts', s.can_finish ? 'F' : 'N');
   $('btn-undo').disabled = s.can_undo === false;
+  $('btn-resign').hidden = !(s.ranked && s.status === 'playing');
 }
 
 let lastStanding = '';
@@ -87,6 +88,7 @@ function drawNotice() {
 function standing() {
   const s = st.s;
   if (!s || s.won) return null;
+  if (s.status === 'resigned') return { text: t('resigned'), kind: 'info', exits: [[t('replay'), replay], [t('another'), newDeal]] };
   if (st.finishing) return { text: t('finishing'), kind: 'info' };
   if (s.no_legal_move) {
     return { text: t('no_moves'), kind: 'dead', exits: [[t('undo'), undo], [t('replay'), replay], [t('another'), newDeal]] };
@@ -369,6 +371,16 @@ function copyDeal() {
   if (navigator.clipboard) navigator.clipboard.writeText(id).then(done, done); else done();
 }
 
+async function resign() {
+  if (!st.s || st.s.status !== 'playing' || !window.confirm(t('resign_confirm'))) return;
+  try {
+    await conn.resign();
+  } catch (e) {
+    say(e instanceof Refusal ? translateReason(e.message, e.code, e.params) : t('error', { error: e.message }), 'refusal');
+  }
+}
+
+$('btn-resign').addEventListener('click', resign);
 $('win-copy').addEventListener('click', copyDeal);
 $('win-new').addEventListener('click', newDeal);
 $('win-replay').addEventListener('click', replay);
@@ -613,8 +625,15 @@ async function start() {
     try {
       session = await api.createSession(meta.key, deal);
     } catch (e) {
-      say(t('error', { error: e.message }), 'refusal', null, true);
-      return;
+      // The deal is a daily whose ranked attempt is still open: that attempt is the table.
+      if (e.status === 409 && e.body.error === 'ranked_attempt_open') {
+        try { session = await api.getSession(e.body.session); } catch { session = null; }
+        if (session) setTimeout(() => say(t('ranked_open'), 'info'), 0);
+      }
+      if (!session) {
+        say(t('error', { error: e.message }), 'refusal', null, true);
+        return;
+      }
     }
   }
   localStorage.setItem(storeKey, session.id);
