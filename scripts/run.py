@@ -39,6 +39,9 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # A local run: DEBUG on, so settings make (once) and keep a random secret pair for this
+    # checkout in .local-secrets.json instead of refusing to start without them.
+    os.environ.setdefault("DEBUG", "1")
     port = os.environ.get("PORT", "8000")
     services = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
     print("==> migrating the database", flush=True)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "DEBUG": "0",
@@ -40,10 +42,38 @@ def test_check_deploy_is_clean_with_production_settings_from_the_environment():
     assert "no issues" in out.stdout
 
 
-def test_check_deploy_fails_without_a_secret_key_from_the_environment():
-    out = check_deploy({k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"})
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DAILY_SECRET"])
+def test_no_command_starts_on_a_public_secret_with_debug_off(missing):
+    """Every future daily follows from DAILY_SECRET: a default written in the repository
+    would let anyone compute them all, so with DEBUG off nothing starts without both."""
+    out = check_deploy({k: v for k, v in PRODUCTION.items() if k != missing})
     assert out.returncode != 0
-    assert "security.W009" in out.stdout + out.stderr  # the embedded key is not a secret
+    assert f"{missing} must be set in the environment" in out.stderr, out.stderr[-500:]
+
+
+def test_the_server_itself_refuses_to_start_on_a_public_secret():
+    env = {k: v for k, v in os.environ.items()
+           if k not in PRODUCTION and not k.startswith("PYTEST")}
+    env["DEBUG"] = "0"
+    out = subprocess.run(
+        [sys.executable, "-m", "daphne", "-p", "0", "config.asgi:application"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode != 0
+    assert "SECRET_KEY and DAILY_SECRET must be set" in out.stderr, out.stderr[-500:]
+
+
+def test_a_local_run_makes_and_keeps_its_own_random_secrets(tmp_path):
+    """DEBUG on (``make run``) without secrets: a random pair is made once, kept private,
+    and read again, never a constant."""
+    from config.settings import local_secrets
+
+    path = tmp_path / "secrets.json"
+    first = local_secrets(path)
+    assert local_secrets(path) == first
+    assert len(first["DAILY_SECRET"]) >= 40 and first["SECRET_KEY"] != first["DAILY_SECRET"]
+    assert path.stat().st_mode & 0o077 == 0
+    assert local_secrets(tmp_path / "other.json") != first
 
 
 def test_check_deploy_fails_when_debug_is_left_on():
