@@ -1,0 +1,223 @@
+"""A guest signing in to an account: everything comes along, and a person still has one
+ranked attempt per daily (games/merge.py).
+
+What a player could gain from the merge is a second ranked attempt, or the better of two
+(keep a spare guest attempt aside, play the account's, then finish the spare knowing every
+card and sign in).  The rule that takes both away is fixed before either result is known:
+the attempt whose first move came first stays ranked, the other becomes practice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games.deals import ensure_daily, today
+from games.models import AuditEntry, GameSession, Player
+from leaderboards.models import Entry
+from leaderboards.tasks import close_day, score_session
+
+PASSWORD = "correct horse 42"
+
+
+def account(api, username: str):
+    c = api()
+    assert c.post("/api/auth/signup/", {"username": username, "password": PASSWORD}).status_code == 201
+    c.csrf = c.client.cookies["csrftoken"].value
+    return c
+
+
+def sign_in(c, username: str) -> Any:
+    r = c.post("/api/auth/signin/", {"username": username, "password": PASSWORD})
+    c.csrf = c.client.cookies["csrftoken"].value
+    return r
+
+
+def win_freecell_daily(c, solve) -> dict[str, Any]:
+    s = c.start("freecell")
+    for seq, token in enumerate(solve(s["deal_number"])):
+        r = c.move(s, seq, token)
+        assert r.status_code == 200, r.content
+    assert r.json()["won"]
+    return s
+
+
+def past_win(player_id: int, game: str, day: dt.date) -> GameSession:
+    """A ranked daily won on an earlier day, scored as the worker scores it."""
+    now = timezone.now()
+    s = GameSession.objects.create(
+        player_id=player_id, deal=ensure_daily(game, day), game=game, ranked=True,
+        status="won", time_ms=90_000, move_count=80, cards_up=52, started_at=now,
+        finished_at=now, moves=[["x", 0]],
+    )
+    score_session(str(s.pk))
+    return s
+
+
+def boards(c, game: str) -> dict[str, Any]:
+    day = today().isoformat()
+    return {
+        "day": c.get(f"/api/leaderboards/{game}/{day}/").json()["entries"],
+        "week": c.get(f"/api/leaderboards/{game}/week/{day}/").json()["entries"],
+        "all": c.get(f"/api/leaderboards/{game}/all-time/").json()["entries"],
+    }
+
+
+def test_a_guest_win_signed_in_stays_on_every_board_under_the_account(api, solve_freecell):
+    acct = account(api, "ada")
+    name = acct.me["display_name"]
+    guest = api()
+    s = win_freecell_daily(guest, solve_freecell)
+    past_win(guest.me["id"], "freecell", today() - dt.timedelta(days=1))
+    assert sign_in(guest, "ada").status_code == 200
+
+    b = boards(guest, "freecell")
+    assert [(e["player"], e["session"], e["won"]) for e in b["day"]] == [(name, s["id"], True)]
+    yesterday = today() - dt.timedelta(days=1)
+    this_week = 2 if yesterday.isocalendar()[:2] == today().isocalendar()[:2] else 1
+    assert [(e["player"], e["wins"]) for e in b["week"]] == [(name, this_week)]
+    assert [(e["player"], e["wins"]) for e in b["all"]] == [(name, 2)]
+    assert Entry.objects.filter(player_id=guest.me["id"]).count() == 0
+    stats = guest.get("/api/me/stats/").json()
+    assert stats["games"]["freecell"]["won"] == 2
+
+
+def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_freecell):
+    acct = account(api, "grace")
+    guest = api()
+    s = win_freecell_daily(guest, solve_freecell)
+    mine = acct.start("freecell")
+    assert mine["ranked"] is True
+    acct.move(mine, 0, mine["legal_moves"][0]["move"])
+    assert sign_in(guest, "grace").status_code == 200
+
+    ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True, deal__date=today())
+    assert [str(p) for p in ranked.values_list("pk", flat=True)] == [s["id"]]
+    b = boards(acct, "freecell")
+    assert [e["session"] for e in b["day"]] == [s["id"]]
+    assert [(e["player"], e["wins"]) for e in b["all"]] == [(acct.me["display_name"], 1)]
+    close_day(today().isoformat())
+    finals = dict(Entry.objects.filter(date=today(), game="freecell")
+                  .values_list("session_id", "final_rank"))
+    assert {str(k): v for k, v in finals.items()} == {s["id"]: 1}
+
+
+def test_a_spare_guest_attempt_finished_later_cannot_replace_the_accounts(api, solve_freecell):
+    """Finding 3's best of two: a guest attempt opened early but left untouched, the
+    account's attempt played, then the spare won knowing every card, then sign-in."""
+    acct = account(api, "linus")
+    guest = api()
+    spare = guest.start("freecell")  # opened, not played
+    mine = acct.start("freecell")
+    acct.move(mine, 0, mine["legal_moves"][0]["move"])  # the account's attempt starts first
+    for seq, token in enumerate(solve_freecell(spare["deal_number"])):
+        assert guest.move(spare, seq, token).status_code == 200
+    past_win(guest.me["id"], "freecell", today() - dt.timedelta(days=3))
+    assert sign_in(guest, "linus").status_code == 200
+
+    ranked = list(GameSession.objects.filter(player_id=acct.me["id"], ranked=True,
+                                             deal__date=today()).values_list("pk", flat=True))
+    assert [str(p) for p in ranked] == [mine["id"]]
+    assert not Entry.objects.filter(session_id=spare["id"]).exists()
+    b = boards(acct, "freecell")
+    assert [(e["session"], e["won"]) for e in b["day"]] == [(mine["id"], False)]
+    assert [e["wins"] for e in b["all"]] == [1]  # the other day's win is still there
+    assert AuditEntry.objects.filter(session_id=spare["id"], action="merge_demoted").exists()
+
+
+def test_merging_into_a_closed_day_gives_no_final_rank_to_practice(
+    api, solve_freecell, django_capture_on_commit_callbacks
+):
+    acct = account(api, "edsger")
+    mine = acct.start("freecell")
+    acct.move(mine, 0, mine["legal_moves"][0]["move"])
+    guest = api()
+    theirs = win_freecell_daily(guest, solve_freecell)
+    close_day(today().isoformat())
+    assert Entry.objects.filter(date=today(), final_rank__isnull=False).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sign_in(guest, "edsger").status_code == 200
+
+    entries = list(Entry.objects.filter(date=today(), game="freecell"))
+    assert [(str(e.session_id), e.final_rank) for e in entries] == [(mine["id"], 1)]
+    assert GameSession.objects.get(pk=theirs["id"]).ranked is False
+
+
+def _clone(c) -> Client:
+    """A second connection from the same browser (same cookies)."""
+    other = Client(enforce_csrf_checks=True)
+    for key, morsel in c.client.cookies.items():
+        other.cookies[key] = morsel.value
+    return other
+
+
+def _race(*calls) -> list[Any]:
+    barrier = threading.Barrier(len(calls))
+    out: list[Any] = [None] * len(calls)
+
+    def run(i, fn):
+        barrier.wait()
+        out[i] = fn()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return out
+
+
+def _post(client: Client, csrf: str, path: str, data: dict[str, Any]) -> Any:
+    import json
+
+    return client.post(path, json.dumps(data), content_type="application/json",
+                       HTTP_X_CSRFTOKEN=csrf)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(4))
+def test_sign_in_racing_the_accounts_own_start_leaves_one_ranked_attempt(api, round_):
+    username = f"race{round_}"
+    acct = account(api, username)
+    guest = api()
+    g = guest.start("freecell")
+    guest.move(g, 0, g["legal_moves"][0]["move"])
+    a_client, g_client = _clone(acct), _clone(guest)
+    start, signin = _race(
+        lambda: _post(a_client, acct.csrf, "/api/sessions/", {"game": "freecell"}),
+        lambda: _post(g_client, guest.csrf, "/api/auth/signin/",
+                      {"username": username, "password": PASSWORD}),
+    )
+    assert signin.status_code == 200, signin.content
+    assert start.status_code in {201, 409}, start.content
+    ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True,
+                                        deal__date=today())
+    assert [str(p) for p in ranked.values_list("pk", flat=True)] == [g["id"]]
+    player = Player.objects.get(pk=guest.me["id"])
+    assert player.merged_into_id == acct.me["id"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(4))
+def test_sign_in_racing_the_guests_own_start_never_fails(api, round_):
+    username = f"self{round_}"
+    acct = account(api, username)
+    guest = api()
+    one, two = _clone(guest), _clone(guest)
+    start, signin = _race(
+        lambda: _post(one, guest.csrf, "/api/sessions/", {"game": "bakers-dozen"}),
+        lambda: _post(two, guest.csrf, "/api/auth/signin/",
+                      {"username": username, "password": PASSWORD}),
+    )
+    assert signin.status_code == 200, signin.content
+    assert start.status_code in {201, 409}, start.content
+    if start.status_code == 409:
+        assert start.json()["error"] == "player_merged" and start.json()["reason"]
+    assert GameSession.objects.filter(player_id=guest.me["id"]).count() == 0
+    ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True)
+    assert ranked.count() <= 1
