@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import new_game, replay
-from games.engine import daily_seed
+from games.engine import daily_seed, new_game, replay
 from games.engine.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, certify, solve, solve_deal
 from games.engine.solver.search import best_first
 
