@@ -375,6 +375,8 @@ async function resign() {
   if (!st.s || st.s.status !== 'playing' || !window.confirm(t('resign_confirm'))) return;
   try {
     await conn.resign();
+    st.notice = null; // the standing "resigned" notice with its exits takes the bar
+    drawNotice();
   } catch (e) {
     say(e instanceof Refusal ? translateReason(e.message, e.code, e.params) : t('error', { error: e.message }), 'refusal');
   }
