@@ -70,3 +70,20 @@ def test_weekly_and_all_time_boards_rank_players_by_wins(api):
         ("Alpha", 2, 30_000), ("Bravo", 2, 40_000)]
     assert alltime[1]["best_streak"] == 2
     assert c.get("/api/leaderboards/chess/all-time/").status_code == 400
+
+
+def test_a_disqualified_attempt_counts_for_nothing_in_the_statistics(api):
+    """Finding 12: an operator's disqualification took the win off the board but left it
+    in the player's wins, win rate, best time and streak."""
+    c = api()
+    me = Player.objects.get(pk=c.me["id"])
+    t = today()
+    cheat = _play(me, "freecell", t, True, time_ms=1_000)
+    _play(me, "freecell", t - dt.timedelta(days=1), True, time_ms=70_000)
+    GameSession.objects.filter(pk=cheat.pk).update(disqualified=True,
+                                                   disqualified_reason="scripted")
+    fc = c.get(f"/api/players/{me.pk}/stats/").json()["games"]["freecell"]
+    assert (fc["played"], fc["won"], fc["best_time_ms"]) == (1, 1, 70_000)
+    assert fc["current_streak"] == 1
+    alltime = c.get("/api/leaderboards/freecell/all-time/").json()["entries"]
+    assert [(e["wins"], e["best_time_ms"]) for e in alltime] == [(1, 70_000)]
