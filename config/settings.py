@@ -8,6 +8,7 @@ exercise the real services (row locks, sorted sets) that production relies on.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import os
 import sys
@@ -67,6 +68,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "channels",
+    "axes",  # sign-in lockouts (AXES_* below)
     "games",
     "leaderboards",
 ]
@@ -78,12 +80,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "games.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: the admin's lockout page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -167,7 +171,28 @@ CELERY_BEAT_SCHEDULE = {
     "create-daily-deals": {"task": "games.tasks.create_daily_deals", "schedule": 3600.0},
     # Closing yesterday is idempotent, so running it hourly costs little and heals misses.
     "close-yesterday": {"task": "leaderboards.tasks.close_day", "schedule": 3600.0},
+    # Hourly, though sessions live a year: the delete is cheap, and a beat restarted more
+    # often than daily would otherwise never reach it.
+    "clear-expired-sessions": {"task": "games.tasks.clear_expired_sessions", "schedule": 3600.0},
 }
+
+# django-axes refuses a username after AXES_FAILURE_LIMIT wrong passwords from one address
+# (the admin's and the API's sign-in alike), for AXES_COOLOFF_MINUTES.  Counted per username
+# and address together, so nobody can lock an operator out from somewhere else; the address
+# is REMOTE_ADDR, as for the rate limits, never a header a client could forge.  The count
+# lives in PostgreSQL (axes' database handler), shared by every process.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "games.players.client_ip"
+AXES_RESET_ON_SUCCESS = True
+# A try during the lockout neither counts nor extends it: the wait told is the wait.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful sign-in; failures are still counted
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -189,6 +214,10 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 SERVE_STATIC = env_bool("SERVE_STATIC", True)
 
 SESSION_COOKIE_SAMESITE = "Lax"
+# A guest is its browser session: it lives a year and is renewed as the guest plays, at most
+# once a day (games/session_life.py); games.tasks.clear_expired_sessions deletes the dead.
+SESSION_ENGINE = "games.session_life"
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 365 * 24 * 3600)
 CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
@@ -208,6 +237,9 @@ RATE_LIMITS = {
     "sessions": (env_int("RATE_LIMIT_SESSIONS", 3000 if TESTING else 60), 60),
     "moves": (env_int("RATE_LIMIT_MOVES", 30000 if TESTING else 1200), 60),
     "auth": (env_int("RATE_LIMIT_AUTH", 3000 if TESTING else 30), 60),
+    # New guests (first visits) per client address; a school or an office behind one
+    # address makes a few a minute, a script thousands.
+    "guests": (env_int("RATE_LIMIT_GUESTS", 30000 if TESTING else 20), 60),
 }
 
 REST_FRAMEWORK = {

@@ -29,7 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from games import aio_db, ratelimit, services, unlocked
+from games import aio_db, ratelimit, services, session_life, unlocked
 from games.models import Player
 from games.players import SESSION_KEY
 
@@ -77,6 +77,7 @@ def _open(browser_session: Any, session_id: str, channel: str
     player = _player(browser_session.get(SESSION_KEY) if browser_session else None)
     if player is None:
         raise services.SessionNotFound("no player: visit /api/me/ first")
+    session_life.keep_alive(browser_session)  # playing renews the guest's year
     outcome = services.get_session(session_id, player)
     deal = outcome.session.deal
     board = (deal.game, deal.date) if deal.date else None

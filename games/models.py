@@ -72,6 +72,11 @@ class Player(models.Model):
         related_name="player",
     )
     display_name = models.CharField(max_length=24)
+    # What the name looks like (games/players.py name_key): unique, so no player can take a
+    # name that reads as another's.  Empty for a player whose name copied an older one's
+    # before names had keys; they keep it until they rename.
+    name_key = models.CharField(max_length=255, null=True, blank=True, unique=True,
+                                editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set when this guest signed in to an account: its games, entries and statistics went
     # to that player (games/merge.py).  The row stays so that a request still carrying the

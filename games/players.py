@@ -8,15 +8,23 @@ along with it.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
+import ipaddress
+import math
 import re
 import secrets
 
+import icu
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.http import HttpRequest
+from django.utils import timezone
 
+from games import ratelimit
 from games.merge import adopt_guest
 from games.models import Player
 
@@ -34,14 +42,122 @@ class PlayerError(ValueError):
     """A refused sign-up, sign-in or rename; ``str`` is the reason shown to the player."""
 
 
-def generated_name() -> str:
-    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_NOUNS)} {secrets.randbelow(1000):03d}"
+class TryLater(Exception):
+    """A refusal that passes with time (too many new guests from one address, too many
+    wrong passwords): ``str`` is the reason, ``wait`` the seconds until it passes."""
+
+    def __init__(self, reason: str, wait: float) -> None:
+        super().__init__(reason)
+        self.wait = max(1, int(wait))
+
+
+NAME_TAKEN = "that name is taken (or too close to one): pick another"
+NAME_RESERVED = "that name is kept for the site and its staff: pick another"
+
+# TR39 skeletons come from ICU's spoof checker through PyICU, the binding kept up beside ICU
+# for twenty years.  It builds against the system's ICU, so the confusables data is updated
+# with the operating system (.ci/run installs libicu-dev).  The others fall short: icu4py
+# has no spoof checker, pyicu-wheels is a young third-party repackaging that trails PyICU
+# and bundles an ICU of its own, and confusable-homoglyphs has the data but no skeleton.
+# ICU's checks on one configured checker are safe from many threads at once.
+_SPOOF = icu.SpoofChecker()
+_NFKC = icu.Normalizer2.getNFKCInstance()
+_INVISIBLE_TYPES = frozenset({
+    icu.UCharCategory.CONTROL_CHAR, icu.UCharCategory.FORMAT_CHAR,
+    icu.UCharCategory.PRIVATE_USE_CHAR, icu.UCharCategory.SURROGATE,
+    icu.UCharCategory.UNASSIGNED,
+})
+_SEPARATORS = " _.-"  # what NAME_RE allows besides letters and digits
+_NO_SEPARATORS = str.maketrans("", "", _SEPARATORS)
+_KEY_LENGTH = 255  # Player.name_key's max_length; a name's key is at most a few times longer
+
+
+def _invisible(ch: str) -> bool:
+    cp = ord(ch)  # a code point, not a string: a lone surrogate is no valid ICU string
+    return (icu.Char.hasBinaryProperty(cp, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+            or icu.Char.charType(cp) in _INVISIBLE_TYPES)
+
+
+def _folded_skeleton(text: str) -> str:
+    # Again until it settles: a skeleton may hold capitals ("0" becomes "O"), which must
+    # fold like any other.
+    for _ in range(8):
+        skeleton = _SPOOF.getSkeleton(0, text.casefold())
+        if skeleton == text:
+            break
+        text = skeleton
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _looks_like(ch: str) -> str:
+    """A capital whose small letter reads as something else (Greek "Κ" reads as "K", its
+    "κ" does not) counts as what it looks like, so "ΚΙΜ" in Greek capitals is "KIM"."""
+    if ch.isascii() or ch == ch.casefold():
+        return ch
+    skeleton = _SPOOF.getSkeleton(0, ch)
+    return skeleton if _folded_skeleton(skeleton) != _folded_skeleton(ch) else ch
+
+
+def name_key(name: str) -> str:
+    """What a name looks like: two names with one key read alike.
+
+    The Unicode TR39 skeleton (Cyrillic "А" is Latin "A", "rn" is "m", "0" is "O") of the
+    case-folded name, without the separators a name may use, so "Ada L." and "ada_l" are
+    one.  A capital "I" reads as "l" but folds to "i", so "i" and "l" are one letter here,
+    or "PhiIip" would pass for "Philip"."""
+    text = "".join(_looks_like(ch) for ch in _NFKC.normalize(name))
+    return _folded_skeleton(text).replace("i", "l").translate(_NO_SEPARATORS)
+
+
+# Matched on the key, word by word and run of words, with digits kept or dropped: "Admin1",
+# "the_admin", "TheAdmin", "Ad Min", "R00T" and "Аdmin" with a Cyrillic "А" are all refused.
+_RESERVED = ("admin", "administrator", "moderator", "mod", "staff", "support", "system",
+             "sysadmin", "root", "superuser", "operator", "webmaster", "official",
+             "daily solitaire", "solitaire")
+_RESERVED_KEYS = frozenset(name_key(word) for word in _RESERVED)
+
+
+def _words(name: str, keep_digits: bool) -> list[str]:
+    words, word = [], ""
+    for ch in name:
+        boundary = ch in _SEPARATORS or ch.isspace() or (not keep_digits and ch.isdigit())
+        if boundary or (word and word[-1].islower() and ch.isupper()):  # camelCase too
+            if word:
+                words.append(word)
+            word = "" if boundary else ch
+        else:
+            word += ch
+    return [*words, word] if word else words
+
+
+def is_reserved(name: str) -> bool:
+    for keep_digits in (True, False):
+        words = _words(name, keep_digits)
+        for i in range(len(words)):
+            for j in range(i + 1, len(words) + 1):
+                if name_key("".join(words[i:j])) in _RESERVED_KEYS:
+                    return True
+    return False
+
+
+def generated_name(digits: int = 3) -> str:
+    number = secrets.randbelow(10**digits)
+    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_NOUNS)} {number:0{digits}d}"
 
 
 def clean_display_name(value: object) -> str:
+    """The name as it will be shown (NFKC, single spaces), or PlayerError saying why not.
+    Whether another player's name looks the same is for ``rename`` to find out."""
     if not isinstance(value, str):
         raise PlayerError("display_name must be a string")
-    name = " ".join(value.split())
+    name = " ".join(value.split())  # tabs, newlines, no-break spaces: one plain space
+    if any(_invisible(ch) for ch in name):
+        raise PlayerError("a display name cannot hold invisible or control characters")
+    # "Ａｄａ" and "ﬁ" are shown as the "Ada" and "fi" they read as.
+    name = " ".join(_NFKC.normalize(name).split())
+    if any(_invisible(ch) for ch in name):
+        raise PlayerError("a display name cannot hold invisible or control characters")
     if not 3 <= len(name) <= 24:
         raise PlayerError("a display name has 3 to 24 characters")
     if not NAME_RE.match(name) or not re.search(r"[^\W_]", name):
@@ -49,6 +165,10 @@ def clean_display_name(value: object) -> str:
             "a display name uses letters, digits, spaces, '_', '-' and '.' "
             "(at least one letter or digit)"
         )
+    if len(name_key(name)) > _KEY_LENGTH:
+        raise PlayerError("that name is too long once spelled out: pick a shorter one")
+    if is_reserved(name):
+        raise PlayerError(NAME_RESERVED)
     return name
 
 
@@ -56,9 +176,9 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
     """The player of this browser session, created as a guest on the first visit."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        player, _ = Player.objects.get_or_create(
-            user=user, defaults={"display_name": _name_from_username(user.get_username())}
-        )
+        player = Player.objects.filter(user=user).first()
+        if player is None:
+            player = _new_player(_name_from_username(user.get_username()), user=user)
         request.session[SESSION_KEY] = player.pk
         return player
     player_id = request.session.get(SESSION_KEY)
@@ -68,21 +188,54 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
             return player
     if not create:
         return None
-    player = Player.objects.create(display_name=generated_name())
+    # Every first visit makes a row: one address making thousands is a script, not people.
+    wait = ratelimit.hit("guests", f"a{ratelimit.client_address(request.META)}")
+    if wait is not None:
+        raise TryLater(f"too many new players from your address: try again in {wait} s", wait)
+    player = _new_player(None)
     request.session[SESSION_KEY] = player.pk
     return player
 
 
-def _name_from_username(username: str) -> str:
+def _new_player(name: str | None, **fields: object) -> Player:
+    """A new player named ``name`` or, when that is taken (or None), a generated name that
+    looks like no other player's.  The unique key decides, so two requests racing for one
+    name never both get it."""
+    for attempt in range(40):
+        # Three digits while they last; more once most of them are taken.
+        name = name or generated_name(min(6, 3 + attempt // 8))
+        key = name_key(name)
+        if not Player.objects.filter(name_key=key).exists():  # spares the database an error
+            try:
+                with transaction.atomic():
+                    return Player.objects.create(display_name=name, name_key=key, **fields)
+            except IntegrityError:
+                account = fields.get("user")
+                mine = Player.objects.filter(user=account).first() if account else None
+                if mine is not None:  # the account's other request made its player first
+                    return mine
+        name = None
+    raise RuntimeError("no free display name after 40 tries")
+
+
+def _name_from_username(username: str) -> str | None:
     try:
         return clean_display_name(username)
     except PlayerError:
-        return generated_name()
+        return None
 
 
 def rename(player: Player, value: object) -> Player:
-    player.display_name = clean_display_name(value)
-    player.save(update_fields=["display_name"])
+    name = clean_display_name(value)
+    key = name_key(name)
+    if Player.objects.filter(name_key=key).exclude(pk=player.pk).exists():
+        raise PlayerError(NAME_TAKEN)
+    try:
+        with transaction.atomic():  # the unique key settles a race the check above lost
+            Player.objects.filter(pk=player.pk).update(display_name=name, name_key=key)
+    except IntegrityError:
+        raise PlayerError(NAME_TAKEN) from None
+    player.display_name, player.name_key = name, key
     return player
 
 
@@ -122,6 +275,14 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
         raise PlayerError("username and password are required")
     user = authenticate(request, username=username, password=password)
     if user is None:
+        if getattr(request, "axes_locked_out", False):  # set by django-axes (settings)
+            # Answered here with when to come back; AxesMiddleware would put its page over it.
+            request.axes_locked_out = False
+            wait = _lockout_wait(request, username)
+            raise TryLater(
+                "too many wrong passwords: signing in to this account from your address is "
+                f"paused; try again in {math.ceil(wait / 60)} min", wait,
+            )
         raise PlayerError("wrong username or password")
     guest = current_player(request, create=False)
     login(request, user)
@@ -130,6 +291,33 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
     if guest is not None and guest.is_guest and guest.pk != player.pk:
         adopt_guest(player, guest)
     return player
+
+
+def _lockout_wait(request: HttpRequest, username: str) -> float:
+    """Seconds until django-axes lets this username and address try again: the cool-off
+    runs from the failure that reached the limit."""
+    from axes.helpers import get_cool_off
+    from axes.models import AccessAttempt
+
+    cool_off = get_cool_off(request) or dt.timedelta(hours=1)
+    last = AccessAttempt.objects.filter(
+        username=username, ip_address=getattr(request, "axes_ip_address", None)
+    ).aggregate(last=Max("attempt_time"))["last"]
+    if last is None:
+        return cool_off.total_seconds()
+    return (last + cool_off - timezone.now()).total_seconds()
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The address django-axes counts failures by: REMOTE_ADDR, as for the rate limits,
+    never a header a client could set (behind a proxy, make it pass the address there).
+    None when it is no IP address (a unix socket, a test's force_login): axes stores
+    addresses as IPs, and anything else would fail the sign-in."""
+    address = request.META.get("REMOTE_ADDR")
+    try:
+        return str(ipaddress.ip_address(address)) if address else None
+    except ValueError:
+        return None
 
 
 def sign_out(request: HttpRequest) -> None:

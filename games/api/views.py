@@ -67,6 +67,10 @@ class PlayerAPIView(APIView):
             return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
         if isinstance(exc, players.PlayerError):
             return error("refused", str(exc), status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, players.TryLater):  # the answer the rate limits give
+            limited = error("rate_limited", str(exc), status.HTTP_429_TOO_MANY_REQUESTS)
+            limited["Retry-After"] = str(exc.wait)
+            return limited
         return super().handle_exception(exc)
 
 
