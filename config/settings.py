@@ -79,6 +79,7 @@ if importlib.util.find_spec("frontend") is not None:
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
+    "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
     "django.middleware.locale.LocaleMiddleware",
@@ -242,12 +243,17 @@ RATE_LIMITS = {
     "guests": (env_int("RATE_LIMIT_GUESTS", 30000 if TESTING else 20), 60),
 }
 
+# Form posts (the admin) stay well under this; API bodies have a far lower limit of their
+# own (games/api/parsers.py).  It also bounds how much of a body sent without a
+# Content-Length is read into memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20
+
 REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["games.ratelimit.ScopedRateLimit"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.auth.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # size, depth, NUL checks
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

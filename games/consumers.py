@@ -30,6 +30,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from games import aio_db, ratelimit, services, session_life, unlocked
+from games.api.parsers import BadJSON, TooLarge, load_json
 from games.models import Player
 from games.players import SESSION_KEY
 
@@ -201,10 +202,14 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         return orjson.dumps(content).decode()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self.send_json({"type": "error", "error": "bad_json",
+                                  "reason": "send JSON in text frames, not binary ones"})
+            return
         try:
-            content = orjson.loads(text_data or "")
-        except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-            await self.send_json({"type": "error", "error": "bad_json", "reason": "send JSON text"})
+            content = load_json(text_data)  # the HTTP API's checks (games/api/parsers.py)
+        except (BadJSON, TooLarge) as exc:
+            await self.send_json({"type": "error", "error": "bad_json", "reason": exc.reason})
             return
         await self.receive_json(content)
 

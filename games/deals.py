@@ -24,6 +24,7 @@ from games.models import Deal
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 50
+PUBLIC_ID_MAX = Deal._meta.get_field("public_id").max_length
 
 # certify(date, game, secret, budget=..., max_candidates=...) -> certificate or None; a
 # certificate has .seed, .candidate and .par (the solver's games.engine.solver.certify).
@@ -103,7 +104,11 @@ def deal_for_request(game: str, spec: object) -> Deal:
     """The deal a new session starts from: ``daily``, ``random``, a FreeCell deal number,
     or the public id of a deal already played."""
     if game not in GAMES:
-        raise DealError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        raise DealError(f"unknown game; games: {', '.join(GAMES)}")
+    if isinstance(spec, str) and len(spec) > PUBLIC_ID_MAX:
+        # Refused unread and unquoted: the answer goes back to whoever sent it, at any size.
+        raise DealError(f"a deal id has at most {PUBLIC_ID_MAX} characters; use 'daily', "
+                        "'random', a FreeCell deal number or a deal id")
     if spec is None or spec == "daily":
         if game not in DAILY_GAMES:
             raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
@@ -112,7 +117,8 @@ def deal_for_request(game: str, spec: object) -> Deal:
         return _deal_for_seed(game, GAMES[game].random_seed())
     if isinstance(spec, bool):
         raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+    # isascii: str.isdigit also takes digits int() refuses, such as "²".
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isascii() and spec.isdigit()):
         if game != "freecell":
             raise DealError("deal numbers exist only for FreeCell; use 'daily' or 'random'")
         number = int(spec)

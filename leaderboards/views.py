@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -17,9 +18,30 @@ from games.players import current_player
 from leaderboards import live, stats
 from leaderboards.ranking import entries
 
+# Boards exist for days in this range; beyond it the week around a day could not even be
+# computed (9999-12-31 has no Sunday after it).
+FIRST_DAY, LAST_DAY = dt.date(2000, 1, 1), dt.date(2999, 12, 31)
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # not \d: that takes other scripts' digits
+BAD_DAY = f"date must be a day from {FIRST_DAY} to {LAST_DAY}, written YYYY-MM-DD"
+
 
 def _game_or_error(game: str) -> Response | None:
-    return None if game in GAMES else error("bad_request", f"unknown game {game!r}", 400)
+    # The game comes from the address and is not quoted back: it may be any length.
+    if game in GAMES:
+        return None
+    return error("bad_request", f"unknown game; games: {', '.join(GAMES)}", 400)
+
+
+def _day(text: str) -> dt.date | None:
+    """The day ``text`` names, written exactly YYYY-MM-DD (``fromisoformat`` alone would also
+    take 20260101 or 2026-W01-1), if it lies in the supported range."""
+    if not DAY.fullmatch(text):
+        return None
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if FIRST_DAY <= day <= LAST_DAY else None
 
 
 class AllTimeLeaderboardView(APIView):
@@ -35,10 +57,8 @@ class WeeklyLeaderboardView(APIView):
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError:
-            return error("bad_request", "date must be YYYY-MM-DD", 400)
+        if (day := _day(date)) is None:
+            return error("bad_request", BAD_DAY, 400)
         monday = day - dt.timedelta(days=day.weekday())
         sunday = monday + dt.timedelta(days=6)
         return Response({"game": game, "from": monday.isoformat(), "to": sunday.isoformat(),
@@ -65,11 +85,9 @@ class MyStatsView(APIView):
 class DailyLeaderboardView(APIView):
     @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)}, summary="A day's ranking of one game's daily deal")
     def get(self, request: Request, game: str, date: str) -> Response:
-        if game not in GAMES:
-            return error("bad_request", f"unknown game {game!r}", 400)
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError:
-            return error("bad_request", "date must be YYYY-MM-DD", 400)
+        if (bad := _game_or_error(game)) is not None:
+            return bad
+        if (day := _day(date)) is None:
+            return error("bad_request", BAD_DAY, 400)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
                          "entries": entries(game, day)})
