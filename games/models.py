@@ -126,6 +126,16 @@ class Deal(models.Model):
     def is_daily(self) -> bool:
         return self.date is not None
 
+    def clean(self) -> None:
+        """A deal an operator types in (the admin) must be one the engine can deal."""
+        from games.engine import new_game
+
+        if self.game in GAMES and isinstance(self.seed, int):
+            try:
+                new_game(self.game, self.seed)
+            except ValueError as exc:
+                raise ValidationError({"seed": str(exc)}) from None
+
 
 class GameSession(models.Model):
     """One attempt by one player at one deal."""

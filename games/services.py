@@ -6,11 +6,17 @@ the engine), checks the move, and stores the move with its server timestamp and 
 counters before anything is answered.  The ``seq`` a client sends is
 the number of moves it has seen; a stale or repeated one is refused, so a move sent twice is
 applied once.
+
+A client may also name each operation with an ``op`` id, stored beside the move it made.
+A retry carries the same ``seq`` and ``op`` as the first try, so when the first try was
+stored after all, the retry finds its own ``op`` at that ``seq`` and is answered with the
+state (``repeated``), never stored a second time and never mistaken for a new move.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -53,6 +59,24 @@ class BadRequest(ValueError):
     """A malformed request (wrong type, missing field)."""
 
 
+class RankedAttemptOpen(Exception):
+    """The player's ranked attempt at this daily is still being played: no second look at
+    the deal (practice, a replay) until it is finished or resigned."""
+
+    def __init__(self, session_id: object) -> None:
+        super().__init__("your ranked attempt at this daily is still open: finish or resign "
+                         "it before playing the deal again")
+        self.session_id = str(session_id)
+
+
+class PlayerMerged(Exception):
+    """This browser's guest joined an account meanwhile (games/merge.py)."""
+
+    def __init__(self) -> None:
+        super().__init__("this guest has just joined an account: reload the page to go on "
+                         "as that account")
+
+
 @dataclass
 class Outcome:
     session: GameSession
@@ -60,6 +84,8 @@ class Outcome:
     hint: dict[str, Any] | None = None
     hint_source: str | None = None
     just_won: bool = False
+    op: str | None = None  # the client's operation id, echoed in the answer
+    repeated: bool = False  # the operation had been stored already: nothing was done now
 
 
 def _after_commit(outcome: Outcome) -> Outcome:
@@ -97,8 +123,19 @@ def time_bonus(game_key: str, seconds: float) -> int:
 def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
     deal = deals.deal_for_request(game, deal_spec)
     with transaction.atomic():
-        # Lock the player row so two simultaneous starts cannot both be the first attempt.
-        Player.objects.select_for_update().get(pk=player.pk)
+        # Lock the player row so two simultaneous starts cannot both be the first attempt
+        # (and so a guest being merged into an account, which locks it too, is seen).
+        locked = Player.objects.select_for_update().filter(pk=player.pk).first()
+        if locked is None or locked.merged_into_id is not None:
+            raise PlayerMerged()
+        if deal.date is not None:
+            # Seeing the deal again while the ranked attempt is open would show its hidden
+            # cards to the attempt (turn the whole stock in practice, then play ranked).
+            open_ranked = GameSession.objects.filter(
+                player=player, deal=deal, ranked=True, status=GameSession.PLAYING
+            ).values_list("pk", flat=True).first()
+            if open_ranked is not None:
+                raise RankedAttemptOpen(open_ranked)
         first = not GameSession.objects.filter(player=player, deal=deal).exists()
         session = GameSession(
             player=player,
@@ -168,15 +205,57 @@ def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
     return session
 
 
-def _check_seq(session: GameSession, seq: object, required: bool) -> None:
+OP_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def clean_op(op: object) -> str | None:
+    if op is None:
+        return None
+    if not isinstance(op, str) or not OP_RE.fullmatch(op):
+        raise BadRequest("op must be 1 to 40 letters, digits, '-' or '_' (one id per operation)")
+    return op
+
+
+def _check_seq(session: GameSession, seq: object, required: bool, op: str | None = None
+               ) -> bool:
+    """True when this is a retry of an operation already stored (same ``op`` at ``seq``);
+    a stale ``seq`` otherwise raises StaleSeq."""
     if seq is None:
         if required:
             raise BadRequest("seq is required: the number of moves the client has seen")
-        return
+        return False
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise BadRequest("seq must be an integer")
     if seq != session.seq:
+        if op is not None and 0 <= seq < session.seq and _op_at(session, seq) == op:
+            return True
         raise StaleSeq(session.seq)
+    # The same operation retried with the seq its own first try produced (a client that
+    # read its seq after the late answer): it is the last stored move, not a new one.
+    return op is not None and seq > 0 and _op_at(session, seq - 1) == op
+
+
+def _op_at(session: GameSession, index: int) -> str | None:
+    """The op id stored with move ``index`` (moves are [token, ms, op?])."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # one element, not the whole list
+            cursor.execute(f"SELECT moves -> %s ->> 2 FROM {GameSession._meta.db_table} "
+                           "WHERE id = %s", [index, session.pk])
+            row = cursor.fetchone()
+        return row[0] if row else None
+    moves = GameSession.objects.values_list("moves", flat=True).get(pk=session.pk)
+    move = moves[index] if index < len(moves) else None
+    return move[2] if move is not None and len(move) > 2 else None
+
+
+def _repeat(session: GameSession, op: str | None) -> Outcome:
+    return Outcome(session, _table_kept(session), op=op, repeated=True)
+
+
+def _table_kept(session: GameSession) -> Game:
+    g = _table(session)
+    _keep_after_commit(session, g)
+    return g
 
 
 def _store_counters(session: GameSession, g: Game) -> None:
@@ -185,15 +264,18 @@ def _store_counters(session: GameSession, g: Game) -> None:
     session.move_count = g.moves
 
 
-def _record(session: GameSession, g: Game, tokens: list[str]) -> bool:
-    """Append ``tokens`` (already applied to ``g``) with the server's time and store the new
-    counters in one UPDATE; True when these moves won the game."""
+def _record(session: GameSession, g: Game, tokens: list[str], op: str | None = None) -> bool:
+    """Append ``tokens`` (already applied to ``g``) with the server's time (and the first
+    with the client's ``op``) and store the new counters in one UPDATE; True when these
+    moves won the game."""
     if session.seq + len(tokens) > MAX_MOVES:
         raise Refused(Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves",
                              n=MAX_MOVES), session.seq)
     now = timezone.now()
     stamp = int(now.timestamp() * 1000)
-    added = [[t, stamp] for t in tokens]
+    added: list[list[Any]] = [[t, stamp] for t in tokens]
+    if op is not None and added:
+        added[0].append(op)
     session.seq += len(tokens)
     if session.started_at is None:
         session.started_at = now
@@ -229,6 +311,10 @@ def _require_playing(session: GameSession) -> None:
     if session.status == GameSession.WON:
         raise Refused(Reason("game_won", "this game is won: start a new one to play again"),
                       session.seq)
+    if session.status == GameSession.RESIGNED:
+        raise Refused(Reason("game_resigned",
+                             "this attempt was resigned: start a new one to play again"),
+                      session.seq)
 
 
 def clean_token(token: object) -> str:
@@ -240,55 +326,82 @@ def clean_token(token: object) -> str:
     return token
 
 
-def play_move(session_id: UUID | str, player: Player, seq: object, token: object) -> Outcome:
-    token = clean_token(token)
-    fast = unlocked.play(session_id, player, seq, token)
+def play_move(session_id: UUID | str, player: Player, seq: object, token: object,
+              op: object = None) -> Outcome:
+    token, op = clean_token(token), clean_op(op)
+    fast = unlocked.play(session_id, player, seq, token, op)
     if fast is not None:
         return fast
     with transaction.atomic():
         session = _locked(session_id, player)
-        _check_seq(session, seq, required=True)
+        if _check_seq(session, seq, required=True, op=op):
+            return _repeat(session, op)
         _require_playing(session)
         g = _table(session)
         if token.lower() in {"u", "undo"}:
-            return _undo(session, g)
+            return _undo(session, g, op)
         try:
             g.play(token)
         except IllegalMove as exc:
             tables.keep(session.pk, session.seq, g)  # a refused move leaves the table as it was
             raise Refused(exc.args[0], session.seq) from None
         # The token is stored as sent: replayed on the same table it parses to the same move.
-        outcome = Outcome(session, g, just_won=_record(session, g, [token]))
+        outcome = Outcome(session, g, just_won=_record(session, g, [token], op), op=op)
     return _after_commit(outcome)
 
 
-def undo(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
-    fast = unlocked.play(session_id, player, seq, UNDO) if seq is not None else None
+def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+         ) -> Outcome:
+    op = clean_op(op)
+    fast = unlocked.play(session_id, player, seq, UNDO, op) if seq is not None else None
     if fast is not None:
         return fast
     with transaction.atomic():
         session = _locked(session_id, player)
-        _check_seq(session, seq, required=False)
+        if _check_seq(session, seq, required=False, op=op):
+            return _repeat(session, op)
         _require_playing(session)
-        return _undo(session, _table(session))
+        return _undo(session, _table(session), op)
 
 
-def _undo(session: GameSession, g: Game) -> Outcome:
+def _undo(session: GameSession, g: Game, op: str | None = None) -> Outcome:
     try:
         g.undo()
     except IllegalMove as exc:
         tables.keep(session.pk, session.seq, g)
         raise Refused(exc.args[0], session.seq) from None
     session.undo_count += 1
-    _record(session, g, [UNDO])
-    return Outcome(session, g)
+    _record(session, g, [UNDO], op)
+    return Outcome(session, g, op=op)
 
 
-def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcome:
-    """Send every remaining card up, each one a stored move (undone one by one)."""
+def resign(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+           ) -> Outcome:
+    """End the attempt where it stands: it is never won, and a ranked one stays on the
+    board as any unfinished attempt (by cards up).  Resigning twice answers the state."""
+    op = clean_op(op)
     with transaction.atomic():
         session = _locked(session_id, player)
-        _check_seq(session, seq, required=False)
+        if session.status == GameSession.RESIGNED:
+            return _repeat(session, op)
+        if _check_seq(session, seq, required=False, op=op):
+            return _repeat(session, op)
+        _require_playing(session)
+        session.status, session.finished_at = GameSession.RESIGNED, timezone.now()
+        GameSession.objects.filter(pk=session.pk, status=GameSession.PLAYING).update(
+            status=session.status, finished_at=session.finished_at
+        )
+        return Outcome(session, _table_kept(session), op=op)
+
+
+def finish(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+           ) -> Outcome:
+    """Send every remaining card up, each one a stored move (undone one by one)."""
+    op = clean_op(op)
+    with transaction.atomic():
+        session = _locked(session_id, player)
+        if _check_seq(session, seq, required=False, op=op):
+            return _repeat(session, op)
         _require_playing(session)
         g = _table(session)
         if not g.can_finish():
@@ -299,7 +412,7 @@ def finish(session_id: UUID | str, player: Player, seq: object = None) -> Outcom
         for move in g.finish_moves():
             tokens.append(g.notation(move))
             g.push(move)
-        outcome = Outcome(session, g, just_won=_record(session, g, tokens))
+        outcome = Outcome(session, g, just_won=_record(session, g, tokens, op), op=op)
     return _after_commit(outcome)
 
 
@@ -310,7 +423,7 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
         session = _locked(session_id, player)
         g = _table(session)
         _keep_after_commit(session, g)  # a copy goes back; this table is now ours alone
-        if not g.won:
+        if session.status == GameSession.PLAYING:
             session.hint_count += 1
             GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
     if g.won:
@@ -339,7 +452,7 @@ def state(outcome: Outcome) -> dict[str, Any]:
         "won": st["won"],
         "can_finish": st["can_finish"],
         "no_legal_move": st["no_legal_move"],
-        "can_undo": st["can_undo"] and session.status != GameSession.WON,
+        "can_undo": st["can_undo"] and session.status == GameSession.PLAYING,
         "undo_count": session.undo_count,
         "hint_count": session.hint_count,
         "time_ms": session.time_ms,
@@ -348,6 +461,10 @@ def state(outcome: Outcome) -> dict[str, Any]:
     }
     if session.game == "freecell":
         out["deal_number"] = session.deal.seed  # FreeCell deals are public numbers
+    if outcome.op is not None:
+        out["op"] = outcome.op
+    if outcome.repeated:
+        out["repeated"] = True
     if outcome.hint_source is not None:
         out["hint"] = outcome.hint
         out["source"] = outcome.hint_source
@@ -360,6 +477,8 @@ def state(outcome: Outcome) -> dict[str, Any]:
 __all__ = [
     "BadRequest",
     "Outcome",
+    "PlayerMerged",
+    "RankedAttemptOpen",
     "Refused",
     "ReplayError",
     "SessionNotFound",
@@ -368,6 +487,7 @@ __all__ = [
     "get_session",
     "hint",
     "play_move",
+    "resign",
     "start_session",
     "state",
     "undo",

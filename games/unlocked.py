@@ -48,9 +48,12 @@ SQL = (
     "seq = s.seq + 1, started_at = COALESCE(s.started_at, v.now), score = v.score, "
     "cards_up = v.cards_up, move_count = v.move_count, undo_count = s.undo_count + v.undo "
     "FROM json_to_recordset(%s::json) AS v(added jsonb, now timestamptz, score int, "
-    "cards_up int, move_count int, undo int, id uuid, player bigint, seq int) "
+    "cards_up int, move_count int, undo int, id uuid, player bigint, seq int, op text) "
     "WHERE s.id = v.id AND s.player_id = v.player AND s.seq = v.seq "
     f"AND s.status = '{GameSession.PLAYING}' "
+    # A retry sent with the seq its first try produced is still the same operation: the
+    # locked path answers it (services._check_seq) instead of storing it again.
+    "AND (v.op IS NULL OR s.moves -> -1 ->> 2 IS DISTINCT FROM v.op) "
     f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}"
 )
 
@@ -102,7 +105,7 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     added = [move]
     params = {"added": added, "now": now, "score": g.score if g.has_score else None,
               "cards_up": g.cards_up, "move_count": g.moves, "undo": int(is_undo),
-              "id": pk, "player": player.pk, "seq": seq}
+              "id": pk, "player": player.pk, "seq": seq, "op": op}
     return Pending(pk, g, facts, params, op)
 
 

@@ -74,7 +74,7 @@ def test_revalidate_agrees_with_an_honest_session_and_flags_a_tampered_one(opera
     assert latest.reason == "mismatch" and latest.data["stored_cards_up"] == 50
 
     moves = played.moves
-    moves[3][0] = "1h"  # not a legal move at that point
+    moves[3][0] = "h1"  # never legal in FreeCell: foundation cards do not come back
     GameSession.objects.filter(pk=played.pk).update(moves=moves)
     operator.post(f"/admin/games/gamesession/{played.pk}/revalidate/")
     latest = AuditEntry.objects.filter(session=played, action="revalidate").first()
@@ -107,3 +107,22 @@ def test_a_player_without_staff_rights_cannot_open_the_inspection_pages(api, pla
     r = c.client.get(f"/admin/games/gamesession/{played.pk}/replay/")
     assert r.status_code == 302 and "/admin/login/" in r["Location"]
     assert dt.date.today()  # the fixture's daily is today's
+
+
+def test_an_operator_adds_a_deal_with_a_long_seed_and_a_bad_one_is_refused(operator):
+    from games.engine import new_game
+    from games.engine.deals import V2_BASE
+    from games.models import Deal
+
+    seed = V2_BASE + 2**255 + 12345  # a version 2 seed: 78 digits
+    form = {"game": "klondike", "seed": str(seed), "public_id": "opdeal1", "candidate": "0"}
+    r = operator.post("/admin/games/deal/add/", form)
+    assert r.status_code == 302, r.content[:2000]
+    deal = Deal.objects.get(public_id="opdeal1")
+    assert deal.seed == seed and isinstance(deal.seed, int)
+    assert str(seed) in operator.get(f"/admin/games/deal/{deal.pk}/change/").content.decode()
+    assert new_game("klondike", deal.seed).layout() == new_game("klondike", seed).layout()
+    for bad in ("2**64", str(V2_BASE - 1), "-4", str(V2_BASE + 2**256)):
+        r = operator.post("/admin/games/deal/add/", {**form, "seed": bad, "public_id": "bad"})
+        assert r.status_code == 200 and b"errorlist" in r.content, bad
+    assert not Deal.objects.filter(public_id="bad").exists()
