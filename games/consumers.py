@@ -90,23 +90,25 @@ def _open(browser_session: Any, session_id: str, channel: str
 def _operate(session_id: str, player: Player, content: dict[str, Any],
              counted: bool = False) -> dict[str, Any]:
     """Any message, in a pool thread; ``counted``: its rate-limit hit was already counted."""
-    kind, seq = content.get("type"), content.get("seq")
-    if kind in {"move", "undo", "finish", "hint"} and not counted:
+    kind, seq, op = content.get("type"), content.get("seq"), content.get("op")
+    if kind in {"move", "undo", "finish", "hint", "resign"} and not counted:
         wait = ratelimit.hit("moves", f"p{player.pk}")
         if wait is not None:
             raise RateLimited(wait)
     if kind == "move":
-        outcome = services.play_move(session_id, player, seq, content.get("move"))
+        outcome = services.play_move(session_id, player, seq, content.get("move"), op)
     elif kind == "undo":
-        outcome = services.undo(session_id, player, seq)
+        outcome = services.undo(session_id, player, seq, op)
     elif kind == "finish":
-        outcome = services.finish(session_id, player, seq)
+        outcome = services.finish(session_id, player, seq, op)
+    elif kind == "resign":
+        outcome = services.resign(session_id, player, seq, op)
     elif kind == "hint":
         outcome = services.hint(session_id, player)
     elif kind in {"resume", "state"}:
         outcome = services.get_session(session_id, player)
     else:
-        raise services.BadRequest("type must be move, undo, hint, finish or resume")
+        raise services.BadRequest("type must be move, undo, hint, finish, resign or resume")
     return {"type": "state", **services.state(outcome)}
 
 
@@ -121,8 +123,9 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
     wait = ratelimit.hit("moves", f"p{player.pk}", local_only=True)
     if wait is not None:
         raise RateLimited(wait)
-    token = services.clean_token(content.get("move"))
-    pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES)
+    token, op = services.clean_token(content.get("move")), services.clean_op(content.get("op"))
+    pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES,
+                             op)
     if pending is None:
         return None, True
     try:
@@ -243,4 +246,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             # The database is restarting: nothing was stored, the client may send it again.
             answer = {"type": "error", "error": "unavailable",
                       "reason": "the database is unavailable; try again shortly"}
+        op = content.get("op")
+        if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:
+            answer["op"] = op  # the answer names the operation it answers
         await self.send_json(answer)

@@ -69,6 +69,8 @@ class PlayerStatsView(APIView):
     @extend_schema(responses={200: PlayerStatsOut, 404: OpenApiResponse(ErrorOut)}, summary="A player's statistics")
     def get(self, request: Request, player_id: int) -> Response:
         player = Player.objects.filter(pk=player_id).first()
+        if player is not None and player.merged_into_id is not None:
+            player = player.merged_into  # a guest who joined an account: its games are there
         if player is None:
             return error("not_found", "there is no such player", 404)
         return Response(stats.player_stats(player))
