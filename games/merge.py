@@ -73,7 +73,8 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         GameSession.objects.filter(pk__in=[s.pk for s in demoted]).update(ranked=False)
         GameSession.objects.filter(player=guest).update(player=account)
         attempts_merged(account, guest, demoted)
-        Player.objects.filter(pk=guest.pk).update(merged_into=account)
+        # The guest's look-alike key goes too: its name is free for anyone again.
+        Player.objects.filter(pk=guest.pk).update(merged_into=account, name_key=None)
         # Guests merged into this guest earlier now lead to the account too.
         Player.objects.filter(merged_into=guest).update(merged_into=account)
         for s in demoted:

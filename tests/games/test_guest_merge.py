@@ -199,7 +199,7 @@ def test_sign_in_racing_the_accounts_own_start_leaves_one_ranked_attempt(api, ro
                                         deal__date=today())
     assert [str(p) for p in ranked.values_list("pk", flat=True)] == [g["id"]]
     player = Player.objects.get(pk=guest.me["id"])
-    assert player.merged_into_id == acct.me["id"]
+    assert player.merged_into_id == acct.me["id"] and player.name_key is None
 
 
 @pytest.mark.django_db(transaction=True)
