@@ -91,8 +91,14 @@ SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per can
 # tests skip that so their run time does not depend on the day's deals.
 SOLVER_REQUEST_BUDGET_SECONDS = float(env_str("SOLVER_REQUEST_BUDGET_SECONDS", "2"))
 DAILY_CERTIFY_ON_DEMAND = env_bool("DAILY_CERTIFY_ON_DEMAND", not TESTING)
-# A hint searches at most this long (it is CPU work in the server process).
+# A hint searches at most this long, in a pool of worker processes (games/hint_pool.py):
+# HINT_WORKERS of them (0: no search, every hint is the plain heuristic), HINT_QUEUE more
+# searches may wait for one, and each player has HINT_SECONDS_PER_MINUTE of solver time a
+# minute (0: no limit); past either, a hint is the plain heuristic at once.
 HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "1.0"))
+HINT_WORKERS = env_int("HINT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
+HINT_QUEUE = env_int("HINT_QUEUE", 2 * max(1, HINT_WORKERS))
+HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
 
 INSTALLED_APPS = [
     "daphne",

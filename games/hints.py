@@ -1,43 +1,58 @@
-"""Hints (SPEC 3.6): the solver's move when it is installed, else a plain heuristic.
+"""Hints (SPEC 3.6): the solver's move, searched in a worker process, else a plain heuristic.
 
 The solver marks its hint ``solver`` (on a winning line), ``unsolvable`` (proven lost from
-here) or ``heuristic`` (no verdict in the budget).  Without the solver: a card that can go
-up, else a move on the table, else the stock -- never one that only takes back the last move.
+here) or ``heuristic`` (no verdict in the budget).  When there is no search for this request
+(the player's hint budget is spent, a newer hint replaced it, the pool is full or broken:
+see :mod:`games.hint_pool`), the answer is our own heuristic at once: a card that can go up,
+else a move on the table, else the stock -- never one that only takes back the last move.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-
+from games import hint_pool
 from games.engine import Game, IllegalMove
 from games.engine.piles import FOUNDATION, STOCK
+from games.engine.solver.search import SOLVED, UNSOLVABLE
+
+__all__ = ["cancel", "heuristic", "suggest"]
 
 
-def suggest(g: Game) -> tuple[dict[str, Any] | None, str]:
-    """A move worth playing: the solver's when it is installed (``solver`` when on a winning
-    line, ``unsolvable`` when proven lost, else its ``heuristic`` pick), else a plain
-    heuristic of our own."""
+def suggest(g: Game, session_id: object, player_id: object) -> tuple[dict[str, Any] | None, str]:
+    """A move worth playing and where it came from (``solver``, ``unsolvable`` or
+    ``heuristic``).  ``g`` is ours alone: it goes to the worker as it is."""
+    found = hint_pool.search(g, session_id, player_id)
+    if found is not None:
+        answer = _solver_answer(g, found)
+        if answer is not None:
+            return answer
+    return heuristic(g), "heuristic"
+
+
+def cancel(session_id: object) -> None:
+    """A move on the session makes its running hint search moot: stop it."""
+    hint_pool.cancel(session_id)
+
+
+def _solver_answer(g: Game, found: Any) -> tuple[dict[str, Any] | None, str] | None:
+    source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
+    if found.move is None:
+        return None, source
+    for obj in g.legal_move_objects():
+        if obj["move"] == found.move:
+            return obj, source
     try:
-        from games.engine.solver import SOLVED, UNSOLVABLE
-        from games.engine.solver import hint as solver_hint
-    except ImportError:
-        solver_hint = None
-    if solver_hint is not None:
-        found = solver_hint(g, settings.HINT_BUDGET_SECONDS)
-        source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
-        if found.move is None:
-            return None, source
-        for obj in g.legal_move_objects():
-            if obj["move"] == found.move:
-                return obj, source
-        try:
-            move = g.parse(found.move)  # the same move, spelt another way
-        except IllegalMove:
-            move = None
-        if move is not None and g.reason(move) is None:
-            return g.move_object(move), source
+        move = g.parse(found.move)  # the same move, spelt another way
+    except IllegalMove:
+        move = None
+    if move is not None and g.reason(move) is None:
+        return g.move_object(move), source
+    return None
+
+
+def heuristic(g: Game) -> dict[str, Any] | None:
+    """Cheap enough for the server's own thread: no search."""
     moves = list(g.legal_moves())
     last = _last_move(g)
     candidates = [m for m in moves if not _reverses(m, last)] or moves
@@ -45,8 +60,8 @@ def suggest(g: Game) -> tuple[dict[str, Any] | None, str]:
     table = [m for m in candidates if STOCK not in (m[0], m[1])]
     for group in (ups, table, candidates):
         if group:
-            return g.move_object(group[0]), "heuristic"
-    return None, "heuristic"
+            return g.move_object(group[0])
+    return None
 
 
 def _last_move(g: Game) -> tuple[int, int, int] | None:

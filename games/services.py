@@ -328,6 +328,7 @@ def clean_token(token: object) -> str:
 
 def play_move(session_id: UUID | str, player: Player, seq: object, token: object,
               op: object = None) -> Outcome:
+    hints.cancel(session_id)  # a move makes the running hint search moot
     token, op = clean_token(token), clean_op(op)
     fast = unlocked.play(session_id, player, seq, token, op)
     if fast is not None:
@@ -352,6 +353,7 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
 
 def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None
          ) -> Outcome:
+    hints.cancel(session_id)  # a move makes the running hint search moot
     op = clean_op(op)
     fast = unlocked.play(session_id, player, seq, UNDO, op) if seq is not None else None
     if fast is not None:
@@ -397,6 +399,7 @@ def resign(session_id: UUID | str, player: Player, seq: object = None, op: objec
 def finish(session_id: UUID | str, player: Player, seq: object = None, op: object = None
            ) -> Outcome:
     """Send every remaining card up, each one a stored move (undone one by one)."""
+    hints.cancel(session_id)  # a move makes the running hint search moot
     op = clean_op(op)
     with transaction.atomic():
         session = _locked(session_id, player)
@@ -428,7 +431,7 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
             GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
     if g.won:
         return Outcome(session, g, hint=None, hint_source="heuristic")
-    move, source = hints.suggest(g)
+    move, source = hints.suggest(g, session.pk, player.pk)
     return Outcome(session, g, hint=move, hint_source=source)
 
 
