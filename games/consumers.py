@@ -29,7 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from games import aio_db, ratelimit, services, session_life, unlocked
+from games import aio_db, hints, ratelimit, services, session_life, unlocked
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.models import Player
 from games.players import SESSION_KEY
@@ -124,6 +124,7 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
     if wait is not None:
         raise RateLimited(wait)
     token, op = services.clean_token(content.get("move")), services.clean_op(content.get("op"))
+    hints.cancel(session_id)  # as on every other path: a move makes the running search moot
     pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES,
                              op)
     if pending is None:

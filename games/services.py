@@ -382,6 +382,7 @@ def resign(session_id: UUID | str, player: Player, seq: object = None, op: objec
     """End the attempt where it stands: it is never won, and a ranked one stays on the
     board as any unfinished attempt (by cards up).  Resigning twice answers the state."""
     op = clean_op(op)
+    hints.cancel(session_id)
     with transaction.atomic():
         session = _locked(session_id, player)
         if session.status == GameSession.RESIGNED:
