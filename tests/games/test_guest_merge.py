@@ -161,8 +161,13 @@ def _race(*calls) -> list[Any]:
     out: list[Any] = [None] * len(calls)
 
     def run(i, fn):
+        from django.db import connections
+
         barrier.wait()
-        out[i] = fn()
+        try:
+            out[i] = fn()
+        finally:
+            connections.close_all()  # back to the pool: the test client does not do it
 
     threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
     for t in threads:

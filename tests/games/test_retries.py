@@ -116,10 +116,15 @@ def test_the_socket_and_an_http_retry_racing_store_one_move(api, round_):
         for key, morsel in c.client.cookies.items():
             other.cookies[key] = morsel.value
         barrier.wait()
-        r = other.post(f"/api/sessions/{s['id']}/moves/",
-                       '{"seq": 0, "move": "s", "op": "race"}',
-                       content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
-        answers["http"] = {**r.json(), "http_status": r.status_code}
+        try:
+            r = other.post(f"/api/sessions/{s['id']}/moves/",
+                           '{"seq": 0, "move": "s", "op": "race"}',
+                           content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
+            answers["http"] = {**r.json(), "http_status": r.status_code}
+        finally:
+            from django.db import connections
+
+            connections.close_all()  # back to the pool: the test client does not do it
 
     t = threading.Thread(target=over_http)
     t.start()
