@@ -239,8 +239,8 @@ def stored_session(database_url: str, session_id: str) -> dict[str, Any]:
             "FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id WHERE s.id = %s",
             (session_id,)).fetchone()
     moves, seq, score, cards_up, status, game, seed = row
-    return {"tokens": [t for t, _ in moves], "seq": seq, "score": score,
-            "cards_up": cards_up, "status": status, "game": game, "seed": seed}
+    return {"tokens": [m[0] for m in moves], "seq": seq, "score": score,
+            "cards_up": cards_up, "status": status, "game": game, "seed": int(seed)}
 
 
 def in_thread(fn: Any, *args: Any) -> Any:
