@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import time
@@ -222,7 +223,10 @@ def _main(args: argparse.Namespace, db: str, redis_url: str) -> int:
     env = {**os.environ, "DATABASE_URL": db, "REDIS_URL": redis_url,
            "REDIS_KEY_PREFIX": "load", "CELERY_QUEUE": "load",
            "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
-           "DAILY_CERTIFY_ON_DEMAND": "0"}
+           "DAILY_CERTIFY_ON_DEMAND": "0",
+           # A throwaway pair: the servers refuse to start on a public secret.
+           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115

@@ -42,6 +42,7 @@ import itertools
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -232,7 +233,10 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": db,
            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
            "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING"}
+           "LOG_LEVEL": "WARNING",
+           # A throwaway pair: the servers refuse to start on a public secret.
+           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
     ensure_database(db)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
