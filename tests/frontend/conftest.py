@@ -56,6 +56,7 @@ def live_server_url() -> Iterator[str]:
         "SERVE_STATIC": "1",
         "SOLVER_BUDGET_SECONDS": "1",
         "DEBUG": "0",
+        "RATE_LIMIT_GUESTS": "0",  # every browser context is a new guest from 127.0.0.1
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
