@@ -68,6 +68,9 @@ def _game(key: str) -> dict[str, Any]:
         "draw": cls.draw,
         "single": cls.runs == SINGLE_CARD,
         "supermove": key == "freecell",
+        # A foundation's top card may be taken hold of (to come back down, or for the server
+        # to say why it may not): Baker's Dozen's notation cannot name a foundation to move from.
+        "foundation_pickable": key != "bakers-dozen",
         "daily": key in DAILY_GAMES,
     }
 
