@@ -1,0 +1,100 @@
+// The session's life on this page: find the player's session for this deal or start one,
+// follow the server's states, and undo, resign, replay or deal again.
+import * as api from './api.js';
+import { connect, Refusal } from './connection.js';
+import { stopFinish } from './finish.js';
+import { announce, t } from './i18n.js';
+import { stopHint } from './hint.js';
+import { drawNotice, say } from './notice.js';
+import { translateReason } from './reasons.js';
+import { positions } from './table.js';
+import { draw, root } from './view.js';
+import { dealId, showWin } from './win.js';
+
+// Each deal remembers its session in the browser, so a reload goes on with the same game.
+const storeKey = (meta, deal) => `ds:${meta.key}:${deal}`;
+
+function setState(st, state, before) {
+  const prev = st.s;
+  st.s = state;
+  if (prev && state.seq !== prev.seq) st.hint = null;
+  draw(st, before || (prev ? positions(root) : null));
+  if (state.won && !st.looked) setTimeout(() => showWin(st), 350);
+}
+
+async function findSession(st) {
+  const meta = st.meta;
+  const stored = localStorage.getItem(storeKey(meta, meta.deal));
+  if (stored) {
+    let session = null;
+    try { session = await api.getSession(stored); } catch { session = null; }
+    if (session && session.game === meta.key) return session;
+  }
+  const deal = /^\d+$/.test(meta.deal) ? Number(meta.deal) : meta.deal;
+  try {
+    return await api.createSession(meta.key, deal);
+  } catch (e) {
+    // The deal is a daily whose ranked attempt is still open: that attempt is the table.
+    if (e.status === 409 && e.body.error === 'ranked_attempt_open') {
+      let session = null;
+      try { session = await api.getSession(e.body.session); } catch { session = null; }
+      if (session) { setTimeout(() => say(st, t('ranked_open'), 'info'), 0); return session; }
+    }
+    say(st, t('error', { error: e.message }), 'refusal', null, true);
+    return null;
+  }
+}
+
+// Resolves once the table is drawn and playable (or the page has said why not).
+export async function start(st) {
+  try { await api.me(); } catch { /* the session cookie may already exist */ }
+  const session = await findSession(st);
+  if (!session) return;
+  localStorage.setItem(storeKey(st.meta, st.meta.deal), session.id);
+  st.elapsed = Number(sessionStorage.getItem(`ds:time:${session.id}`))
+    || (session.started_at ? Math.max(0, Date.now() - Date.parse(session.started_at)) : 0);
+  st.conn = connect(session, {
+    onState: (state) => setState(st, state, st.pendingBefore),
+    onStatus: (up) => {
+      if (!up) say(st, t('offline'), 'offline', null, true);
+      else if (st.notice && st.notice.kind === 'offline') { st.notice = null; drawNotice(st); announce(t('online')); }
+    },
+  });
+  st.focus = { pile: 'tableau:0', index: (session.view.piles['tableau:0'] || []).length - 1 };
+  setState(st, session);
+  root.dataset.ready = '1';
+}
+
+export async function undo(st) {
+  stopHint(st); stopFinish(st);
+  st.sel = null; st.targets = null;
+  st.notice = null;
+  try {
+    await st.conn.undo();
+    announce(t('undone'));
+  } catch (e) {
+    say(st, e instanceof Refusal ? translateReason(e.message, e.code, e.params) : t('no_undo'), 'refusal');
+  }
+}
+
+export async function resign(st) {
+  if (!st.s || st.s.status !== 'playing' || !window.confirm(t('resign_confirm'))) return;
+  try {
+    await st.conn.resign();
+    st.notice = null; // the standing "resigned" notice with its exits takes the bar
+    drawNotice(st);
+  } catch (e) {
+    say(st, e instanceof Refusal ? translateReason(e.message, e.code, e.params) : t('error', { error: e.message }), 'refusal');
+  }
+}
+
+export function newDeal(st) {
+  localStorage.removeItem(storeKey(st.meta, 'random'));
+  location.href = `/play/${st.meta.key}/?deal=random`;
+}
+
+export function replay(st) {
+  const id = dealId(st.s);
+  localStorage.removeItem(storeKey(st.meta, id));
+  location.href = `/play/${st.meta.key}/?deal=${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,63 @@
+// The keyboard (SPEC 3.3): ←/→ walk the piles, ↑/↓ walk a column's face-up cards, Enter
+// picks, drops or sends up, Space always picks, Esc cancels, U H N F the buttons.
+import { clearSelection, perform } from './act.js';
+import { runFinish, stopFinish } from './finish.js';
+import { newDeal, undo } from './flow.js';
+import { askHint } from './hint.js';
+import { announce, cardName, pileName, t } from './i18n.js';
+import { activate, focusInColumn, focusStep, pile } from './intents.js';
+import { closePicker } from './picker.js';
+import { focusCurrent, root } from './view.js';
+
+export function bindKeys(st) {
+  const keyMap = {
+    ArrowLeft: () => walkPiles(st, -1),
+    ArrowRight: () => walkPiles(st, 1),
+    ArrowUp: () => walkColumn(st, -1),
+    ArrowDown: () => walkColumn(st, 1),
+    Enter: () => perform(st, activate(st, st.focus.pile, st.focus.index)),
+    ' ': () => perform(st, activate(st, st.focus.pile, st.focus.index, true)),
+    Escape: () => { closePicker(st); clearSelection(st); },
+    u: () => undo(st), U: () => undo(st),
+    h: () => askHint(st), H: () => askHint(st),
+    n: () => newDeal(st), N: () => newDeal(st),
+    f: () => runFinish(st), F: () => runFinish(st),
+  };
+  document.addEventListener('keydown', (e) => {
+    if (!st.s) return;
+    if (e.target.closest && e.target.closest('input, textarea, select, dialog, .notice, .controls, header')) {
+      if (e.key !== 'Escape') return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (st.finishing) { stopFinish(st); e.preventDefault(); return; }
+    const fn = keyMap[e.key];
+    if (!fn) return;
+    e.preventDefault();
+    st.keyboard = true;
+    fn();
+  });
+  // Tabbing into the table lands on the focused pile.
+  root.addEventListener('focusin', (e) => {
+    const p = e.target.closest('.pile');
+    if (!p) return;
+    const c = e.target.closest('.card');
+    st.focus = { pile: p.dataset.pile, index: c && c.dataset.index !== undefined ? Number(c.dataset.index) : -1 };
+  });
+}
+
+function walkPiles(st, step) {
+  st.focus = focusStep(st, step);
+  focusCurrent(st);
+  const name = st.focus.pile, cards = pile(st.s, name);
+  if (name === 'stock') announce(pileName(name));
+  else announce(pileName(name) + ', ' + (cards.length ? cardName(cards[cards.length - 1]) : t('empty')));
+}
+
+function walkColumn(st, step) {
+  const next = focusInColumn(st, step);
+  if (!next) return;
+  st.focus = next;
+  focusCurrent(st);
+  const cards = pile(st.s, next.pile);
+  announce(cardName(cards[next.index]) + (next.index < cards.length - 1 ? ` (+${cards.length - 1 - next.index})` : ''));
+}
