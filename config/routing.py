@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.consumers import PlayConsumer
+from games.live.consumer import PlayConsumer
 from leaderboards.consumers import BoardConsumer
 
 websocket_urlpatterns = [

@@ -124,7 +124,7 @@ MIDDLEWARE = [
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "games.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
+    "games.accounts.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -232,7 +232,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_CLIENT_IP_CALLABLE = "games.players.client_ip"
+AXES_CLIENT_IP_CALLABLE = "games.accounts.players.client_ip"
 AXES_RESET_ON_SUCCESS = True
 # A try during the lockout neither counts nor extends it: the wait told is the wait.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -260,7 +260,7 @@ SERVE_STATIC = env_bool("SERVE_STATIC", True)
 SESSION_COOKIE_SAMESITE = "Lax"
 # A guest is its browser session: it lives a year and is renewed as the guest plays, at most
 # once a day (games/session_life.py); games.tasks.clear_expired_sessions deletes the dead.
-SESSION_ENGINE = "games.session_life"
+SESSION_ENGINE = "games.accounts.session_life"
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 365 * 24 * 3600)
 CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)

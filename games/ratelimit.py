@@ -122,7 +122,7 @@ class ScopedRateLimit(BaseThrottle):
         scope = getattr(view, "rate_limit_scope", None)
         if scope is None:
             return True
-        from games.players import SESSION_KEY
+        from games.accounts.players import SESSION_KEY
 
         player_id = None if scope == "auth" else request._request.session.get(SESSION_KEY)
         who = f"p{player_id}" if player_id else f"a{client_address(request.META)}"

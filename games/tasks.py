@@ -8,7 +8,7 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
-from games.deals import ensure_dailies, today
+from games.daily import ensure_dailies, today
 
 
 @shared_task(acks_late=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, Q
 
-from games.deals import today
+from games.daily import today
 from games.engine import DAILY_GAMES, GAMES
 from games.models import GameSession, Player
 from leaderboards.models import Entry

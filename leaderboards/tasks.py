@@ -9,7 +9,7 @@ from typing import Any
 from celery import shared_task
 from django.db import transaction
 
-from games.deals import today
+from games.daily import today
 from games.engine import DAILY_GAMES
 from games.models import GameSession
 from leaderboards import index, live

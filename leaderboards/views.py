@@ -10,13 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.accounts.players import current_player
 from games.api.errors import error
-from games.api.serializers import ErrorOut, LeaderboardOut, PeriodBoardOut, PlayerStatsOut
+from games.api.serializers import ErrorOut
 from games.engine import GAMES
 from games.models import Player
-from games.players import current_player
 from leaderboards import live, stats
 from leaderboards.ranking import entries
+from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 
 # Boards exist for days in this range; beyond it the week around a day could not even be
 # computed (9999-12-31 has no Sunday after it).

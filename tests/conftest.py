@@ -67,9 +67,9 @@ def _fresh_channel_layer() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _close_socket_db_connections() -> Iterator[None]:
     yield
-    from games import aio_db
+    from games.live import driver
 
-    aio_db.close_all()
+    driver.close_all()
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Thin HTTP views over games.services and games.players (SPEC 9)."""
+"""Thin HTTP views over games.play.operations and games.accounts.players (SPEC 9)."""
 
 from __future__ import annotations
 
@@ -11,23 +11,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import deals, players, services
+from games import daily
+from games.accounts import players
 from games.api import serializers as s
-from games.api.errors import error
 from games.engine import DAILY_GAMES
+from games.errors import BadRequest, answer_for
+from games.live import presence
 from games.models import Player
-from leaderboards import live
+from games.play import operations
+from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
 
 
 def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise services.BadRequest("the body must be a JSON object")
+        raise BadRequest("the body must be a JSON object")
     ser = serializer_cls(data=data)
     if not ser.is_valid():
         field, problems = next(iter(ser.errors.items()))
-        raise services.BadRequest(f"{field}: {' '.join(str(p) for p in problems)}")
+        raise BadRequest(f"{field}: {' '.join(str(p) for p in problems)}")
     return dict(ser.validated_data)
 
 
@@ -51,27 +54,14 @@ class PlayerAPIView(APIView):
     """Maps the domain's exceptions to the API's answers in one place."""
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, services.StaleSeq):
-            return error("stale_seq", str(exc), status.HTTP_409_CONFLICT, seq=exc.current)
-        if isinstance(exc, services.Refused):
-            return error("illegal_move", exc.reason, 422, seq=exc.seq, code=exc.code,
-                         params=exc.params)
-        if isinstance(exc, services.RankedAttemptOpen):
-            return error("ranked_attempt_open", str(exc), status.HTTP_409_CONFLICT,
-                         session=exc.session_id)
-        if isinstance(exc, services.PlayerMerged):
-            return error("player_merged", str(exc), status.HTTP_409_CONFLICT)
-        if isinstance(exc, services.SessionNotFound):
-            return error("not_found", str(exc), status.HTTP_404_NOT_FOUND)
-        if isinstance(exc, (services.BadRequest, deals.DealError)):
-            return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
-        if isinstance(exc, players.PlayerError):
-            return error("refused", str(exc), status.HTTP_400_BAD_REQUEST)
-        if isinstance(exc, players.TryLater):  # the answer the rate limits give
-            limited = error("rate_limited", str(exc), status.HTTP_429_TOO_MANY_REQUESTS)
-            limited["Retry-After"] = str(exc.wait)
-            return limited
-        return super().handle_exception(exc)
+        known = answer_for(exc)  # the same table as the socket's answers (games/errors.py)
+        if known is None:
+            return super().handle_exception(exc)
+        http_status, body = known
+        response = Response(body, status=http_status)
+        if "retry_after" in body:  # the answer the rate limits give
+            response["Retry-After"] = str(body["retry_after"])
+        return response
 
 
 class MeView(PlayerAPIView):
@@ -116,13 +106,13 @@ class SignOutView(PlayerAPIView):
 class DailyView(PlayerAPIView):
     @extend_schema(responses={200: s.DailyOut}, summary="Today's daily deals")
     def get(self, request: Request) -> Response:
-        day = deals.today()
+        day = daily.today()
         out = []
         for game in DAILY_GAMES:
-            deal = deals.todays_deal(game)
+            deal = daily.todays_deal(game)
             item: dict[str, Any] = {
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
-                "certified": deal.certified, "playing": live.playing(game, day),
+                "certified": deal.certified, "playing": presence.playing(game, day),
             }
             if game == "freecell":
                 item["deal_number"] = deal.seed
@@ -140,14 +130,14 @@ class SessionsView(PlayerAPIView):
     }, summary="Start a session on a deal")
     def post(self, request: Request) -> Response:
         data = validated(s.StartSessionIn, request.data)
-        outcome = services.start_session(player_of(request), data["game"], data["deal"])
-        return Response(services.state(outcome), status=status.HTTP_201_CREATED)
+        outcome = operations.start_session(player_of(request), data["game"], data["deal"])
+        return Response(state(outcome), status=status.HTTP_201_CREATED)
 
 
 class SessionView(PlayerAPIView):
     @extend_schema(responses={200: s.SessionOut, 404: ERR}, summary="The current state of one of your sessions")
     def get(self, request: Request, session_id: str) -> Response:
-        return Response(services.state(services.get_session(session_id, player_of(request))))
+        return Response(state(operations.get_session(session_id, player_of(request))))
 
 
 MOVE_ANSWERS = {
@@ -165,9 +155,9 @@ class MoveView(PlayerAPIView):
     @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.MoveIn, request.data)
-        outcome = services.play_move(session_id, player_of(request), data["seq"], data["move"],
+        outcome = operations.play_move(session_id, player_of(request), data["seq"], data["move"],
                                      data.get("op"))
-        return Response(services.state(outcome))
+        return Response(state(outcome))
 
 
 class UndoView(PlayerAPIView):
@@ -176,8 +166,8 @@ class UndoView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
-        outcome = services.undo(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(services.state(outcome))
+        outcome = operations.undo(session_id, player_of(request), data.get("seq"), data.get("op"))
+        return Response(state(outcome))
 
 
 class FinishView(PlayerAPIView):
@@ -186,8 +176,8 @@ class FinishView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
-        outcome = services.finish(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(services.state(outcome))
+        outcome = operations.finish(session_id, player_of(request), data.get("seq"), data.get("op"))
+        return Response(state(outcome))
 
 
 class ResignView(PlayerAPIView):
@@ -196,8 +186,8 @@ class ResignView(PlayerAPIView):
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Resign: end the attempt where it stands (a ranked one ranks as unfinished, by cards up)")
     def post(self, request: Request, session_id: str) -> Response:
         data = validated(s.OptionalSeqIn, request.data)
-        outcome = services.resign(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(services.state(outcome))
+        outcome = operations.resign(session_id, player_of(request), data.get("seq"), data.get("op"))
+        return Response(state(outcome))
 
 
 class HintView(PlayerAPIView):
@@ -205,5 +195,5 @@ class HintView(PlayerAPIView):
 
     @extend_schema(request=None, responses={200: s.HintOut, 404: ERR}, summary="One move worth playing now (counted)")
     def post(self, request: Request, session_id: str) -> Response:
-        outcome = services.hint(session_id, player_of(request))
-        return Response(services.state(outcome))
+        outcome = operations.hint(session_id, player_of(request))
+        return Response(state(outcome))

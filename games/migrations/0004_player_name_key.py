@@ -11,7 +11,7 @@ from django.db import migrations, models
 def backfill(apps, schema_editor):
     # The key is the one the site computes for every new name; a copy here could drift
     # from it, and then keys written now would not match the names checked later.
-    from games.players import name_key
+    from games.accounts.players import name_key
 
     Player = apps.get_model("games", "Player")
     seen: set[str] = set()

@@ -50,21 +50,22 @@ def test_a_table_kept_by_a_process_that_missed_a_move_never_stores_a_second_move
     """Another process stored move 2 while this one still keeps the table after move 1: a
     client replaying seq 1 here is checked on that old table, but the storing statement
     itself sees the row has moved on, so nothing is stored and the answer is a stale seq."""
-    from games import services, tables
+    from games.errors import StaleSeq
     from games.models import Player
+    from games.play import operations, tables
 
     player = Player.objects.create()
-    s = services.start_session(player, "freecell", 617).session
-    services.play_move(s.id, player, 0, "8a")
+    s = operations.start_session(player, "freecell", 617).session
+    operations.play_move(s.id, player, 0, "8a")
     stale = tables.peek(s.id, 1)
     assert stale is not None
     tables.clear()  # "the other process": it has no table and takes the locked path
-    second = services.play_move(s.id, player, 1, "8b")
+    second = operations.play_move(s.id, player, 1, "8b")
     assert second.session.seq == 2
     legal_there = stale.legal_move_objects()[0]["move"]  # passes the check on the old table
     tables.keep(s.id, 1, stale, (player.pk, s.deal))  # this process's old table comes back
-    with pytest.raises(services.StaleSeq) as refused:
-        services.play_move(s.id, player, 1, legal_there)
+    with pytest.raises(StaleSeq) as refused:
+        operations.play_move(s.id, player, 1, legal_there)
     assert refused.value.current == 2
     stored = GameSession.objects.get(pk=s.id)
     assert [t for t, _ in stored.moves] == ["8a", "8b"] and stored.seq == 2

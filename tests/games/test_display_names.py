@@ -14,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
-from games import players
+from games.accounts import players
+from games.accounts.players import name_key
+from games.errors import PlayerError
 from games.models import Player
-from games.players import name_key
 
 CYRILLIC_O = "\u041e"  # "О"
 CYRILLIC_A = "\u0410"  # "А"
@@ -238,6 +239,6 @@ def test_the_migration_keys_the_first_player_of_each_look_and_spares_the_copies(
     assert keys[copy.pk] is None  # keeps its name until it renames
     assert keys[other.pk] == name_key("Quiet Owl 002")
     assert Player.objects.get(pk=copy.pk).display_name == f"Brisk {CYRILLIC_O}tter 001"
-    with pytest.raises(players.PlayerError):
+    with pytest.raises(PlayerError):
         players.rename(copy, "brisk otter 001")
     assert players.rename(copy, "Brisk Otter 003").name_key == name_key("Brisk Otter 003")

@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.deals import ensure_daily, today
+from games.daily import ensure_daily, today
 from games.models import AuditEntry, GameSession, Player
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day, score_session

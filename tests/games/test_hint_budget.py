@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 
-from games import hint_pool
 from games.models import GameSession
+from games.play import hint_pool
 
 HARD = 11982  # a lost FreeCell deal whose proof takes longer than these searches run
 EASY = 3  # solved in a few milliseconds

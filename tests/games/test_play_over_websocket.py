@@ -1,4 +1,4 @@
-"""Play over /ws/sessions/<id>/ on the Redis channel layer, through the same services."""
+"""Play over /ws/sessions/<id>/ on the Redis channel layer, through the same operations."""
 
 from __future__ import annotations
 
@@ -137,14 +137,14 @@ def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
 def _socket_connections(terminate: bool = False) -> int:
     from django.db import connection
 
-    from games import aio_db
+    from games.live import driver
 
     what = "pg_terminate_backend(pid)" if terminate else "pid"
     try:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {what} FROM pg_stat_activity "
                            "WHERE datname = current_database() AND application_name = %s",
-                           [aio_db.APPLICATION_NAME])
+                           [driver.APPLICATION_NAME])
             return len(cursor.fetchall())
     finally:
         connection.close()  # this thread's own connection must not outlive the test database
@@ -180,8 +180,9 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
     """Moves that arrive together are stored by fewer statements than moves, each on its own
     session and once; one whose row moved on behind this process's back (another process
     stored a move) is answered stale_seq while the others in its batch are stored."""
-    from games import aio_db, services, tables
+    from games.live import driver
     from games.models import Player
+    from games.play import operations, tables
 
     clients = [api() for _ in range(8)]
     sessions = [c.start("freecell", 617) for c in clients]
@@ -194,14 +195,14 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         return sockets
 
     async def together(sockets, stale_token):
-        sent = dict(aio_db.SENT)
+        sent = dict(driver.SENT)
         for i, ws in enumerate(sockets):
             await ws.send_json_to({"type": "move", "seq": 1,
                                    "move": stale_token if i == 0 else "8b"})
         answers = [await ws.receive_json_from() for ws in sockets]
         for ws in sockets:
             await ws.disconnect()
-        return answers, {k: aio_db.SENT[k] - sent.get(k, 0) for k in ("statements", "rows")}
+        return answers, {k: driver.SENT[k] - sent.get(k, 0) for k in ("statements", "rows")}
 
     loop = asyncio.new_event_loop()
     try:
@@ -210,7 +211,7 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         stale = tables.take(first.pk, 1)  # "another process", without this table, stores
         assert stale is not None          # move 2 of the first session
         owner = Player.objects.get(pk=first.player_id)
-        services.play_move(first.pk, owner, 1, "8b")
+        operations.play_move(first.pk, owner, 1, "8b")
         stale_token = stale.legal_move_objects()[0]["move"]
         tables.keep(first.pk, 1, stale, (owner.pk, first.deal))
         answers, sent = loop.run_until_complete(together(sockets, stale_token))

@@ -16,7 +16,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.deals import today
+from games.daily import today
 from games.models import GameSession
 from leaderboards.tasks import close_day
 

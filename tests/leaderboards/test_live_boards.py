@@ -17,7 +17,7 @@ from django.test import override_settings
 
 from config.asgi import application
 from config.celery import app as celery_app
-from games.deals import today
+from games.daily import today
 from leaderboards.models import Entry
 
 pytestmark = pytest.mark.django_db(transaction=True)

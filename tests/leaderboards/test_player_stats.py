@@ -6,7 +6,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from games.deals import ensure_daily, today
+from games.daily import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards.stats import streaks
 from leaderboards.tasks import score_session

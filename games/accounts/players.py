@@ -25,7 +25,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games import ratelimit
-from games.merge import adopt_guest
+from games.accounts.merge import adopt_guest
+from games.errors import PlayerError, TryLater
 from games.models import Player
 
 SESSION_KEY = "player_id"
@@ -36,19 +37,6 @@ _ADJECTIVES = ["Brisk", "Calm", "Clever", "Lucky", "Nimble", "Quiet", "Swift", "
                "Merry", "Patient", "Sly", "Steady", "Keen", "Jolly", "Sunny"]
 _NOUNS = ["Otter", "Heron", "Fox", "Badger", "Lynx", "Owl", "Marten", "Robin", "Hare",
           "Wren", "Falcon", "Seal", "Stoat", "Finch", "Beaver", "Crane"]
-
-
-class PlayerError(ValueError):
-    """A refused sign-up, sign-in or rename; ``str`` is the reason shown to the player."""
-
-
-class TryLater(Exception):
-    """A refusal that passes with time (too many new guests from one address, too many
-    wrong passwords): ``str`` is the reason, ``wait`` the seconds until it passes."""
-
-    def __init__(self, reason: str, wait: float) -> None:
-        super().__init__(reason)
-        self.wait = max(1, int(wait))
 
 
 NAME_TAKEN = "that name is taken (or too close to one): pick another"

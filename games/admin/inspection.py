@@ -16,7 +16,7 @@ from games.engine import IllegalMove, new_game
 from games.engine.cards import CODE
 from games.engine.record import UNDO_TOKENS
 from games.models import AuditEntry, GameSession
-from games.services import time_bonus
+from games.play.outcome import time_bonus
 
 
 @dataclass

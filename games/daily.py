@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.deals import MS_MAX_DEAL
+from games.errors import DealError
 from games.models import Deal
 
 log = logging.getLogger(__name__)
@@ -29,10 +30,6 @@ PUBLIC_ID_MAX = Deal._meta.get_field("public_id").max_length
 # certify(date, game, secret, budget=..., max_candidates=...) -> certificate or None; a
 # certificate has .seed, .candidate and .par (the solver's games.engine.solver.certify).
 Certifier = Callable[..., Any]
-
-
-class DealError(ValueError):
-    """A deal request that cannot be served; ``str`` is the reason."""
 
 
 def today() -> dt.date:

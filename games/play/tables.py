@@ -8,7 +8,7 @@ ahead of the database.
 
 Beside the table an entry may hold the session's fixed facts (its owner and its deal),
 which never change once the session exists: with them a move can be checked and stored
-without reading the row first (see ``services.play_move``).
+without reading the row first (see ``games.play.optimistic``).
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ class _Pool:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if ctx.get_start_method() == "forkserver":
-            ctx.set_forkserver_preload(["games.engine.solver", "games.hint_pool"])
+            ctx.set_forkserver_preload(["games.engine.solver", "games.play.hint_pool"])
         self.slots = slots
         self.cancel = ctx.RawArray("b", slots)
         self.busy = ctx.RawArray("b", slots)

@@ -3,7 +3,7 @@
 The solver marks its hint ``solver`` (on a winning line), ``unsolvable`` (proven lost from
 here) or ``heuristic`` (no verdict in the budget).  When there is no search for this request
 (the player's hint budget is spent, a newer hint replaced it, the pool is full or broken:
-see :mod:`games.hint_pool`), the answer is our own heuristic at once: a card that can go up,
+see :mod:`games.play.hint_pool`), the answer is our own heuristic at once: a card that can go up,
 else a move on the table, else the stock -- never one that only takes back the last move.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import hint_pool
 from games.engine import Game, IllegalMove
 from games.engine.piles import FOUNDATION, STOCK
 from games.engine.solver.search import SOLVED, UNSOLVABLE
+from games.play import hint_pool
 
 __all__ = ["cancel", "heuristic", "suggest"]
 

@@ -5,40 +5,37 @@ the UPDATE stores it only if the row is still at that ``seq``, still this player
 being played.  The check of the row and the write are one atomic statement, so two moves
 racing on one session (even in two processes) cannot both be stored, and a move either is
 stored whole or not at all.  Anything out of the ordinary -- no table kept here, a refused
-move, a winning move, a row that moved on -- gives None, and the locked path in
-``services`` answers it exactly as it always has.
+move, a winning move, a row that moved on -- gives None, and the locked path
+(``locked``, through ``operations``) answers it exactly as it always has.
 
-``check`` and ``stored`` are the whole of the logic; ``play`` runs the statement on
-Django's connection (HTTP, and the socket's fallback), ``consumers`` runs the same
-statement on an asyncio connection so a socket move needs no thread.
+One core, two drivers: ``check`` and ``stored`` are the whole of the logic; ``play`` runs
+the statement on Django's connection (HTTP), ``games.live.consumer`` runs the same
+statement through the batched asyncio driver (``games.live.driver``), so a socket move
+needs no thread.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
+import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models.base import ModelState
 from django.utils import timezone
 
-from games import aio_db, tables
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Player
+from games.play import tables
+from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row
 
-if TYPE_CHECKING:
-    from games.services import Outcome
-
-UNDO = "u"
-FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
 # What the statement sends back: the columns this move may not know.  The rest of the
 # answer's session is known here (the ids, the counters just set, a game still playing).
 RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at"]
 # One statement stores any number of moves, each on its own session: its one parameter is
 # a JSON array with an object per move (``Pending.params``), read as rows.  Socket moves that
-# arrive while a statement is out go together in the next one (``aio_db.batched``), so many
+# arrive while a statement is out go together in the next one (``games.live.driver.batched``), so many
 # players' moves share one round trip and one commit; an HTTP move is a batch of one.  Each
 # row carries its own guard (id, player, seq, still playing), so a move that lost a race is
 # simply not returned while the others in the batch are stored.  (One JSON text rather
@@ -52,10 +49,16 @@ SQL = (
     "WHERE s.id = v.id AND s.player_id = v.player AND s.seq = v.seq "
     f"AND s.status = '{GameSession.PLAYING}' "
     # A retry sent with the seq its first try produced is still the same operation: the
-    # locked path answers it (services._check_seq) instead of storing it again.
+    # locked path answers it (locked._check_seq) instead of storing it again.
     "AND (v.op IS NULL OR s.moves -> -1 ->> 2 IS DISTINCT FROM v.op) "
     f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}"
 )
+
+
+def rows_param(rows: list[Any]) -> list[str]:
+    """A batched statement's parameters: its rows as one JSON array (the driver encodes one
+    string far faster than a list per column)."""
+    return [orjson.dumps(rows).decode()]
 
 
 @dataclass
@@ -71,9 +74,9 @@ class Pending:
 
 
 def check(session_id: UUID | str, player: Player, seq: object, token: str,
-          max_moves: int, op: str | None = None) -> Pending | None:
+          op: str | None = None) -> Pending | None:
     """The move applied to the kept table, or None when the locked path must decide."""
-    if type(seq) is not int or seq >= max_moves:
+    if type(seq) is not int or seq >= MAX_MOVES:
         return None
     try:
         pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
@@ -101,7 +104,7 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     # The token is stored as sent: replayed on the same table it parses to the same move.
     move: list[Any] = [UNDO if is_undo else token, int(now.timestamp() * 1000)]
     if op is not None:
-        move.append(op)  # a retry of this operation finds it here (services._check_seq)
+        move.append(op)  # a retry of this operation finds it here (locked._check_seq)
     added = [move]
     params = {"added": added, "now": now, "score": g.score if g.has_score else None,
               "cards_up": g.cards_up, "move_count": g.moves, "undo": int(is_undo),
@@ -115,8 +118,6 @@ def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
     had moved on).  ``keep``: a copy of the table is kept for the next move now; a caller
     that answers before anything else can run passes False and calls ``kept`` after, which
     keeps the table itself (no copy)."""
-    from games.services import Outcome
-
     if row is None:
         return None
     deal, g = pending.facts[1], pending.game
@@ -125,13 +126,7 @@ def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
              "score": g.score if g.has_score else None, "cards_up": g.cards_up,
              "move_count": g.moves, "finished_at": None, "time_ms": None,
              **dict(zip(RETURNED, row, strict=True))}
-    # Built as from_db builds a row, without Model.__init__'s work per field (this runs for
-    # every move); "moves" is left out, so it stays deferred.
-    session = GameSession.__new__(GameSession)
-    session.__dict__.update(known)
-    session._state = ModelState()
-    session._state.adding, session._state.db = False, DEFAULT_DB_ALIAS
-    session._state.fields_cache["deal"] = deal
+    session = session_from_row(known, deal)
     if keep:
         tables.keep(pending.pk, session.seq, pending.game.copy(), pending.facts)
     return Outcome(session, pending.game, op=pending.op)
@@ -145,12 +140,10 @@ def kept(pending: Pending, outcome: Outcome) -> None:
 def play(session_id: UUID | str, player: Player, seq: object, token: str,
          op: str | None = None) -> Outcome | None:
     """``check`` and ``stored`` around the statement on Django's connection."""
-    from games.services import MAX_MOVES
-
     db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
     if db.vendor != "postgresql" or db.in_atomic_block:
         return None
-    pending = check(session_id, player, seq, token, MAX_MOVES, op)
+    pending = check(session_id, player, seq, token, op)
     if pending is None:
         return None
     db.ensure_connection()
@@ -158,7 +151,7 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str,
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(SQL, aio_db.rows_param([pending.params]), prepare=True,
+            cursor.execute(SQL, rows_param([pending.params]), prepare=True,
                            binary=True)
             row = cursor.fetchone()
     return stored(pending, row[1:] if row else None)

@@ -1,39 +1,42 @@
-"""Hooks the games app calls when a session changes in a way the boards care about."""
+"""What the boards do when play tells them something (``games.signals``), connected in
+``LeaderboardsConfig.ready()``."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 from collections.abc import Iterable
+from typing import Any
 
+from django.conf import settings
+from django.db import transaction
+
+from games import signals
 from games.models import GameSession, Player
+from leaderboards import index, live
+from leaderboards.models import DayClosed, Entry
+from leaderboards.ranking import entry_values
+from leaderboards.tasks import close_day, score_session
+
+log = logging.getLogger(__name__)
 
 
-def session_won(session: GameSession) -> None:
-    """Called after the winning move is committed: queue the scoring."""
+def session_won(sender: Any, session: GameSession, **_: Any) -> None:
+    """After the winning move is committed: queue the scoring."""
     if session.ranked and session.deal.date is not None:
-        from django.conf import settings
-
-        from leaderboards.tasks import score_session
-
         try:
             score_session.apply_async((str(session.pk),),
                                       queue=settings.CELERY_TASK_DEFAULT_QUEUE)
         except Exception as exc:  # noqa: BLE001 - the broker (Redis) is unreachable
             # The win is stored; write its entry in PostgreSQL now.  The Redis rank index is
             # rebuilt from PostgreSQL the next time it is read after Redis is back.
-            import logging
-
-            from leaderboards.models import Entry
-            from leaderboards.ranking import entry_values
-
-            logging.getLogger(__name__).warning("scoring inline, broker unavailable: %s", exc)
+            log.warning("scoring inline, broker unavailable: %s", exc)
             if settings.CELERY_TASK_ALWAYS_EAGER:
                 raise
             Entry.objects.update_or_create(session=session, defaults=entry_values(session))
 
 
-def session_disqualified(session: GameSession) -> None:
-    from leaderboards import index, live
-
+def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     if session.deal.date is not None:
         if session.disqualified:
             index.remove(session.game, session.deal.date, session.pk)
@@ -42,14 +45,11 @@ def session_disqualified(session: GameSession) -> None:
         live.push_board(session.game, session.deal.date)
 
 
-def attempts_merged(account: Player, guest: Player, demoted: Iterable[GameSession]) -> None:
+def attempts_merged(sender: Any, account: Player, guest: Player,
+                    demoted: Iterable[GameSession], **_: Any) -> None:
     """Inside the merge's transaction (games/merge.py): the guest's entries become the
     account's, a demoted attempt loses its entry, and once committed the rank index, the
     final ranks of closed days and the boards watching follow."""
-    from django.db import transaction
-
-    from leaderboards.models import DayClosed, Entry
-
     demoted = list(demoted)
     gone = list(Entry.objects.filter(session__in=demoted).values_list("game", "date", "session_id"))
     Entry.objects.filter(session__in=demoted).delete()
@@ -60,9 +60,6 @@ def attempts_merged(account: Player, guest: Player, demoted: Iterable[GameSessio
     closed = {d for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
 
     def after() -> None:
-        from leaderboards import index, live
-        from leaderboards.tasks import close_day
-
         for game, date, session_id in gone:
             index.remove(game, date, session_id)
         for date in sorted(closed):
@@ -72,3 +69,15 @@ def attempts_merged(account: Player, guest: Player, demoted: Iterable[GameSessio
                 live.push_board(game, date)
 
     transaction.on_commit(after)
+
+
+def presence_changed(sender: Any, game: str, date: dt.date, **_: Any) -> None:
+    live.push_presence(game, date)
+
+
+def connect() -> None:
+    signals.session_won.connect(session_won, dispatch_uid="boards.session_won")
+    signals.session_disqualified.connect(session_disqualified,
+                                         dispatch_uid="boards.session_disqualified")
+    signals.attempts_merged.connect(attempts_merged, dispatch_uid="boards.attempts_merged")
+    signals.presence_changed.connect(presence_changed, dispatch_uid="boards.presence")

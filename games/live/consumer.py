@@ -1,4 +1,4 @@
-"""Play over a websocket (SPEC 6 and 9): the same service calls as the HTTP views.
+"""Play over a websocket (docs/api.md): the same operations as the HTTP views.
 
 The socket belongs to one session of one player (from the browser's session cookie).  On
 connect, and whenever asked (``{"type": "resume"}``), it sends the stored state, so a client
@@ -29,10 +29,16 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from games import aio_db, hints, ratelimit, services, session_life, unlocked
+from games import ratelimit
+from games.accounts import session_life
+from games.accounts.players import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
+from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
+from games.live import driver, presence
 from games.models import Player
-from games.players import SESSION_KEY
+from games.play import hints, operations, optimistic
+from games.play.answer import state
+from games.play.outcome import clean_op, clean_token
 
 CLOSE_FORBIDDEN = 4403  # not your session (or no such session)
 # Enough threads that many players' commits overlap (PostgreSQL flushes them together).
@@ -65,10 +71,9 @@ def _player(player_id: Any) -> Player | None:
     return Player.objects.filter(pk=player_id).first() if player_id else None
 
 
-class RateLimited(Exception):
-    def __init__(self, wait: int) -> None:
-        super().__init__(f"too many moves: wait {wait} s")
-        self.wait = wait
+def _limited(wait: int | None) -> None:
+    if wait is not None:
+        raise TryLater(f"too many moves: wait {wait} s", wait)
 
 
 def _open(browser_session: Any, session_id: str, channel: str
@@ -77,82 +82,72 @@ def _open(browser_session: Any, session_id: str, channel: str
     the session's state, and a seat among the deal's watchers (presence)."""
     player = _player(browser_session.get(SESSION_KEY) if browser_session else None)
     if player is None:
-        raise services.SessionNotFound("no player: visit /api/me/ first")
+        raise SessionNotFound("no player: visit /api/me/ first")
     session_life.keep_alive(browser_session)  # playing renews the guest's year
-    outcome = services.get_session(session_id, player)
+    outcome = operations.get_session(session_id, player)
     deal = outcome.session.deal
     board = (deal.game, deal.date) if deal.date else None
     if board is not None:
-        _join(board, channel)
-    return player, services.state(outcome), board
+        presence.join(*board, channel)
+    return player, state(outcome), board
 
 
 def _operate(session_id: str, player: Player, content: dict[str, Any],
-             counted: bool = False) -> dict[str, Any]:
-    """Any message, in a pool thread; ``counted``: its rate-limit hit was already counted."""
+             tried: bool = False) -> dict[str, Any]:
+    """Any message, in a pool thread.  ``tried``: a move the optimistic store on the loop
+    already declined (its rate-limit hit counted there), so it goes straight to the locked
+    path."""
     kind, seq, op = content.get("type"), content.get("seq"), content.get("op")
-    if kind in {"move", "undo", "finish", "hint", "resign"} and not counted:
-        wait = ratelimit.hit("moves", f"p{player.pk}")
-        if wait is not None:
-            raise RateLimited(wait)
+    if kind in {"move", "undo", "finish", "hint", "resign"} and not tried:
+        _limited(ratelimit.hit("moves", f"p{player.pk}"))
     if kind == "move":
-        outcome = services.play_move(session_id, player, seq, content.get("move"), op)
+        outcome = operations.play_move(session_id, player, seq, content.get("move"), op,
+                                       optimistic_first=not tried)
     elif kind == "undo":
-        outcome = services.undo(session_id, player, seq, op)
+        outcome = operations.undo(session_id, player, seq, op)
     elif kind == "finish":
-        outcome = services.finish(session_id, player, seq, op)
+        outcome = operations.finish(session_id, player, seq, op)
     elif kind == "resign":
-        outcome = services.resign(session_id, player, seq, op)
+        outcome = operations.resign(session_id, player, seq, op)
     elif kind == "hint":
-        outcome = services.hint(session_id, player)
+        outcome = operations.hint(session_id, player)
     elif kind in {"resume", "state"}:
-        outcome = services.get_session(session_id, player)
+        outcome = operations.get_session(session_id, player)
     else:
-        raise services.BadRequest("type must be move, undo, hint, finish, resign or resume")
-    return {"type": "state", **services.state(outcome)}
+        raise BadRequest("type must be move, undo, hint, finish, resign or resume")
+    return {"type": "state", **state(outcome)}
 
 
 async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
                         ) -> tuple[dict[str, Any] | None, bool]:
-    """The common socket move without a thread: the same check and statement as every move
-    (``unlocked``), the statement on an asyncio connection.  (None, counted): let
-    ``_operate`` in a pool thread answer it (anything unusual), telling it whether the rate
-    limit already counted this message."""
-    if content.get("type") != "move" or not aio_db.usable():
+    """The common socket move without a thread: the optimistic store's check and statement
+    (``games.play.optimistic``), the statement through the batched asyncio driver.  (None,
+    tried): let ``_operate`` in a pool thread answer it (anything unusual), telling it
+    whether this move was tried here already."""
+    if content.get("type") != "move" or not driver.usable():
         return None, False
-    wait = ratelimit.hit("moves", f"p{player.pk}", local_only=True)
-    if wait is not None:
-        raise RateLimited(wait)
-    token, op = services.clean_token(content.get("move")), services.clean_op(content.get("op"))
+    _limited(ratelimit.hit("moves", f"p{player.pk}", local_only=True))
+    token, op = clean_token(content.get("move")), clean_op(content.get("op"))
     hints.cancel(session_id)  # as on every other path: a move makes the running search moot
-    pending = unlocked.check(session_id, player, content.get("seq"), token, services.MAX_MOVES,
-                             op)
+    pending = optimistic.check(session_id, player, content.get("seq"), token, op)
     if pending is None:
         return None, True
     try:
-        row = await aio_db.batched(unlocked.SQL, pending.params, pending.pk)
+        row = await driver.batched(optimistic.SQL, pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
-    outcome = unlocked.stored(pending, row, keep=False)
+    outcome = optimistic.stored(pending, row, keep=False)
     if outcome is None:
         return None, True
-    answer = {"type": "state", **services.state(outcome)}
+    answer = {"type": "state", **state(outcome)}
     # Nothing else ran on this loop since the statement answered, so the table itself,
     # not a copy, is kept for the next move.
-    unlocked.kept(pending, outcome)
+    optimistic.kept(pending, outcome)
     return answer, True
 
 
-def _join(board: tuple[str, Any], channel: str) -> None:
-    from leaderboards import live
-
-    live.join(*board, channel)
-
-
 def _leave(board: tuple[str, Any], channel: str) -> None:
-    from leaderboards import live
-
-    live.leave(*board, channel)
+    presence.leave(*board, channel)
 
 
 class PlayConsumer(AsyncJsonWebsocketConsumer):
@@ -188,7 +183,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             player, state, board = await in_pool(_open)(
                 self.scope.get("session"), self.session_id, self.channel_name
             )
-        except services.SessionNotFound as exc:
+        except SessionNotFound as exc:
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -225,21 +220,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                                   "reason": "send a JSON object with a type"})
             return
         try:
-            answer, counted = await _move_on_loop(self.session_id, self.player, content)
+            answer, tried = await _move_on_loop(self.session_id, self.player, content)
             if answer is None:
-                answer = await in_pool(_operate)(self.session_id, self.player, content, counted)
-        except services.StaleSeq as exc:
-            answer = {"type": "error", "error": "stale_seq", "reason": str(exc),
-                      "seq": exc.current}
-        except services.Refused as exc:
-            answer = {"type": "error", "error": "illegal_move", "reason": exc.reason,
-                      "seq": exc.seq, "code": exc.code, "params": exc.params}
-        except services.BadRequest as exc:
-            answer = {"type": "error", "error": "bad_request", "reason": str(exc)}
-        except RateLimited as exc:
-            answer = {"type": "error", "error": "rate_limited", "reason": str(exc),
-                      "retry_after": exc.wait}
-        except services.SessionNotFound as exc:
+                answer = await in_pool(_operate)(self.session_id, self.player, content, tried)
+        except SessionNotFound as exc:  # not this player's any more: the socket closes
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -247,6 +231,11 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             # The database is restarting: nothing was stored, the client may send it again.
             answer = {"type": "error", "error": "unavailable",
                       "reason": "the database is unavailable; try again shortly"}
+        except Exception as exc:
+            known = answer_for(exc)  # the same table as the HTTP answers (games/errors.py)
+            if known is None:
+                raise
+            answer = {"type": "error", **known[1]}
         op = content.get("op")
         if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:
             answer["op"] = op  # the answer names the operation it answers

@@ -9,7 +9,7 @@ better of two after the fact.  "Started" is the first move (an attempt never pla
 after any played one): that is when the player first acted on the deal.
 
 Both player rows are locked, always in the same order, for the whole merge: a session start
-(``services.start_session`` locks its player row) or a second sign-in racing the merge
+(``operations.start_session`` locks its player row) or a second sign-in racing the merge
 either finishes before it, and is merged, or runs after it and sees the merged guest.  The
 guest's row is kept, marked ``merged_into``, so a request still carrying the guest's old
 browser session gets a clear answer instead of a broken foreign key.
@@ -21,6 +21,7 @@ import datetime as dt
 
 from django.db import transaction
 
+from games import signals
 from games.models import AuditEntry, GameSession, Player
 
 
@@ -46,8 +47,6 @@ def _overlapped(kept: GameSession, other: GameSession) -> bool:
 def adopt_guest(account: Player, guest: Player) -> list[str]:
     """Merge ``guest`` into ``account``; the ids of the sessions that stopped being ranked.
     Safe to call twice (a guest already merged is left alone)."""
-    from leaderboards.hooks import attempts_merged
-
     with transaction.atomic():
         rows = {p.pk: p for p in Player.objects.select_for_update().filter(
             pk__in=[account.pk, guest.pk]).order_by("pk")}
@@ -72,7 +71,7 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
                 )
         GameSession.objects.filter(pk__in=[s.pk for s in demoted]).update(ranked=False)
         GameSession.objects.filter(player=guest).update(player=account)
-        attempts_merged(account, guest, demoted)
+        signals.attempts_merged.send(Player, account=account, guest=guest, demoted=demoted)
         # The guest's look-alike key goes too: its name is free for anyone again.
         Player.objects.filter(pk=guest.pk).update(merged_into=account, name_key=None)
         # Guests merged into this guest earlier now lead to the account too.

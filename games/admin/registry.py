@@ -12,9 +12,9 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games import inspection
+from games import signals
+from games.admin import inspection
 from games.models import AuditEntry, Deal, GameSession, Player
-from leaderboards.hooks import session_disqualified
 
 
 @admin.register(Player)
@@ -153,7 +153,7 @@ class GameSessionAdmin(admin.ModelAdmin):
                     inspection.disqualify(session, request.user, reason)
                     messages.success(request, "Session disqualified from the leaderboard.")
                 session.refresh_from_db()
-                session_disqualified(session)
+                signals.session_disqualified.send(GameSession, session=session)
                 return HttpResponseRedirect(self._change_url(session))
             except ValueError as exc:
                 error = str(exc)

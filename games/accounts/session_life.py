@@ -25,6 +25,8 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
+from games.errors import TryLater
+
 log = logging.getLogger(__name__)
 
 RENEW_AFTER = dt.timedelta(days=1)
@@ -87,8 +89,6 @@ class SessionLifeMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        from games.players import TryLater
-
         if not isinstance(exc, TryLater):
             return None
         response = JsonResponse({"error": "rate_limited", "reason": str(exc)}, status=429)

@@ -1,6 +1,6 @@
 """A few asyncio PostgreSQL connections per event loop, for the socket's move statement.
 
-A move over a socket is stored by one short statement (``unlocked.SQL``).  Run on an
+A move over a socket is stored by one short statement (``games.play.optimistic.SQL``).  Run on an
 asyncio connection it needs no thread: no hand-over to a pool thread and back, no contention
 for the interpreter lock, which on a busy server cost more than the move itself.  Everything
 else (the locked path, hints, reads) still goes through Django in a pool thread.
@@ -24,9 +24,10 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
+
+from games.play.optimistic import rows_param
 
 SIZE = int(os.environ.get("WS_DB_CONNECTIONS", "8"))
 # Statements of one batch kind out at once per process: while one is out the next fills up.
@@ -154,12 +155,6 @@ def _pool() -> _Pool:
     if pool is None:
         pool = _pools[loop] = _Pool()
     return pool
-
-
-def rows_param(rows: list[Any]) -> list[str]:
-    """A batched statement's parameters: its rows as one JSON array (the driver encodes one
-    string far faster than a list per column)."""
-    return [orjson.dumps(rows).decode()]
 
 
 async def batched(sql: str, row: Any, key: Hashable) -> tuple[Any, ...] | None:

@@ -1,0 +1,51 @@
+"""The answer after any operation, over HTTP and the socket alike (the public shape in
+docs/api.md, plus the session's counters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import GameSession
+from games.play.outcome import Outcome
+
+
+def state(outcome: Outcome) -> dict[str, Any]:
+    """The answer after any operation: SPEC 9's shape plus the session's counters."""
+    session, g = outcome.session, outcome.game
+    st = g.state()
+    out: dict[str, Any] = {
+        "id": str(session.id),
+        "game": session.game,
+        "deal": session.deal.public_id,
+        "date": session.deal.date.isoformat() if session.deal.date else None,
+        "seq": session.seq,
+        "status": session.status,
+        "ranked": session.ranked,
+        "view": st["view"],
+        "legal_moves": st["legal_moves"],
+        "score": session.score,
+        "cards_up": st["cards_up"],
+        "moves": st["moves"],
+        "won": st["won"],
+        "can_finish": st["can_finish"],
+        "no_legal_move": st["no_legal_move"],
+        "can_undo": st["can_undo"] and session.status == GameSession.PLAYING,
+        "undo_count": session.undo_count,
+        "hint_count": session.hint_count,
+        "time_ms": session.time_ms,
+        "started_at": session.started_at.isoformat() if session.started_at else None,
+        "finished_at": session.finished_at.isoformat() if session.finished_at else None,
+    }
+    if session.game == "freecell":
+        out["deal_number"] = session.deal.seed  # FreeCell deals are public numbers
+    if outcome.op is not None:
+        out["op"] = outcome.op
+    if outcome.repeated:
+        out["repeated"] = True
+    if outcome.hint_source is not None:
+        out["hint"] = outcome.hint
+        out["source"] = outcome.hint_source
+        out["verdict"] = {"solver": "solved", "unsolvable": "unsolvable"}.get(
+            outcome.hint_source, "unknown"
+        )
+    return out

@@ -1,0 +1,189 @@
+"""The locked path: the session row locked ``FOR UPDATE``, the table after its stored moves,
+and the one write that appends moves with the server's time.
+
+Every operation that is not the common move (``optimistic``) takes this path: a refused
+move (worded here), a win, an undo the cache cannot serve, finish, resign, hints, a stale
+``seq`` or a retried operation (``check_seq``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.engine import Game, replay
+from games.engine.reasons import Reason
+from games.errors import BadRequest, Refused, SessionNotFound, StaleSeq
+from games.models import Deal, GameSession, Player
+from games.play import tables
+from games.play.outcome import MAX_MOVES, Outcome, session_from_row, time_bonus
+
+
+def rebuild(session: GameSession) -> Game:
+    """The table after the stored moves.  They were checked when stored, so a failure here
+    means the rules changed under a stored game: the admin's re-validate reports it."""
+    return replay(session.game, session.deal.seed, session.tokens)
+
+
+def table(session: GameSession) -> Game:
+    """The session's table, from this process's cache when it is current (see tables.py)."""
+    return tables.take(session.pk, session.seq) or rebuild(session)
+
+
+def keep_after_commit(session: GameSession, g: Game) -> None:
+    seq, copy, facts = session.seq, g.copy(), (session.player_id, session.deal)
+    transaction.on_commit(lambda: tables.keep(session.pk, seq, copy, facts))
+
+
+def owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession:
+    try:
+        session: GameSession = queryset.get(pk=session_id, player=player)
+    except (GameSession.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise SessionNotFound("there is no such session of yours") from None
+    return session
+
+
+def lock(session_id: UUID | str, player: Player) -> GameSession:
+    if connection.vendor == "postgresql":
+        return _locked_pg(session_id, player)
+    return owned(
+        GameSession.objects.select_for_update().select_related("deal").defer("moves"),
+        session_id, player,
+    )
+
+
+# The columns read, in order; the move list stays unread.
+_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+_D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
+
+
+def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
+    """The session row locked FOR UPDATE, its moves left unread (they are loaded only if the
+    cached table is missing).  Written out in SQL because this runs for every move and the
+    ORM's query building cost more than the query itself."""
+    try:
+        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
+    except ValueError:
+        raise SessionNotFound("there is no such session of yours") from None
+    s_cols = ", ".join(f"s.{f}" for f in _S_FIELDS)
+    d_cols = ", ".join(f"d.{f}" for f in _D_FIELDS)
+    sql = (
+        f"SELECT {s_cols}, {d_cols} FROM {GameSession._meta.db_table} s "
+        f"JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
+        "WHERE s.id = %s AND s.player_id = %s FOR UPDATE OF s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, player.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise SessionNotFound("there is no such session of yours")
+    n = len(_S_FIELDS)
+    deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
+    deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
+    return session_from_row(dict(zip(_S_FIELDS, row[:n], strict=True)), deal)
+
+
+def check_seq(session: GameSession, seq: object, required: bool, op: str | None = None
+               ) -> bool:
+    """True when this is a retry of an operation already stored (same ``op`` at ``seq``);
+    a stale ``seq`` otherwise raises StaleSeq."""
+    if seq is None:
+        if required:
+            raise BadRequest("seq is required: the number of moves the client has seen")
+        return False
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise BadRequest("seq must be an integer")
+    if seq != session.seq:
+        if op is not None and 0 <= seq < session.seq and _op_at(session, seq) == op:
+            return True
+        raise StaleSeq(session.seq)
+    # The same operation retried with the seq its own first try produced (a client that
+    # read its seq after the late answer): it is the last stored move, not a new one.
+    return op is not None and seq > 0 and _op_at(session, seq - 1) == op
+
+
+def _op_at(session: GameSession, index: int) -> str | None:
+    """The op id stored with move ``index`` (moves are [token, ms, op?])."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # one element, not the whole list
+            cursor.execute(f"SELECT moves -> %s ->> 2 FROM {GameSession._meta.db_table} "
+                           "WHERE id = %s", [index, session.pk])
+            row = cursor.fetchone()
+        return row[0] if row else None
+    moves = GameSession.objects.values_list("moves", flat=True).get(pk=session.pk)
+    move = moves[index] if index < len(moves) else None
+    return move[2] if move is not None and len(move) > 2 else None
+
+
+def repeat(session: GameSession, op: str | None) -> Outcome:
+    return Outcome(session, table_kept(session), op=op, repeated=True)
+
+
+def table_kept(session: GameSession) -> Game:
+    g = table(session)
+    keep_after_commit(session, g)
+    return g
+
+
+def store_counters(session: GameSession, g: Game) -> None:
+    session.score = g.score if g.has_score else None
+    session.cards_up = g.cards_up
+    session.move_count = g.moves
+
+
+def record(session: GameSession, g: Game, tokens: list[str], op: str | None = None) -> bool:
+    """Append ``tokens`` (already applied to ``g``) with the server's time (and the first
+    with the client's ``op``) and store the new counters in one UPDATE; True when these
+    moves won the game."""
+    if session.seq + len(tokens) > MAX_MOVES:
+        raise Refused(Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves",
+                             n=MAX_MOVES), session.seq)
+    now = timezone.now()
+    stamp = int(now.timestamp() * 1000)
+    added: list[list[Any]] = [[t, stamp] for t in tokens]
+    if op is not None and added:
+        added[0].append(op)
+    session.seq += len(tokens)
+    if session.started_at is None:
+        session.started_at = now
+    store_counters(session, g)
+    just_won = g.won and session.status != GameSession.WON
+    if just_won:
+        session.status = GameSession.WON
+        session.finished_at = now
+        session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
+        if g.has_score:
+            session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
+    fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
+              "finished_at", "time_ms"]
+    values = [getattr(session, f) for f in fields]
+    if connection.vendor == "postgresql":
+        # Appends to the stored list in place instead of sending it back whole.
+        sets = ", ".join(f"{f} = %s" for f in fields)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, {sets} "
+                "WHERE id = %s",
+                [json.dumps(added), *values, session.pk],
+            )
+    else:
+        GameSession.objects.filter(pk=session.pk).update(
+            moves=[*session.moves, *added], **dict(zip(fields, values, strict=True))
+        )
+    keep_after_commit(session, g)
+    return just_won
+
+
+def require_playing(session: GameSession) -> None:
+    if session.status == GameSession.WON:
+        raise Refused(Reason("game_won", "this game is won: start a new one to play again"),
+                      session.seq)
+    if session.status == GameSession.RESIGNED:
+        raise Refused(Reason("game_resigned",
+                             "this attempt was resigned: start a new one to play again"),
+                      session.seq)

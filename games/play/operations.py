@@ -1,0 +1,184 @@
+"""One session's operations: start, move, undo, resign, finish, hint.
+
+A move takes the optimistic store first (``optimistic``: checked on the table kept in this
+process, stored by one conditional statement, no lock); anything it declines takes the
+locked path (``locked``).  Both append the move with its server timestamp and the new
+counters before anything is answered.  The ``seq`` a client sends is the number of moves it
+has seen; a stale or repeated one is refused, so a move sent twice is applied once.
+
+A client may also name each operation with an ``op`` id, stored beside the move it made.
+A retry carries the same ``seq`` and ``op`` as the first try, so when the first try was
+stored after all, the retry finds its own ``op`` at that ``seq`` and is answered with the
+state (``repeated``), never stored a second time and never mistaken for a new move.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import daily, signals
+from games.engine import Game, IllegalMove
+from games.engine.reasons import Reason
+from games.errors import PlayerMerged, RankedAttemptOpen, Refused
+from games.models import GameSession, Player
+from games.play import hints, locked, optimistic, tables
+from games.play.outcome import UNDO, Outcome, clean_op, clean_token
+
+
+def _after_commit(outcome: Outcome) -> Outcome:
+    """Runs once the transaction is committed, so a worker sees the stored win."""
+    if outcome.just_won:
+        signals.session_won.send(GameSession, session=outcome.session)
+    return outcome
+
+
+def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
+    deal = daily.deal_for_request(game, deal_spec)
+    with transaction.atomic():
+        # Lock the player row so two simultaneous starts cannot both be the first attempt
+        # (and so a guest being merged into an account, which locks it too, is seen).
+        row = Player.objects.select_for_update().filter(pk=player.pk).first()
+        if row is None or row.merged_into_id is not None:
+            raise PlayerMerged()
+        if deal.date is not None:
+            # Seeing the deal again while the ranked attempt is open would show its hidden
+            # cards to the attempt (turn the whole stock in practice, then play ranked).
+            open_ranked = GameSession.objects.filter(
+                player=player, deal=deal, ranked=True, status=GameSession.PLAYING
+            ).values_list("pk", flat=True).first()
+            if open_ranked is not None:
+                raise RankedAttemptOpen(open_ranked)
+        first = not GameSession.objects.filter(player=player, deal=deal).exists()
+        session = GameSession(
+            player=player,
+            deal=deal,
+            game=deal.game,
+            ranked=first and deal.date is not None and deal.date == daily.today(),
+        )
+        g = locked.rebuild(session)
+        locked.store_counters(session, g)
+        session.save()
+        locked.keep_after_commit(session, g)
+    return Outcome(session, g)
+
+
+def get_session(session_id: UUID | str, player: Player) -> Outcome:
+    session = locked.owned(GameSession.objects.select_related("deal"), session_id, player)
+    return Outcome(session, tables.peek(session.pk, session.seq) or locked.rebuild(session))
+
+
+def play_move(session_id: UUID | str, player: Player, seq: object, token: object,
+              op: object = None, optimistic_first: bool = True) -> Outcome:
+    """The optimistic store first, then the locked path for whatever it declines.  The
+    socket tries the store itself on its event loop and passes ``optimistic_first=False``
+    for a move it declined, so no move is checked twice before the lock."""
+    hints.cancel(session_id)  # a move makes the running hint search moot
+    token, op = clean_token(token), clean_op(op)
+    fast = optimistic.play(session_id, player, seq, token, op) if optimistic_first else None
+    if fast is not None:
+        return fast
+    with transaction.atomic():
+        session = locked.lock(session_id, player)
+        if locked.check_seq(session, seq, required=True, op=op):
+            return locked.repeat(session, op)
+        locked.require_playing(session)
+        g = locked.table(session)
+        if token.lower() in {"u", "undo"}:
+            return _undo(session, g, op)
+        try:
+            g.play(token)
+        except IllegalMove as exc:
+            tables.keep(session.pk, session.seq, g)  # a refused move leaves the table as it was
+            raise Refused(exc.args[0], session.seq) from None
+        # The token is stored as sent: replayed on the same table it parses to the same move.
+        outcome = Outcome(session, g, just_won=locked.record(session, g, [token], op), op=op)
+    return _after_commit(outcome)
+
+
+def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+         ) -> Outcome:
+    hints.cancel(session_id)  # a move makes the running hint search moot
+    op = clean_op(op)
+    fast = optimistic.play(session_id, player, seq, UNDO, op) if seq is not None else None
+    if fast is not None:
+        return fast
+    with transaction.atomic():
+        session = locked.lock(session_id, player)
+        if locked.check_seq(session, seq, required=False, op=op):
+            return locked.repeat(session, op)
+        locked.require_playing(session)
+        return _undo(session, locked.table(session), op)
+
+
+def _undo(session: GameSession, g: Game, op: str | None = None) -> Outcome:
+    try:
+        g.undo()
+    except IllegalMove as exc:
+        tables.keep(session.pk, session.seq, g)
+        raise Refused(exc.args[0], session.seq) from None
+    session.undo_count += 1
+    locked.record(session, g, [UNDO], op)
+    return Outcome(session, g, op=op)
+
+
+def resign(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+           ) -> Outcome:
+    """End the attempt where it stands: it is never won, and a ranked one stays on the
+    board as any unfinished attempt (by cards up).  Resigning twice answers the state."""
+    op = clean_op(op)
+    hints.cancel(session_id)
+    with transaction.atomic():
+        session = locked.lock(session_id, player)
+        if session.status == GameSession.RESIGNED:
+            return locked.repeat(session, op)
+        if locked.check_seq(session, seq, required=False, op=op):
+            return locked.repeat(session, op)
+        locked.require_playing(session)
+        session.status, session.finished_at = GameSession.RESIGNED, timezone.now()
+        GameSession.objects.filter(pk=session.pk, status=GameSession.PLAYING).update(
+            status=session.status, finished_at=session.finished_at
+        )
+        return Outcome(session, locked.table_kept(session), op=op)
+
+
+def finish(session_id: UUID | str, player: Player, seq: object = None, op: object = None
+           ) -> Outcome:
+    """Send every remaining card up, each one a stored move (undone one by one)."""
+    hints.cancel(session_id)  # a move makes the running hint search moot
+    op = clean_op(op)
+    with transaction.atomic():
+        session = locked.lock(session_id, player)
+        if locked.check_seq(session, seq, required=False, op=op):
+            return locked.repeat(session, op)
+        locked.require_playing(session)
+        g = locked.table(session)
+        if not g.can_finish():
+            tables.keep(session.pk, session.seq, g)
+            raise Refused(Reason("cannot_finish",
+                                 "the game cannot be finished automatically yet"), session.seq)
+        tokens = []
+        for move in g.finish_moves():
+            tokens.append(g.notation(move))
+            g.push(move)
+        outcome = Outcome(session, g, just_won=locked.record(session, g, tokens, op), op=op)
+    return _after_commit(outcome)
+
+
+def hint(session_id: UUID | str, player: Player) -> Outcome:
+    """Count the hint under the row lock, then search with the lock released, so a move the
+    player makes meanwhile is never held up by the solver."""
+    with transaction.atomic():
+        session = locked.lock(session_id, player)
+        g = locked.table(session)
+        locked.keep_after_commit(session, g)  # a copy goes back; this table is now ours alone
+        if session.status == GameSession.PLAYING:
+            session.hint_count += 1
+            GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
+    if g.won:
+        return Outcome(session, g, hint=None, hint_source="heuristic")
+    move, source = hints.suggest(g, session.pk, player.pk)
+    return Outcome(session, g, hint=move, hint_source=source)

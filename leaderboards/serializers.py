@@ -1,0 +1,61 @@
+"""The boards' answer shapes: they document the API in /api/schema/ (docs/api.md)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class LeaderboardEntryOut(serializers.Serializer):
+    session = serializers.UUIDField()
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    time_ms = serializers.IntegerField(allow_null=True)
+    moves = serializers.IntegerField()
+    won = serializers.BooleanField()
+    cards_up = serializers.IntegerField()
+    undos = serializers.IntegerField()
+    hints = serializers.IntegerField()
+
+
+class LeaderboardOut(serializers.Serializer):
+    game = serializers.CharField()
+    date = serializers.DateField()
+    playing = serializers.IntegerField(help_text="play sockets open on this deal now")
+    entries = LeaderboardEntryOut(many=True)
+
+
+class PeriodEntryOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    wins = serializers.IntegerField()
+    played = serializers.IntegerField()
+    best_time_ms = serializers.IntegerField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    current_streak = serializers.IntegerField()
+    best_streak = serializers.IntegerField()
+
+
+class PeriodBoardOut(serializers.Serializer):
+    game = serializers.CharField()
+    entries = PeriodEntryOut(many=True)
+
+
+class GameStatsOut(serializers.Serializer):
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    best_time_ms = serializers.IntegerField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    current_streak = serializers.IntegerField()
+    best_streak = serializers.IntegerField()
+
+
+class PlayerStatsOut(serializers.Serializer):
+    player = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    current_streak = serializers.IntegerField(help_text="days in a row with a daily won")
+    best_streak = serializers.IntegerField()
+    games = serializers.DictField(child=GameStatsOut())
