@@ -124,7 +124,7 @@ async def player(i: int, bases: list[str], games: list[str], stop: float, think:
 
 
 def time_bonus(game: str, time_ms: int | None) -> int:
-    # SPEC 3.4: only Baker's Dozen adds a time bonus; games.play.outcome.time_bonus is the same.
+    # docs/rules.md, Scores: only Baker's Dozen adds a time bonus; games.play.outcome.time_bonus is the same.
     return max(0, 1200 - int((time_ms or 0) / 1000)) if game == "bakers-dozen" else 0
 
 

@@ -1,4 +1,4 @@
-"""Websocket routes (SPEC 9)."""
+"""Websocket routes (docs/api.md, "Websockets")."""
 
 from __future__ import annotations
 

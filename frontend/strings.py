@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 
 def ui_strings() -> dict[str, str]:
     return {
-        # card and pile names (SPEC 9)
+        # card and pile names (docs/rules.md, "Accessible names")
         "ranks": "|".join([
             _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"), _("seven"),
             _("eight"), _("nine"), _("ten"), _("jack"), _("queen"), _("king"),

@@ -1,4 +1,4 @@
-"""The daily board (SPEC 4): scored entries first, then today's unfinished attempts.
+"""The daily board (docs/rules.md, "Ranking order"): scored entries first, then today's unfinished attempts.
 
 Wins are ranked by the entries Celery writes (``leaderboards.tasks.score_session``): the
 Klondike family and Baker's Dozen by score (time bonus included), then time, then moves;

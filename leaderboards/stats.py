@@ -1,4 +1,4 @@
-"""Player statistics (SPEC 5) and the all-time and weekly views (issue: live boards).
+"""Player statistics (docs/api.md, "Boards and statistics") and the all-time and weekly views.
 
 A day counts toward a daily streak once that day's daily deal was won.  Days are the daily
 dates, which already follow the configured time zone.

@@ -1,4 +1,4 @@
-"""Scoring and ranking work (SPEC 7).  Messages carry ids; every task is idempotent, so a
+"""Scoring and ranking work (docs/architecture.md, "Background work").  Messages carry ids; every task is idempotent, so a
 retry or a redelivery after a worker died gives the same rows."""
 
 from __future__ import annotations

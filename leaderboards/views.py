@@ -1,4 +1,4 @@
-"""The daily leaderboard over HTTP (SPEC 9)."""
+"""The boards and statistics over HTTP (docs/api.md, "Boards and statistics")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Guests and accounts (SPEC 5).
+"""Guests and accounts (docs/rules.md, "Players and accounts").
 
 A first visit gets a guest player bound to the browser session.  Signing up turns that guest
 into an account in place, so every game it played stays its own; signing in on another

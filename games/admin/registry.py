@@ -1,4 +1,4 @@
-"""Operators' inspection of players, deals and sessions (SPEC 8)."""
+"""Operators' inspection of players, deals and sessions (docs/architecture.md, "Operators")."""
 
 from __future__ import annotations
 

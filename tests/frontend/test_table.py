@@ -1,4 +1,4 @@
-"""The table in a real browser (SPEC 3, 9): every game by drag and by taps, refusals with
+"""The table in a real browser (docs/rules.md, docs/api.md): every game by drag and by taps, refusals with
 their reason, undo, hint, FreeCell's supermoves, picker, keyboard and finish, the Klondike
 stock, Baker's Dozen highlights, reloads, dropped connections and live leaderboards."""
 
@@ -208,7 +208,7 @@ def _keys_to(t: Any, pile: str) -> None:
 
 
 def keyboard_move(t: Any, token: str) -> None:
-    """Play one FreeCell token with the keys of SPEC 3.3 only."""
+    """Play one FreeCell token with the keys of docs/rules.md ("Keyboard") only."""
     def pile_of(ch: str, card: str | None = None) -> str:
         if ch.isdigit():
             return f"tableau:{int(ch) - 1}"

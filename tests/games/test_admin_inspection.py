@@ -1,4 +1,4 @@
-"""Operators replay, re-validate and disqualify real sessions in the admin (SPEC 8)."""
+"""Operators replay, re-validate and disqualify real sessions in the admin (docs/architecture.md, "Operators")."""
 
 from __future__ import annotations
 

@@ -71,5 +71,5 @@ def test_a_bakers_dozen_win_scores_its_cards_the_win_bonus_and_the_time_bonus(ap
         seq += 1
     body = r.json()
     assert body["won"] and body["time_ms"] is not None
-    # SPEC 3.4: 5 a card, +500 for the win, and max(0, 1200 - seconds taken).
+    # docs/rules.md, Scores: 5 a card, +500 for the win, and max(0, 1200 - seconds taken).
     assert body["score"] == 5 * 52 + 500 + max(0, 1200 - body["time_ms"] // 1000)

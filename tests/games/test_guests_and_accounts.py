@@ -1,4 +1,4 @@
-"""Guests play at once; an account keeps everything the guest played (SPEC 5)."""
+"""Guests play at once; an account keeps everything the guest played (docs/rules.md, "Players and accounts")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Playing over HTTP exactly as SPEC 9 describes it."""
+"""Playing over HTTP exactly as docs/api.md describes it."""
 
 from __future__ import annotations
 

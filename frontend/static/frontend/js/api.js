@@ -1,4 +1,4 @@
-// One small function per endpoint of the JSON API (SPEC 9).  Errors carry the HTTP status
+// One small function per endpoint of the JSON API (docs/api.md).  Errors carry the HTTP status
 // and the body, so callers can tell a refusal (422) from a stale sequence number (409).
 export class ApiError extends Error {
   constructor(status, body) {

@@ -1,4 +1,4 @@
-// The keyboard (SPEC 3.3): ←/→ walk the piles, ↑/↓ walk a column's face-up cards, Enter
+// The keyboard (docs/rules.md, "Keyboard"): ←/→ walk the piles, ↑/↓ walk a column's face-up cards, Enter
 // picks, drops or sends up, Space always picks, Esc cancels, U H N F the buttons.
 import { clearSelection, perform } from './act.js';
 import { runFinish, stopFinish } from './finish.js';
