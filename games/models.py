@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from games.engine import GAMES
+from games.engine import GAMES, new_game
 from games.engine.deals import SEED_MAX
 
 GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
@@ -128,8 +128,6 @@ class Deal(models.Model):
 
     def clean(self) -> None:
         """A deal an operator types in (the admin) must be one the engine can deal."""
-        from games.engine import new_game
-
         if self.game in GAMES and isinstance(self.seed, int):
             try:
                 new_game(self.game, self.seed)

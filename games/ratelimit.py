@@ -25,6 +25,8 @@ import redis
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
+from games.accounts.session_life import SESSION_KEY
+
 log = logging.getLogger(__name__)
 _local_lock = threading.Lock()
 
@@ -122,8 +124,6 @@ class ScopedRateLimit(BaseThrottle):
         scope = getattr(view, "rate_limit_scope", None)
         if scope is None:
             return True
-        from games.accounts.players import SESSION_KEY
-
         player_id = None if scope == "auth" else request._request.session.get(SESSION_KEY)
         who = f"p{player_id}" if player_id else f"a{client_address(request.META)}"
         self.retry_after = hit(scope, who)

@@ -26,10 +26,10 @@ from django.utils import timezone
 
 from games import ratelimit
 from games.accounts.merge import adopt_guest
+from games.accounts.session_life import SESSION_KEY
 from games.errors import PlayerError, TryLater
 from games.models import Player
 
-SESSION_KEY = "player_id"
 NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 

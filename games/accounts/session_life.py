@@ -29,6 +29,8 @@ from games.errors import TryLater
 
 log = logging.getLogger(__name__)
 
+SESSION_KEY = "player_id"  # the browser session's entry naming its player
+
 RENEW_AFTER = dt.timedelta(days=1)
 
 

@@ -31,7 +31,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections
 
 from games import ratelimit
 from games.accounts import session_life
-from games.accounts.players import SESSION_KEY
+from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
 from games.live import driver, presence
