@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.engine import new_game
 from games.engine.base import Game
@@ -86,3 +87,40 @@ def tokens_to_dead_end(deal: int, tries: int = 2000) -> list[str]:
             path.append(g.notation(m))
             g.apply(m)
     raise AssertionError("no dead end found")
+
+
+def table_move(t: Any, want: Any = None) -> dict[str, Any]:
+    """A legal move that is not a stock touch, touching the stock until one exists."""
+    for _ in range(60):
+        moves = [m for m in t.s["legal_moves"] if "stock" not in (m["from"], m["to"])]
+        moves = [m for m in moves if want is None or want(m)]
+        if moves:
+            # Prefer moves between columns: they show the most of the table.
+            moves.sort(key=lambda m: (not m["to"].startswith("tableau"), m["from"] == "waste"))
+            return moves[0]
+        seq = t.seq()
+        t.pile("stock").click()
+        t.wait_seq(seq)
+    raise AssertionError("no table move in this deal")
+
+
+def refused_pair(t: Any) -> tuple[str, str]:
+    """A column's top card and a column it may not go on."""
+    s = t.s
+    piles = s["view"]["piles"]
+    legal = {(m["from"], m["to"]) for m in s["legal_moves"] if m.get("count", 1) == 1}
+    cols = [p for p in piles if p.startswith("tableau:") and piles[p] and piles[p][-1]]
+    for a in cols:
+        for b in cols:
+            if a != b and (a, b) not in legal:
+                return a, b
+    raise AssertionError("every card fits everywhere?")
+
+
+def play_tokens(t: Any, tokens: list[str]) -> None:
+    sid = t.s["id"]
+    for tok in tokens:
+        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+        assert r["status"] == 200, r
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")

@@ -1,7 +1,7 @@
 """Bad input is refused with a 4xx JSON answer that names the problem, echoes (almost)
 nothing the client sent, and stores nothing: over HTTP (the body parser in
-games/api/parsers.py, the body limit in config/errors.py, the date helper in
-leaderboards/views.py) and over the play socket (the same parser)."""
+games/api/parsers.py, the date helper in leaderboards/views.py) and over the play socket
+(the same parser).  Bodies too large to read: test_body_size.py."""
 
 from __future__ import annotations
 
@@ -10,36 +10,13 @@ import json
 from typing import Any
 
 import pytest
-from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
-from django.test import override_settings
 
 from config.asgi import application
 from games.api.parsers import MAX_BODY_BYTES, MAX_DEPTH
 from games.models import GameSession
 
-SHORT = 400  # bytes: an error answer is a code and a sentence, never the client's input
-
-
-def refused(response: Any, status: int, *codes: str) -> dict[str, Any]:
-    """The answer is ``status`` with a short JSON ``{"error", "reason"}`` object."""
-    assert response.status_code == status, response.content[:300]
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    assert len(response.content) < SHORT, response.content[:300]
-    body = response.json()
-    assert isinstance(body, dict) and set(body) == {"error", "reason"}, body
-    assert body["error"] in codes, body
-    assert isinstance(body["reason"], str) and len(body["reason"]) > 10, body
-    return body
-
-
-def sessions_of(client: Any) -> int:
-    return GameSession.objects.filter(player_id=client.me["id"]).count()
-
-
-def post_bytes(client: Any, path: str, body: bytes, **extra: Any) -> Any:
-    return client.client.post(path, body, content_type="application/json",
-                              HTTP_X_CSRFTOKEN=client.csrf, **extra)
+from .refusals import SHORT, post_bytes, refused, sessions_of
 
 
 def nested(depth: int, inner: str = "1") -> str:
@@ -213,113 +190,6 @@ def test_a_huge_content_type_is_not_echoed(api):
     body = refused(r, 415, "unsupported_media_type")
     assert "application/json" in body["reason"]
     assert sessions_of(c) == 0
-
-
-# --- size ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1, 3 * 2**20, 10 * 2**20])
-def test_an_oversized_body_is_413_json_and_not_echoed(api, size):
-    c = api()
-    s = c.start("freecell", 617)
-    before = sessions_of(c)
-    filler = "9" * size
-    body = json.dumps({"game": "klondike", "deal": filler})
-    refused(c.post("/api/sessions/", raw=body), 413, "too_large")
-    move = json.dumps({"seq": 0, "move": filler})
-    refused(c.post(f"/api/sessions/{s['id']}/moves/", raw=move), 413, "too_large")
-    assert sessions_of(c) == before
-    assert GameSession.objects.get(pk=s["id"]).moves == []
-
-
-def test_a_body_just_under_the_limit_is_read(api):
-    c = api()
-    body = json.dumps({"game": "klondike", "deal": "random", "pad": ""})
-    body = body.replace('""', '"' + "p" * (MAX_BODY_BYTES - len(body)) + '"')
-    assert len(body) == MAX_BODY_BYTES
-    assert c.post("/api/sessions/", raw=body).status_code == 201
-    assert sessions_of(c) == 1
-
-
-def test_a_content_length_that_is_not_a_number_is_refused(api):
-    c = api()
-    for length in ("abc", "-5", "1e3"):
-        refused(post_bytes(c, "/api/sessions/", b'{"game": "klondike"}', CONTENT_LENGTH=length),
-                400, "bad_request")
-    assert sessions_of(c) == 0
-
-
-@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=100)
-def test_djangos_own_body_limit_also_answers_json_under_the_api(api):
-    c = api()
-    body = json.dumps({"game": "klondike", "deal": "random", "pad": "p" * 200})
-    refused(c.post("/api/sessions/", raw=body), 413, "too_large")
-    # A form post is read by Django itself (the CSRF check), not by the API's parser.
-    r = c.client.post("/api/sessions/", "a=" + "b" * 200,
-                      content_type="application/x-www-form-urlencoded",
-                      HTTP_X_CSRFTOKEN=c.csrf)
-    refused(r, 413, "too_large")
-    assert sessions_of(c) == 0
-
-
-def _asgi_post(client: Any, path: str, chunks: list[bytes]) -> tuple[int, bytes, bytes]:
-    """POST ``chunks`` as a chunked body (no Content-Length) through the ASGI application
-    Daphne serves: (status, content type, body)."""
-    cookies = "; ".join(f"{k}={m.value}" for k, m in client.client.cookies.items())
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
-        "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                    (b"transfer-encoding", b"chunked"), (b"cookie", cookies.encode()),
-                    (b"x-csrftoken", client.csrf.encode())],
-    }
-
-    async def exchange() -> tuple[int, bytes, bytes]:
-        app = ApplicationCommunicator(application, scope)
-        for i, chunk in enumerate(chunks):
-            await app.send_input({"type": "http.request", "body": chunk,
-                                  "more_body": i < len(chunks) - 1})
-        start = await app.receive_output(timeout=30)
-        assert start["type"] == "http.response.start"
-        body = b""
-        while True:
-            part = await app.receive_output(timeout=30)
-            body += part.get("body", b"")
-            if not part.get("more_body"):
-                break
-        await app.wait(timeout=5)
-        headers = {name.lower(): value for name, value in start["headers"]}
-        content_type = headers.get(b"content-type", b"")
-        return start["status"], content_type, body
-
-    return asyncio.run(exchange())
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1, 10 * 2**20])
-def test_an_oversized_chunked_body_is_413_json(api, size):
-    c = api()
-    head = b'{"game": "klondike", "deal": "'
-    filler = b"9" * size
-    chunks = [head] + [filler[i:i + 2**16] for i in range(0, size, 2**16)] + [b'"}']
-    status, content_type, body = _asgi_post(c, "/api/sessions/", chunks)
-    assert status == 413, body[:300]
-    assert content_type.startswith(b"application/json")
-    assert len(body) < SHORT and json.loads(body)["error"] == "too_large"
-    assert sessions_of(c) == 0
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_small_chunked_body_is_read_and_checked_like_any_other(api):
-    c = api()
-    status, _, body = _asgi_post(c, "/api/sessions/",
-                                 [b'{"game": "klon', b'dike", "deal": "random"}'])
-    assert status == 201, body[:300]
-    status, _, body = _asgi_post(c, "/api/sessions/",
-                                 [b'{"game": "klondike", ', b'"deal": "\\u0000"}'])
-    assert status == 400 and json.loads(body)["error"] == "bad_json", body[:300]
-    assert sessions_of(c) == 1
 
 
 # --- dates in URLs -------------------------------------------------------------------------
