@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import redis
 from django.conf import settings
@@ -87,8 +87,8 @@ def rank(game: str, date: dt.date, session_id: Any) -> int | None:
     r = client()
     if r is None:
         return _pg_rank(game, date, session_id)
-    pos = r.zrank(_ready(r, game, date), str(session_id))
-    return None if pos is None else int(pos) + 1
+    pos = cast(int | None, r.zrank(_ready(r, game, date), str(session_id)))
+    return None if pos is None else pos + 1
 
 
 def around(game: str, date: dt.date, session_id: Any, width: int = 5) -> list[tuple[str, int]]:
@@ -97,11 +97,11 @@ def around(game: str, date: dt.date, session_id: Any, width: int = 5) -> list[tu
     if r is None:
         return _pg_around(game, date, session_id, width)
     k = _ready(r, game, date)
-    pos = r.zrank(k, str(session_id))
+    pos = cast(int | None, r.zrank(k, str(session_id)))
     if pos is None:
         return []
-    start = max(0, int(pos) - width)
-    members = r.zrange(k, start, int(pos) + width)
+    start = max(0, pos - width)
+    members = cast(list[bytes], r.zrange(k, start, pos + width))
     return [(m.decode(), start + i + 1) for i, m in enumerate(members)]
 
 

@@ -56,7 +56,8 @@ def player_stats(player: Player) -> dict[str, Any]:
     for game, day in sessions.filter(status=GameSession.WON, deal__date__isnull=False).values_list(
         "game", "deal__date"
     ):
-        won_days[game].append(day)
+        if day is not None:  # filtered above; the type of the column allows None
+            won_days[game].append(day)
     games = {}
     for game in GAMES:
         row = per_game.get(game, {"played": 0, "won": 0, "best_time_ms": None, "best_score": None})
@@ -92,7 +93,7 @@ def period_board(game: str, start: dt.date | None, end: dt.date | None,
         qs = qs.filter(date__gte=start)
     if end is not None:
         qs = qs.filter(date__lte=end)
-    rows = (
+    board = (
         qs.values("player_id", "player__display_name")
         .annotate(
             wins=Count("id", filter=Q(won=True)),
@@ -103,7 +104,7 @@ def period_board(game: str, start: dt.date | None, end: dt.date | None,
         .filter(wins__gt=0)
         .order_by("-wins", "best_time_ms", "player_id")[:limit]
     )
-    rows = list(rows)
+    rows = list(board)
     days: dict[int, list[dt.date]] = defaultdict(list)
     for pid, day in qs.filter(won=True, player_id__in=[r["player_id"] for r in rows]).values_list(
         "player_id", "date"

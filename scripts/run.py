@@ -68,7 +68,8 @@ def main() -> int:
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         failed = next(c for c in children if c.poll() is not None)
-        print(f"==> {' '.join(failed.args[2:4])} stopped; stopping the rest", flush=True)
+        name = " ".join(str(a) for a in list(failed.args)[2:4])  # type: ignore[arg-type]
+        print(f"==> {name} stopped; stopping the rest", flush=True)
         return failed.returncode or 1
     except KeyboardInterrupt:
         print("\n==> stopping", flush=True)

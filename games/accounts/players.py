@@ -14,6 +14,7 @@ import ipaddress
 import math
 import re
 import secrets
+from typing import Any
 
 import icu
 from django.contrib.auth import get_user_model, login, logout
@@ -198,7 +199,7 @@ def _new_player(name: str | None, **fields: object) -> Player:
                 with transaction.atomic():
                     return Player.objects.create(display_name=name, name_key=key, **fields)
             except IntegrityError:
-                account = fields.get("user")
+                account: Any = fields.get("user")
                 mine = Player.objects.filter(user=account).first() if account else None
                 if mine is not None:  # the account's other request made its player first
                     return mine
@@ -265,7 +266,7 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
     if user is None:
         if getattr(request, "axes_locked_out", False):  # set by django-axes (settings)
             # Answered here with when to come back; AxesMiddleware would put its page over it.
-            request.axes_locked_out = False
+            request.axes_locked_out = False  # type: ignore[attr-defined]
             wait = _lockout_wait(request, username)
             raise TryLater(
                 "too many wrong passwords: signing in to this account from your address is "

@@ -37,13 +37,14 @@ RENEW_AFTER = dt.timedelta(days=1)
 class SessionStore(DatabaseSessionStore):
     stored_expiry: dt.datetime | None = None
 
+    # The store's own loaders (not in the type stubs), extended to remember the expiry.
     def _get_session_from_db(self) -> Any:
-        row = super()._get_session_from_db()
+        row = super()._get_session_from_db()  # type: ignore[misc]
         self.stored_expiry = row.expire_date if row is not None else None
         return row
 
     async def _aget_session_from_db(self) -> Any:
-        row = await super()._aget_session_from_db()
+        row = await super()._aget_session_from_db()  # type: ignore[misc]
         self.stored_expiry = row.expire_date if row is not None else None
         return row
 

@@ -30,6 +30,11 @@ class DealAdmin(admin.ModelAdmin):
     search_fields = ["public_id"]
 
 
+def _operator(request: HttpRequest) -> Any:
+    """The signed-in operator (the admin only lets staff through)."""
+    return request.user
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ["created_at", "action", "session", "actor", "reason"]
@@ -47,7 +52,7 @@ class AuditInline(admin.TabularInline):
     model = AuditEntry
     extra = 0
     can_delete = False
-    fields = ["created_at", "action", "actor", "reason"]
+    fields = ("created_at", "action", "actor", "reason")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -135,7 +140,7 @@ class GameSessionAdmin(admin.ModelAdmin):
         session = self._session(request, pk)
         if request.method != "POST":
             return HttpResponseRedirect(self._change_url(session))
-        self._report(request, session, inspection.revalidate(session, request.user))
+        self._report(request, session, inspection.revalidate(session, _operator(request)))
         return HttpResponseRedirect(self._change_url(session))
 
     def disqualify_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
@@ -147,10 +152,10 @@ class GameSessionAdmin(admin.ModelAdmin):
             reason = request.POST.get("reason", "")
             try:
                 if request.POST.get("reinstate"):
-                    inspection.reinstate(session, request.user, reason)
+                    inspection.reinstate(session, _operator(request), reason)
                     messages.success(request, "Session reinstated on the leaderboard.")
                 else:
-                    inspection.disqualify(session, request.user, reason)
+                    inspection.disqualify(session, _operator(request), reason)
                     messages.success(request, "Session disqualified from the leaderboard.")
                 session.refresh_from_db()
                 signals.session_disqualified.send(GameSession, session=session)
@@ -178,4 +183,4 @@ class GameSessionAdmin(admin.ModelAdmin):
     @admin.action(description="Re-validate the selected sessions with the engine")
     def revalidate_selected(self, request: HttpRequest, queryset: Any) -> None:
         for session in queryset.select_related("deal"):
-            self._report(request, session, inspection.revalidate(session, request.user))
+            self._report(request, session, inspection.revalidate(session, _operator(request)))

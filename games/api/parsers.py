@@ -17,6 +17,7 @@ Reasons never quote the input: a refusal is answered to whoever sent it, at any 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Any
 
 import orjson
@@ -108,7 +109,7 @@ class JSONParser(parsers.JSONParser):
     (RFC 8259), so a charset parameter is not consulted."""
 
     def parse(self, stream: IO[bytes] | None, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         # One byte past the limit tells a body that is too large without reading all of it.
         data = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
         return load_json(data)

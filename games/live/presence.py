@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from functools import lru_cache
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -31,7 +32,7 @@ def _key(game: str, date: dt.date) -> str:
 def playing(game: str, date: dt.date) -> int:
     if not settings.REDIS_URL:
         return len(_local[_key(game, date)])
-    return int(_client(settings.REDIS_URL).scard(_key(game, date)))
+    return int(cast(int, _client(settings.REDIS_URL).scard(_key(game, date))))
 
 
 def join(game: str, date: dt.date, channel: str) -> None:

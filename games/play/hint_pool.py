@@ -369,7 +369,10 @@ def _charge_shared(who: str, seconds: float) -> None:
 
     def charge(r: redis.Redis) -> None:
         # One round trip, no MULTI: a lost EXPIRE only leaves a past minute's key behind.
-        r.pipeline(transaction=False).incrby(key, int(seconds * 1000)).expire(key, 61).execute()
+        pipe = r.pipeline(transaction=False)
+        pipe.incrby(key, int(seconds * 1000))
+        pipe.expire(key, 61)
+        pipe.execute()
 
     _redis(charge)
 
