@@ -118,6 +118,16 @@ class BodyLimitMiddleware:
         return None
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's own 400s (a host not allowed, a malformed request) are JSON under /api/."""
+    if _is_api(request):
+        return JsonResponse({"error": "bad_request", "reason": "the request is malformed: "
+                             "check its host, headers and body"}, status=400)
+    from django.views.defaults import bad_request as html_bad_request
+
+    return html_bad_request(request, exception)  # type: ignore[arg-type]
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
         return JsonResponse({"error": "not_found", "reason": "no such address in the API"},

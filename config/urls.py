@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib.util
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.errors import not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,6 +16,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
+    # Any other address under /api/ is a JSON 404 even with DEBUG on (a local run), where
+    # Django would answer its HTML debug page instead of handler404.
+    re_path(r"^api/", not_found),
 ]
 
 # The front end is built alongside; the API must keep working while it does not exist yet.
@@ -28,5 +33,6 @@ if _has_module("frontend.urls"):
     urlpatterns.append(path("", include("frontend.urls")))
 
 # JSON 404s under /api/, and 503 (not 500) while the database is down: config/errors.py.
+handler400 = "config.errors.bad_request"
 handler404 = "config.errors.not_found"
 handler500 = "config.errors.server_error"

@@ -3,7 +3,6 @@ how many play sockets are open on that day's deal."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -11,6 +10,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.engine import GAMES
 from leaderboards import live
+from leaderboards.days import parse_day
 
 CLOSE_BAD_BOARD = 4400
 
@@ -21,10 +21,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         await self.accept()
-        try:
-            day = dt.date.fromisoformat(kwargs["date"])
-        except ValueError:
-            day = None
+        day = parse_day(kwargs["date"])
         if kwargs["game"] not in GAMES or day is None:
             await self.send_json({"type": "error", "reason": "no such board: /ws/leaderboards/<game>/<YYYY-MM-DD>/"})
             await self.close(code=CLOSE_BAD_BOARD)

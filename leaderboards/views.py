@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -16,14 +15,9 @@ from games.api.serializers import ErrorOut
 from games.engine import GAMES
 from games.models import Player
 from leaderboards import live, stats
+from leaderboards.days import BAD_DAY, parse_day
 from leaderboards.ranking import entries
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
-
-# Boards exist for days in this range; beyond it the week around a day could not even be
-# computed (9999-12-31 has no Sunday after it).
-FIRST_DAY, LAST_DAY = dt.date(2000, 1, 1), dt.date(2999, 12, 31)
-DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # not \d: that takes other scripts' digits
-BAD_DAY = f"date must be a day from {FIRST_DAY} to {LAST_DAY}, written YYYY-MM-DD"
 
 
 def _game_or_error(game: str) -> Response | None:
@@ -31,18 +25,6 @@ def _game_or_error(game: str) -> Response | None:
     if game in GAMES:
         return None
     return error("bad_request", f"unknown game; games: {', '.join(GAMES)}", 400)
-
-
-def _day(text: str) -> dt.date | None:
-    """The day ``text`` names, written exactly YYYY-MM-DD (``fromisoformat`` alone would also
-    take 20260101 or 2026-W01-1), if it lies in the supported range."""
-    if not DAY.fullmatch(text):
-        return None
-    try:
-        day = dt.date.fromisoformat(text)
-    except ValueError:
-        return None
-    return day if FIRST_DAY <= day <= LAST_DAY else None
 
 
 class AllTimeLeaderboardView(APIView):
@@ -58,7 +40,7 @@ class WeeklyLeaderboardView(APIView):
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
-        if (day := _day(date)) is None:
+        if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
         monday = day - dt.timedelta(days=day.weekday())
         sunday = monday + dt.timedelta(days=6)
@@ -90,7 +72,7 @@ class DailyLeaderboardView(APIView):
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
-        if (day := _day(date)) is None:
+        if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
                          "entries": entries(game, day)})

@@ -13,6 +13,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
 from games import signals
+from games.accounts.players import name_key
 from games.admin import inspection
 from games.models import AuditEntry, Deal, GameSession, Player
 
@@ -21,6 +22,12 @@ from games.models import AuditEntry, Deal, GameSession, Player
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
+    readonly_fields = ["name_key", "merged_into"]
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        # An operator's rename keeps the look-alike key true, as a player's own rename does.
+        obj.name_key = name_key(obj.display_name)
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Deal)

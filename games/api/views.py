@@ -51,7 +51,8 @@ def player_json(request: Request, player: Player) -> dict[str, Any]:
 
 
 class PlayerAPIView(APIView):
-    """Maps the domain's exceptions to the API's answers in one place."""
+    # Domain errors become answers through games.errors.answer_for, as on the socket.  (A
+    # comment, not a docstring: the schema would show a docstring on every operation.)
 
     def handle_exception(self, exc: Exception) -> Response:
         known = answer_for(exc)  # the same table as the socket's answers (games/errors.py)

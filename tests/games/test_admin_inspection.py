@@ -126,3 +126,18 @@ def test_an_operator_adds_a_deal_with_a_long_seed_and_a_bad_one_is_refused(opera
         r = operator.post("/admin/games/deal/add/", {**form, "seed": bad, "public_id": "bad"})
         assert r.status_code == 200 and b"errorlist" in r.content, bad
     assert not Deal.objects.filter(public_id="bad").exists()
+
+
+def test_an_operators_rename_keeps_the_look_alike_key_true(operator, api):
+    from games.accounts.players import name_key
+    from games.models import Player
+
+    c = api()
+    player = Player.objects.get(pk=c.me["id"])
+    form = {"display_name": "Quiet Heron 77", "created_at_0": "2026-01-01",
+            "created_at_1": "00:00:00"}
+    r = operator.post(f"/admin/games/player/{player.pk}/change/", form)
+    assert r.status_code == 302, r.content[:1500]
+    player.refresh_from_db()
+    assert player.display_name == "Quiet Heron 77"
+    assert player.name_key == name_key("Quiet Heron 77")

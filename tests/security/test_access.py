@@ -85,3 +85,12 @@ def test_a_socket_without_the_owners_cookie_is_closed_and_moves_nothing(api):
         assert "view" not in first
         assert closed == {"type": "websocket.close", "code": 4403}
     assert GameSession.objects.get(pk=s["id"]).moves == []
+
+
+def test_an_unknown_api_address_is_a_json_404_and_a_bad_host_a_json_400(client, settings):
+    settings.DEBUG = True  # a local run: Django's debug pages must not answer the API
+    r = client.get("/api/no-such-thing/")
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    settings.DEBUG = False
+    r = client.get("/api/daily/", HTTP_HOST="evil.example")
+    assert r.status_code == 400 and r.json()["error"] == "bad_request"
