@@ -100,6 +100,18 @@ HINT_WORKERS = env_int("HINT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 HINT_QUEUE = env_int("HINT_QUEUE", 2 * max(1, HINT_WORKERS))
 HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
 
+# Fair-play review of ranked wins (games/review.py, docs/rules.md "Fair play"): a win whose
+# signals cross one of these is under review until an operator clears or disqualifies it.
+# How they were chosen: docs/rules.md.  Gaps are between two of the player's operations,
+# measured by the server; the finish's mechanical moves are left out.
+REVIEW = {
+    "fast_gap_ms": env_int("REVIEW_FAST_GAP_MS", 150),
+    "max_fast_share": float(env_str("REVIEW_MAX_FAST_SHARE", "0.25")),
+    "min_median_gap_ms": env_int("REVIEW_MIN_MEDIAN_GAP_MS", 350),
+    "min_first_move_ms": env_int("REVIEW_MIN_FIRST_MOVE_MS", 1000),
+    "max_line_share": float(env_str("REVIEW_MAX_LINE_SHARE", "0.9")),
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -125,6 +137,7 @@ MIDDLEWARE = [
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.accounts.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
+    "games.accounts.devices.DeviceCookieMiddleware",  # links attempts from one browser
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -108,6 +108,15 @@ class Deal(models.Model):
         null=True, blank=True, help_text="proven winnable by the solver (unknown when empty)"
     )
     par = models.PositiveIntegerField(null=True, blank=True, help_text="solver's move count")
+    # Commit, then reveal (games/engine/commitment.py): the commitment is public from the
+    # deal's creation; the salt (and so the seed) only once its day is closed.
+    salt = models.CharField(max_length=32, blank=True, help_text="revealed with the seed")
+    commitment = models.CharField(max_length=64, blank=True,
+                                  help_text="SHA-256 published before the day opens")
+    revealed_at = models.DateTimeField(null=True, blank=True, help_text="seed and salt public")
+    # The solver's winning line, kept for operators: a ranked win that follows it exactly
+    # is one of the review signals (games/review.py).  Never sent to players.
+    line = models.JSONField(null=True, blank=True, help_text="the certifying solver's line")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -160,7 +169,22 @@ class GameSession(models.Model):
     started_at = models.DateTimeField(null=True, blank=True, help_text="first move")
     finished_at = models.DateTimeField(null=True, blank=True,
                                        help_text="winning move, or the resignation")
-    time_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    time_ms = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="server time from the deal shown to the winning move")
+    active_ms = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="the same span, every gap over 60 s counted as 60 s")
+    # Who played, as keyed hashes (never the raw address or cookie): an earlier attempt at
+    # the same deal from the same address or device by another player is a linked attempt.
+    client_key = models.CharField(max_length=64, blank=True, db_index=True)
+    device_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # Fair-play review of a ranked win (games/review.py): verified (None until checked),
+    # the review state, why, and the signals it was decided from.
+    REVIEW_CHOICES = [("", "none"), ("pending", "pending"), ("cleared", "cleared"),
+                      ("disqualified", "disqualified")]
+    verified = models.BooleanField(null=True, blank=True)
+    review = models.CharField(max_length=16, choices=REVIEW_CHOICES, blank=True, default="")
+    review_reasons = models.JSONField(default=list, blank=True)
+    signals = models.JSONField(default=dict, blank=True)
     disqualified = models.BooleanField(default=False)
     disqualified_reason = models.TextField(blank=True)
 

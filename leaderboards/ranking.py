@@ -30,6 +30,10 @@ def entry_values(session: GameSession) -> dict[str, Any]:
         "cards_up": session.cards_up,
         "undos": session.undo_count,
         "hints": session.hint_count,
+        "active_ms": session.active_ms if won else None,
+        "verified": session.verified if won else None,
+        "review": session.review if won else "",
+        "clean": won and session.undo_count == 0 and session.hint_count == 0,
         "sort_key": sort_key(session.game, won, session.score, session.time_ms,
                              session.move_count, session.cards_up),
     }
@@ -47,7 +51,18 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, 
         "undos": v["undos"],
         "hints": v["hints"],
         "session": str(session_id),
+        "active_ms": v["active_ms"],
+        "verified": bool(v["verified"]),
+        "review": _review(v),
+        "clean": v["clean"],
     }
+
+
+def _review(v: dict[str, Any]) -> str:
+    """none, pending, cleared or disqualified; a win not checked yet is pending."""
+    if v["review"]:
+        return str(v["review"])
+    return "pending" if v["won"] and v["verified"] is None else "none"
 
 
 def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:

@@ -8,10 +8,12 @@ from typing import Any
 
 from celery import shared_task
 from django.db import transaction
+from django.utils import timezone
 
 from games.daily import today
 from games.engine import DAILY_GAMES
-from games.models import GameSession
+from games.models import Deal, GameSession
+from games.review import review
 from leaderboards import index, live
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values
@@ -31,6 +33,7 @@ def score_session(session_id: str) -> dict[str, Any] | None:
             return None
         if session.status != GameSession.WON:
             return None  # only day close writes unfinished entries
+        review(session)  # verified, or under review with its reasons (games/review.py)
         entry, _ = Entry.objects.update_or_create(session=session, defaults=entry_values(session))
     if not session.disqualified:
         index.add(entry)
@@ -41,8 +44,11 @@ def score_session(session_id: str) -> dict[str, Any] | None:
 @shared_task(acks_late=True)
 def close_day(date: str | None = None) -> dict[str, int]:
     """Final ranks for a finished day (yesterday by default): unfinished ranked attempts get
-    their entries, every entry its final rank, and the index is rebuilt."""
+    their entries, every entry its final rank, and the index is rebuilt.  Once the day is
+    over its deals' seeds and salts are revealed (docs/deals.md, "Commit, then reveal")."""
     day = dt.date.fromisoformat(date) if date else today() - dt.timedelta(days=1)
+    if day < today():
+        Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
     out = {}
     for game in DAILY_GAMES:
         with transaction.atomic():

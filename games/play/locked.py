@@ -156,11 +156,14 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
     if just_won:
         session.status = GameSession.WON
         session.finished_at = now
-        session.time_ms = max(0, int((now - session.started_at).total_seconds() * 1000))
+        # The ranked clock runs from the deal being shown (the session's creation), so
+        # reading the table before the first move counts (docs/rules.md, "The daily").
+        session.time_ms = max(0, int((now - session.created_at).total_seconds() * 1000))
+        session.active_ms = active_ms(session, stamp)
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
     fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
-              "finished_at", "time_ms"]
+              "finished_at", "time_ms", "active_ms"]
     values = [getattr(session, f) for f in fields]
     if connection.vendor == "postgresql":
         # Appends to the stored list in place instead of sending it back whole.
@@ -177,6 +180,18 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
         )
     keep_after_commit(session, g)
     return just_won
+
+
+ACTIVE_GAP_MS = 60_000
+
+
+def active_ms(session: GameSession, last: int) -> int:
+    """The span from the deal shown to ``last`` (ms), every gap between two operations
+    longer than a minute counted as a minute: the time a player was at the table."""
+    stored = GameSession.objects.values_list("moves", flat=True).get(pk=session.pk)
+    stamps = [int(session.created_at.timestamp() * 1000), *(m[1] for m in stored), last]
+    return sum(min(max(0, b - a), ACTIVE_GAP_MS) for a, b in zip(stamps, stamps[1:],
+                                                                  strict=False))
 
 
 def require_playing(session: GameSession) -> None:

@@ -21,7 +21,9 @@ def test_a_freecell_daily_won_over_http_has_server_time_and_a_second_try_is_prac
     assert body["score"] is None
     stored = GameSession.objects.get(pk=s["id"])
     assert stored.time_ms is not None and stored.time_ms == body["time_ms"]
-    assert stored.time_ms == int((stored.finished_at - stored.started_at).total_seconds() * 1000)
+    # The ranked clock runs from the deal being shown, not from the first move.
+    assert stored.time_ms == int((stored.finished_at - stored.created_at).total_seconds() * 1000)
+    assert stored.active_ms is not None and stored.active_ms <= stored.time_ms
     assert stored.moves[-1][1] - stored.moves[0][1] <= stored.time_ms + 1
 
     # A won game takes no further moves.

@@ -1,0 +1,148 @@
+"""Fair-play review of a ranked win: the signals kept with it and the verdict they give.
+
+Every ranked win is *verified* or *under review*.  The scoring task (leaderboards.tasks)
+calls ``review`` once the win is stored; what crosses a threshold (``settings.REVIEW``,
+documented in docs/rules.md, "Fair play") is pending until an operator clears or
+disqualifies it in the admin's review queue.
+
+The signals read only what the server measured itself: the stored moves with their server
+times, the moment the deal was first shown (the session's creation), undo and hint counts,
+the solver's own line, and other players' earlier attempts from the same address or
+device.  Moves made after the table could be finished (the finish sends cards up
+mechanically, one every hundred milliseconds) are left out of the timing signals: they are
+not a player's decisions.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from games.engine import IllegalMove, endgame, new_game
+from games.models import GameSession
+
+SIGNALS_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    fast_gap_ms: int  # a gap shorter than this is faster than a person decides
+    max_fast_share: float  # more than this share of fast gaps: under review
+    min_median_gap_ms: int  # a median gap below this: under review
+    min_first_move_ms: int  # a first move sooner than this after the deal was shown
+    max_line_share: float  # this share or more of the moves on the solver's own line
+
+    @classmethod
+    def from_settings(cls) -> Thresholds:
+        return cls(**settings.REVIEW)
+
+
+REASONS = {
+    "fast_gaps": "moves faster than a person can play",
+    "median_gap": "a steady pace faster than a person can keep",
+    "first_move": "the first move came before the table could be read",
+    "solver_line": "the moves follow the solver's own line",
+    "linked": "another player from the same address or device played this deal first",
+}
+
+
+def decisions(session: GameSession) -> list[int]:
+    """The server times (ms) of the player's own operations: each stored move up to the
+    point where the table could be finished (a batch stored with one time counts once)."""
+    g = new_game(session.game, session.deal.seed)
+    stamps: list[int] = []
+    for token, at, *_ in session.moves:
+        if endgame.can_finish(g):
+            break
+        if not stamps or at != stamps[-1]:
+            stamps.append(at)
+        try:
+            if token == "u":
+                g.undo()
+            else:
+                g.play(token)
+        except IllegalMove:
+            break  # re-validation reports it; the timing before it still stands
+    return stamps
+
+
+def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
+    """Other players' attempts at this deal, begun earlier, from this address or device."""
+    keys = {k for k in (session.client_key, session.device_key) if k}
+    if not keys:
+        return []
+    earlier = GameSession.objects.filter(
+        deal_id=session.deal_id, created_at__lt=session.created_at,
+    ).exclude(player_id=session.player_id)
+    found = [s for s in earlier.only("id", "player_id", "client_key", "device_key", "created_at")
+             if {s.client_key, s.device_key} & keys]
+    return [{"session": str(s.pk), "player": s.player_id,
+             "same": "device" if s.device_key and s.device_key == session.device_key
+             else "address", "created_at": s.created_at.isoformat()} for s in found]
+
+
+def signals(session: GameSession) -> dict[str, Any]:
+    thresholds = Thresholds.from_settings()
+    shown = int(session.created_at.timestamp() * 1000)
+    stamps = decisions(session)
+    gaps = [b - a for a, b in zip([shown, *stamps], stamps, strict=False)]
+    between = gaps[1:]  # the first gap is time to the first move, judged on its own
+    tokens = session.tokens
+    line = session.deal.line or []
+    on_line = sum(1 for a, b in zip(tokens, line, strict=False) if a == b)
+    return {
+        "version": SIGNALS_VERSION,
+        "decisions": len(stamps),
+        "first_move_ms": gaps[0] if gaps else None,
+        "fastest_gap_ms": min(between) if between else None,
+        "median_gap_ms": int(statistics.median(between)) if between else None,
+        "p10_gap_ms": int(_quantile(between, 0.1)) if between else None,
+        "fast_share": round(sum(g < thresholds.fast_gap_ms for g in between) / len(between), 3)
+        if between else 0.0,
+        "ms_per_move": int(session.time_ms / len(tokens)) if session.time_ms and tokens else None,
+        "line_share": round(on_line / len(line), 3) if line else None,
+        "undos": session.undo_count,
+        "hints": session.hint_count,
+        "linked": linked_attempts(session),
+    }
+
+
+def _quantile(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def verdict(found: dict[str, Any], thresholds: Thresholds | None = None) -> list[str]:
+    """The reasons (keys of REASONS) a win goes under review; none: verified."""
+    t = thresholds or Thresholds.from_settings()
+    reasons = []
+    if found["decisions"] >= 5 and found["fast_share"] > t.max_fast_share:
+        reasons.append("fast_gaps")
+    if found["median_gap_ms"] is not None and found["decisions"] >= 5 \
+            and found["median_gap_ms"] < t.min_median_gap_ms:
+        reasons.append("median_gap")
+    if found["first_move_ms"] is not None and found["first_move_ms"] < t.min_first_move_ms:
+        reasons.append("first_move")
+    if found["line_share"] is not None and found["line_share"] >= t.max_line_share:
+        reasons.append("solver_line")
+    if found["linked"]:
+        reasons.append("linked")
+    return reasons
+
+
+def review(session: GameSession) -> GameSession:
+    """Compute and keep the signals and the verdict of a won ranked session.  An
+    operator's decision (cleared, disqualified) is never overturned by a recomputation."""
+    found = signals(session)
+    reasons = verdict(found)
+    fields: dict[str, Any] = {"signals": found, "review_reasons": reasons}
+    if session.review not in ("cleared", "disqualified"):
+        fields["review"] = "pending" if reasons else ""
+        fields["verified"] = not reasons
+    GameSession.objects.filter(pk=session.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(session, name, value)
+    return session
