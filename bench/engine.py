@@ -3,7 +3,7 @@
 Columns: random playout steps per second (generate the legal moves, pick one, apply),
 apply+undo pairs per second, the time to replay and validate a recorded 150-move game
 from its tokens (parse, check, apply each), and the mean time of the answer the server
-sends after each move of that game (``Game.state``: the table, the legal moves, whether
+sends after each move of that game (``seen.state``: the table, the legal moves, whether
 "finish" wins, whether any move still matters).  The baseline row, measured in the same run, is
 the cost of Python's own ``random.choice`` over a list of the same size, so the ratios stay
 meaningful on a busy machine.
@@ -21,8 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import GAMES, new_game, replay  # noqa: E402
-from games.engine.base import Game  # noqa: E402
+from games.engine import GAMES, Game, new_game, replay, seen  # noqa: E402
 from games.engine.piles import STOCK  # noqa: E402
 
 
@@ -109,7 +108,7 @@ def state_us(key: str, seconds: float) -> float:
         for token in tokens:
             g.play(token)
             t0 = time.perf_counter()
-            g.state()
+            seen.state(g)
             spent += time.perf_counter() - t0
             calls += 1
     return spent / calls * 1e6

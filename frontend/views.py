@@ -10,8 +10,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games.engine import DAILY_GAMES, GAMES
-from games.engine.piles import SINGLE_CARD
+from games.engine import GAMES
+from games.engine.piles import SINGLE_CARD, SUPERMOVE
 
 from .strings import ui_strings
 
@@ -30,6 +30,11 @@ def game_titles() -> dict[str, str]:
     }
 
 
+def _title(key: str) -> str:
+    """The game's title in the page's language (the class's own for a game not listed)."""
+    return game_titles().get(key, GAMES[key].title)
+
+
 def _language(request: HttpRequest) -> str:
     """The browser's language, or the one the player chose (works with or without
     LocaleMiddleware)."""
@@ -45,7 +50,8 @@ def _language(request: HttpRequest) -> str:
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
     lang = _language(request)
     titles = game_titles()
-    games = [{"key": k, "title": titles[k], "daily": k in DAILY_GAMES} for k in GAMES]
+    games = [{"key": k, "title": titles.get(k, cls.title), "daily": cls.daily}
+             for k, cls in GAMES.items()]
     context.setdefault("page", {})
     context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles})
     response = render(
@@ -67,11 +73,14 @@ def _game(key: str) -> dict[str, Any]:
         "cells": cls.free_cells,
         "draw": cls.draw,
         "single": cls.runs == SINGLE_CARD,
-        "supermove": key == "freecell",
+        "supermove": cls.runs == SUPERMOVE,
         # A foundation's top card may be taken hold of (to come back down, or for the server
-        # to say why it may not): Baker's Dozen's notation cannot name a foundation to move from.
-        "foundation_pickable": key != "bakers-dozen",
-        "daily": key in DAILY_GAMES,
+        # to say why it may not) where the notation can name a foundation to move from.
+        "foundation_pickable": cls.foundation_from is not None,
+        "has_score": cls.has_score,
+        # What notation.js needs to write a move the server did not list.
+        "notation": {"columns": cls.column_names, "foundation_from": cls.foundation_from},
+        "daily": cls.daily,
     }
 
 
@@ -86,7 +95,7 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
     deal = request.GET.get("deal", "daily" if meta["daily"] else "random")
     meta["deal"] = deal
     return _page(
-        request, "frontend/play.html", game=meta, title=game_titles()[game], page={"game": meta}
+        request, "frontend/play.html", game=meta, title=_title(game), page={"game": meta}
     )
 
 
@@ -94,7 +103,7 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
     return _page(
-        request, "frontend/leaderboard.html", game=meta, title=game_titles()[game],
+        request, "frontend/leaderboard.html", game=meta, title=_title(game),
         page={"game": meta},
     )
 
@@ -107,7 +116,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
-    return _page(request, "frontend/rules.html", game=meta, title=game_titles()[game])
+    return _page(request, "frontend/rules.html", game=meta, title=_title(game))
 
 
 @ensure_csrf_cookie

@@ -1,4 +1,5 @@
-"""Daily deals (SPEC 4) and the other deals a session can start from.
+"""Daily deals (docs/rules.md, The daily challenge) and the other deals a session can start
+from.
 
 Daily seeds come from the engine's HMAC of (date, game, server secret).  When the solver is
 installed a daily must be certified winnable; a candidate it refutes or cannot settle is
@@ -116,7 +117,7 @@ def deal_for_request(game: str, spec: object) -> Deal:
         raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
     # isascii: str.isdigit also takes digits int() refuses, such as "²".
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isascii() and spec.isdigit()):
-        if game != "freecell":
+        if not GAMES[game].public_deal_numbers:
             raise DealError("deal numbers exist only for FreeCell; use 'daily' or 'random'")
         number = int(spec)
         if not 1 <= number <= MS_MAX_DEAL:

@@ -1,15 +1,17 @@
-"""One integer per entry that sorts like the ranking (SPEC 4); lower ranks higher.
+"""One integer per entry that sorts like the ranking (docs/rules.md, Ranking order); lower
+ranks higher.
 
 It is exact as a Redis sorted-set score (a double) because it stays below 2**53:
   won:       [0][13 bits: 8191 - score][27 bits: time ms][12 bits: moves]  (score games)
-             [0][27 bits: time ms][12 bits: moves]                           (FreeCell)
+             [0][27 bits: time ms][12 bits: moves]                 (ranked by time)
   unfinished [1][6 bits: 52 - cards up][12 bits: moves]
 Times beyond 2**27 ms (37 hours) and moves beyond 4095 are capped; they tie, nothing more.
 """
 
 from __future__ import annotations
 
-BY_TIME = frozenset({"freecell"})
+from games.engine import GAMES
+
 MOVE_BITS, TIME_BITS, SCORE_BITS = 12, 27, 13
 UNFINISHED = 1 << (MOVE_BITS + TIME_BITS + SCORE_BITS)
 
@@ -25,7 +27,7 @@ def sort_key(
     if not won:
         return UNFINISHED | (_cap(52 - cards_up, 6) << MOVE_BITS) | m
     t = _cap(time_ms, TIME_BITS) << MOVE_BITS
-    if game in BY_TIME:
+    if GAMES[game].ranked_by_time:
         return t | m
     s = (1 << SCORE_BITS) - 1 - _cap(score, SCORE_BITS)
     return (s << (TIME_BITS + MOVE_BITS)) | t | m

@@ -1,4 +1,5 @@
-"""What operators do to a stored session (SPEC 8): replay, re-validate, timing, disqualify.
+"""What operators do to a stored session (docs/architecture.md, Operators): replay,
+re-validate, timing, disqualify.
 
 Every operator action leaves an AuditEntry; nothing here edits the move list.
 """

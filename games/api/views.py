@@ -1,4 +1,4 @@
-"""Thin HTTP views over games.play.operations and games.accounts.players (SPEC 9)."""
+"""Thin HTTP views over games.play.operations and games.accounts.players (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from games import daily
 from games.accounts import players
 from games.api import serializers as s
-from games.engine import DAILY_GAMES
+from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, answer_for
 from games.live import presence
 from games.models import Player
@@ -115,7 +115,7 @@ class DailyView(PlayerAPIView):
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
                 "certified": deal.certified, "playing": presence.playing(game, day),
             }
-            if game == "freecell":
+            if GAMES[game].public_deal_numbers:
                 item["deal_number"] = deal.seed
             out.append(item)
         return Response({"date": day.isoformat(), "deals": out})

@@ -1,4 +1,4 @@
-"""Baker's Dozen (seed 004).
+"""Baker's Dozen (docs/rules.md, Baker's Dozen).
 
 Notation: columns ``1``-``9`` then ``t``, ``j``, ``q``, ``k`` for columns 10-13 (the rank
 letters), ``h`` for the foundations: ``3h``, ``t4``, ``k1``.  Only top cards move, so no
@@ -10,23 +10,25 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .base import Game, IllegalMove
-from .cards import RANK, SUIT
+from .cards import RANK, SUIT, Card
 from .deals import shuffled_deck
-from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move
+from .game import Game, IllegalMove
+from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move, Pile
 from .reasons import Reason
 
-_COLS = "123456789tjqk"
 _TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
 
 
 class BakersDozen(Game):
-    key, title = "bakers-dozen", "Baker's Dozen"
+    key, title, daily = "bakers-dozen", "Baker's Dozen", True
     columns = 13
     build = ANY_SUIT
     empty_pile = NEVER_REFILLED
     runs = SINGLE_CARD
     partial_finish = True
+    time_bonus_from = 1200  # docs/rules.md, Scores: only Baker's Dozen adds a time bonus
+    column_names = "123456789tjqk"  # the rank letters for columns 10-13
+    foundation_from = None  # only top cards move, and foundation cards never come back
     # The "no move matters" search runs after every move.  Here the tops shuffle between 13
     # columns into large spaces where nothing goes up, so ``cannot_progress`` proves most
     # dead ends first.  Of the positions it leaves open (2,199 from eager random play) a
@@ -48,7 +50,7 @@ class BakersDozen(Game):
         # exposed[i]: the lowest index of column i whose card could ever be its top.
         exposed = [len(p) - 1 for p in tab]
 
-        def can_top(c: int) -> bool:
+        def can_top(c: Card) -> bool:
             i, k = where[c]
             return k >= exposed[i]
 
@@ -73,9 +75,9 @@ class BakersDozen(Game):
             if found[s] * 4 + s in where
         )
 
-    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+    def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         deck = shuffled_deck(seed)
-        tab: list[list[int]] = [[] for _ in range(13)]
+        tab: list[list[Card]] = [[] for _ in range(13)]
         for i, c in enumerate(deck):
             tab[i % 13].append(c)
         # Kings go to the bottom of their column, two kings keeping their order.
@@ -87,23 +89,23 @@ class BakersDozen(Game):
             self.uncovered(i)
         self._rescore()
 
-    def uncovered(self, pile: int) -> Any:
+    def uncovered(self, pile: Pile) -> Any:
         """Aces go up as soon as they are free; undo needs to know which."""
         p = self.tab[pile]
-        aces: tuple[int, ...] = ()
+        aces: tuple[Card, ...] = ()
         while p and RANK[p[-1]] == 0:
             ace = p.pop()
             self.found[SUIT[ace]] += 1
             aces += (ace,)
         return aces
 
-    def undo_uncovered(self, pile: int, extra: Any) -> None:
+    def undo_uncovered(self, pile: Pile, extra: Any) -> None:
         for ace in reversed(extra):
             self.found[SUIT[ace]] -= 1
             self.tab[pile].append(ace)
 
     def _rescore(self) -> None:
-        # 5 points a card up, +500 on a win; the time bonus is the server's business.
+        # 5 points a card up, +500 on a win; the server adds the time bonus (time_bonus).
         up = self.cards_up
         self.score = 5 * up + (500 if up == 52 else 0)
 
@@ -119,12 +121,14 @@ class BakersDozen(Game):
                 f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h",
                 token=token,
             ))
-        src = _COLS.index(m["src"])
+        names = self.column_names
+        src = names.index(m["src"])
         if m["dst"] == "h":
             p = self.tab[src]
             return (src, FOUNDATION + (SUIT[p[-1]] if p else 0), 1)
-        return (src, _COLS.index(m["dst"]), 1)
+        return (src, names.index(m["dst"]), 1)
 
     def notation(self, move: Move) -> str:
         src, dst, _ = move
-        return _COLS[src] + ("h" if dst >= FOUNDATION else _COLS[dst])
+        names = self.column_names
+        return names[src] + ("h" if dst >= FOUNDATION else names[dst])

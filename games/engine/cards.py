@@ -12,6 +12,10 @@ no translation.  Everything else reads the lookup tables below instead of doing 
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
+Card: TypeAlias = int  # rank * 4 + suit; an empty free cell holds EMPTY (piles.py)
+
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -43,15 +47,15 @@ _BY_CODE = {code: c for c, code in enumerate(CODE)}
 _BY_CODE.update({"10" + s: _BY_CODE["T" + s] for s in SUIT_LETTERS})
 
 
-def card(rank: int, suit: int) -> int:
+def card(rank: int, suit: int) -> Card:
     return rank * 4 + suit
 
 
-def card_code(c: int) -> str:
+def card_code(c: Card) -> str:
     return CODE[c]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     try:
         return _BY_CODE[text.strip().upper()]
     except KeyError:
@@ -60,15 +64,15 @@ def parse_card(text: str) -> int:
         ) from None
 
 
-def card_name(c: int) -> str:
+def card_name(c: Card) -> str:
     """Accessible name, e.g. 'seven of hearts'."""
     return f"{RANK_NAMES[RANK[c]]} of {SUIT_NAMES[SUIT[c]]}"
 
 
-def fits_alternate(moving: int, onto: int) -> bool:
+def fits_alternate(moving: Card, onto: Card) -> bool:
     """``moving`` may be built on ``onto`` in alternating colours, one rank lower."""
     return RANK[onto] == RANK[moving] + 1 and RED[onto] != RED[moving]
 
 
-def fits_any_suit(moving: int, onto: int) -> bool:
+def fits_any_suit(moving: Card, onto: Card) -> bool:
     return RANK[onto] == RANK[moving] + 1

@@ -1,4 +1,5 @@
-"""``python -m games.engine deal|replay|moves|solve`` (SPEC 9); no Django needed.
+"""``python -m games.engine deal|replay|moves|solve`` (docs/api.md, Command line); no Django
+needed.
 
 Exit status: 0 success, 1 an illegal move (the JSON on stdout says which and why),
 2 a usage error (the message on stderr says what to type instead).
@@ -9,18 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TextIO
 
-from . import GAMES, new_game
-from .base import Game
+from . import seen
 from .cards import CODE
+from .catalogue import GAMES, new_game
+from .game import Game
 from .record import ReplayError, replay
-
-# Subcommands other modules add (the solver adds ``solve``): name -> (configure, run).
-EXTRA_COMMANDS: dict[
-    str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
-] = {}
+from .solver import cli as solver_cli
 
 
 def read_moves(stream: TextIO) -> list[str]:
@@ -100,7 +98,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if g is None:
         return 1
     if args.json:
-        print(json.dumps(g.legal_move_objects()))
+        print(json.dumps(seen.move_objects(g)))
     else:
         for m in g.legal_moves():
             print(g.notation(m))
@@ -134,19 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print move objects as JSON")
     p.set_defaults(run=cmd_moves)
 
-    for name, (configure, run) in EXTRA_COMMANDS.items():
-        p = sub.add_parser(name)
-        configure(p)
-        p.set_defaults(run=run)
+    p = sub.add_parser("solve")
+    solver_cli.configure_parser(p)
+    p.set_defaults(run=solver_cli.run)
     return parser
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    try:  # the solver registers ``solve`` when it is installed
-        import importlib
-
-        importlib.import_module(".solver.cli", __package__)
-    except ImportError:
-        pass
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     return int(args.run(args))

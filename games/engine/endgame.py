@@ -1,18 +1,23 @@
-"""The end of a game: "finish" (cards sent up one by one) and dead ends (SPEC 3.1, 3.6).
+"""The end of a game: "finish" (cards sent up one by one) and dead ends (docs/rules.md,
+Finish and auto finish, Dead ends).  Functions over a ``Game``.
 
-Functions over a ``Game``; the game exposes them as methods.
+>>> from games.engine.freecell import FreeCell
+>>> g = FreeCell.setup([["KS", "QS"], ["KH"]], cells=["QH"],
+...                    foundations={"C": 13, "D": 13, "H": 11, "S": 11})
+>>> can_finish(g), [g.notation(m) for m in finish_moves(g)]
+(True, ['1h', '1h', 'ah', '2h'])
+>>> no_legal_move(g), no_move_matters(g)
+(False, False)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import RANK, SUIT
+from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, Move
-
-if TYPE_CHECKING:
-    from .base import Game
 
 
 def foundation_move(g: Game) -> Move | None:
@@ -156,7 +161,8 @@ def _finishes(game: Game) -> bool:
 
 
 def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
-    """SPEC 3.6: nothing but the stock moves, and the stock brings no playable card.
+    """No legal move (docs/rules.md, Dead ends): nothing but the stock moves, and the stock
+    brings no playable card.
 
     Moving a whole pile headed by its deepest card into another empty pile only swaps
     two piles, so it does not count as a move here.
@@ -287,7 +293,7 @@ def _remembered(game: Game) -> bool | None:
 
 
 def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
-    """SPEC 3.1: no move can change the outcome any more.
+    """No move can change the outcome any more (docs/rules.md, Dead ends).
 
     An exhaustive search of every position reachable without a card going higher on the
     foundations or a face-down card turning; if none of them allows either, nothing can

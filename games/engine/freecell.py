@@ -12,35 +12,41 @@ from __future__ import annotations
 import re
 import secrets
 
-from .base import EMPTY, Game, IllegalMove
-from .cards import RANK, SUIT
+from .cards import RANK, SUIT, Card
 from .deals import ms_deal, ms_number_from_digest
-from .piles import ALTERNATE, ANY_CARD, CELL, FOUNDATION, SUPERMOVE, Move
+from .game import Game, IllegalMove
+from .piles import ALTERNATE, ANY_CARD, CELL, EMPTY, FOUNDATION, SUPERMOVE, Move, Pile
 from .reasons import Reason
 
-# Among Microsoft's deals 1..32000 only 11982 has no solution (seed 002).
+# Among Microsoft's deals 1..32000 only 11982 has no solution (docs/rules.md, FreeCell).
 UNSOLVABLE_DEALS = frozenset({11982})
 _TOKEN = re.compile(r"^(?P<src>[1-8a-dh])(?P<dst>[1-8a-dh])(?:v(?P<n>\d+|[a-z]))?$")
 
 
 class FreeCell(Game):
-    key, title = "freecell", "FreeCell"
+    """docs/rules.md, FreeCell."""
+
+    key, title, daily = "freecell", "FreeCell", True
+    public_deal_numbers = True  # Microsoft's deal numbers (docs/deals.md)
     columns = 8
     free_cells = 4
     build = ALTERNATE
     empty_pile = ANY_CARD
     runs = SUPERMOVE
     has_score = False
+    ranked_by_time = True  # with no score, time then moves
     dead_end_search = False
+    column_names = "12345678"
+    foundation_from = "h"  # read, to be refused: foundation cards never come back
 
-    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
-        tab: list[list[int]] = [[] for _ in range(8)]
+    def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
+        tab: list[list[Card]] = [[] for _ in range(8)]
         for i, c in enumerate(ms_deal(seed)):
             tab[i % 8].append(c)
         return tab, [0] * 8, []
 
     # FreeCell deals are Microsoft's numbers, which players know and share; every card is
-    # face up, so a small number space hides nothing (seed 002).
+    # face up, so a small number space hides nothing (docs/deals.md, Dailies).
     @classmethod
     def seed_from_digest(cls, digest: bytes) -> int:
         return ms_number_from_digest(digest)
@@ -53,7 +59,7 @@ class FreeCell(Game):
                 return n
 
     @staticmethod
-    def _pile(ch: str) -> int:
+    def _pile(ch: str) -> Pile:
         if ch.isdigit():
             return int(ch) - 1
         if ch == "h":
@@ -101,9 +107,9 @@ class FreeCell(Game):
     def notation(self, move: Move) -> str:
         src, dst, n = move
 
-        def name(p: int) -> str:
+        def name(p: Pile) -> str:
             if p < CELL:
-                return str(p + 1)
+                return self.column_names[p]
             if p < FOUNDATION:
                 return "abcd"[p - CELL]
             return "h"

@@ -14,28 +14,32 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .base import Game, IllegalMove
-from .cards import RANK, SUIT, SUIT_LETTERS
+from .cards import RANK, SUIT, SUIT_LETTERS, Card
 from .deals import shuffled_deck
-from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move
+from .game import Game, IllegalMove
+from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move, Pile
 from .reasons import Reason
 
 _TOKEN = re.compile(r"^(?P<src>[1-7]|w|f[cdhs])(?P<dst>[1-7]|h|f)(?:v(?P<n>\d+))?$")
 
 
 class KlondikeFamily(Game):
+    """docs/rules.md, Klondike and its variants."""
+
     columns = 7
     build = ALTERNATE
     empty_pile = KINGS_ONLY
     runs = FREE_RUNS
     foundation_back = True
     undo_limit = 400
+    column_names = "1234567"
+    foundation_from = "f{suit}"
 
-    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+    def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         """Aisleriot's order: round r gives pile r a face-up card and piles r+1.. a
         face-down one.  The stock holds the rest; its next card is the next one dealt."""
         deck = shuffled_deck(seed)
-        tab: list[list[int]] = [[] for _ in range(7)]
+        tab: list[list[Card]] = [[] for _ in range(7)]
         i = 0
         for r in range(7):
             for p in range(r, 7):
@@ -44,8 +48,8 @@ class KlondikeFamily(Game):
         return tab, list(range(7)), deck[i:][::-1]
 
     def score_move(self, move: Move, extra: Any) -> None:
-        # Seed 000: +10 a card up, +5 waste to tableau, +5 a card turned face up,
-        # -15 a card back down from a foundation; never below 0.
+        # docs/rules.md, Scores: +10 a card up, +5 waste to tableau, +5 a card turned face
+        # up, -15 a card back down from a foundation; never below 0.
         src, dst, _ = move
         s = self.score
         if FOUNDATION <= dst < STOCK:
@@ -95,7 +99,7 @@ class KlondikeFamily(Game):
                 count = want
         return (src, dst, count)
 
-    def _card_at(self, src: int) -> int | None:
+    def _card_at(self, src: Pile) -> Card | None:
         if src < CELL:
             p = self.tab[src]
             return p[-1] if p else None
@@ -114,17 +118,17 @@ class KlondikeFamily(Game):
         elif src >= FOUNDATION:
             a = "f" + SUIT_LETTERS[src - FOUNDATION].lower()
         else:
-            a = str(src + 1)
-        b = "h" if dst >= FOUNDATION else str(dst + 1)
+            a = self.column_names[src]
+        b = "h" if dst >= FOUNDATION else self.column_names[dst]
         return a + b
 
 
 class Klondike(KlondikeFamily):
-    key, title, draw, redeals = "klondike", "Klondike", 1, None
+    key, title, draw, redeals, daily = "klondike", "Klondike", 1, None, True
 
 
 class KlondikeDraw3(KlondikeFamily):
-    key, title, draw, redeals = "klondike-draw3", "Klondike (draw three)", 3, None
+    key, title, draw, redeals, daily = "klondike-draw3", "Klondike (draw three)", 3, None, True
 
 
 class KlondikeThreePasses(KlondikeFamily):
@@ -136,10 +140,11 @@ class KlondikeOnePass(KlondikeFamily):
 
 
 class Whitehorse(KlondikeFamily):
-    """Seed 001: one face-up card per pile, the other 45 in the stock; draw three."""
+    """docs/rules.md, Whitehorse: one face-up card per pile, the other 45 in the stock;
+    draw three."""
 
-    key, title, draw, redeals = "whitehorse", "Whitehorse", 3, None
+    key, title, draw, redeals, daily = "whitehorse", "Whitehorse", 3, None, True
 
-    def deal(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+    def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         deck = shuffled_deck(seed)
         return [[c] for c in deck[:7]], [0] * 7, deck[7:][::-1]

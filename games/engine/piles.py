@@ -8,7 +8,11 @@ Pile ids are ints: tableau columns ``0..12``, free cells ``CELL + i``, foundatio
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from .cards import RANK, RED, SUIT_LETTERS
+
+Pile: TypeAlias = int  # a pile id: a column, CELL + i, FOUNDATION + suit, STOCK or WASTE
 
 CELL = 16
 FOUNDATION = 20
@@ -17,7 +21,7 @@ WASTE = 25
 
 EMPTY = -1  # an empty free cell
 
-Move = tuple[int, int, int]
+Move: TypeAlias = tuple[Pile, Pile, int]  # (from, to, cards moved or turned)
 
 # How a tableau pile is built on.
 ALTERNATE = "alternate"  # red on black or black on red, one rank lower
@@ -43,8 +47,8 @@ FITS: dict[str, tuple[bool, ...]] = {
 }
 
 
-def pile_name(pile: int) -> str:
-    """The public pile name of SPEC 9 (``tableau:0``, ``cell:1``, ``foundation:H``...)."""
+def pile_name(pile: Pile) -> str:
+    """The public pile name (docs/api.md, Piles): ``tableau:0``, ``cell:1``, ``foundation:H``..."""
     if pile < CELL:
         return f"tableau:{pile}"
     if pile < FOUNDATION:
@@ -54,7 +58,7 @@ def pile_name(pile: int) -> str:
     return "stock" if pile == STOCK else "waste"
 
 
-def parse_pile_name(name: str) -> int:
+def parse_pile_name(name: str) -> Pile:
     kind, _, rest = name.partition(":")
     if kind == "tableau" and rest.isdigit() and int(rest) < 13:
         return int(rest)

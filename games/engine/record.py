@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .base import Game
+from .catalogue import new_game
+from .game import Game, IllegalMove
 
 UNDO_TOKENS = frozenset({"u", "undo"})
 
@@ -45,8 +45,6 @@ class Record:
 
 def replay(game: str, seed: int, moves: list[str]) -> Game:
     """Play ``moves`` from the deal, checking each; raises ReplayError at the first bad one."""
-    from . import IllegalMove, new_game
-
     g = new_game(game, seed)
     for i, token in enumerate(moves):
         try:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import seen
 from games.models import GameSession
 from games.play.outcome import Outcome
 
 
 def state(outcome: Outcome) -> dict[str, Any]:
-    """The answer after any operation: SPEC 9's shape plus the session's counters."""
+    """The answer after any operation: docs/api.md's shape plus the session's counters."""
     session, g = outcome.session, outcome.game
-    st = g.state()
+    st = seen.state(g)
     out: dict[str, Any] = {
         "id": str(session.id),
         "game": session.game,
@@ -36,8 +37,8 @@ def state(outcome: Outcome) -> dict[str, Any]:
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
     }
-    if session.game == "freecell":
-        out["deal_number"] = session.deal.seed  # FreeCell deals are public numbers
+    if g.public_deal_numbers:
+        out["deal_number"] = session.deal.seed  # a number players know (FreeCell)
     if outcome.op is not None:
         out["op"] = outcome.op
     if outcome.repeated:

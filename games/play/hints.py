@@ -1,4 +1,4 @@
-"""Hints (SPEC 3.6): the solver's move, searched in a worker process, else a plain heuristic.
+"""Hints (docs/rules.md, Hints): the solver's move, searched in a worker process, else a plain heuristic.
 
 The solver marks its hint ``solver`` (on a winning line), ``unsolvable`` (proven lost from
 here) or ``heuristic`` (no verdict in the budget).  When there is no search for this request
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Game, IllegalMove
+from games.engine import Game, IllegalMove, seen
 from games.engine.piles import FOUNDATION, STOCK
 from games.engine.solver.search import SOLVED, UNSOLVABLE
 from games.play import hint_pool
@@ -39,7 +39,7 @@ def _solver_answer(g: Game, found: Any) -> tuple[dict[str, Any] | None, str] | N
     source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
     if found.move is None:
         return None, source
-    for obj in g.legal_move_objects():
+    for obj in seen.move_objects(g):
         if obj["move"] == found.move:
             return obj, source
     try:
@@ -47,7 +47,7 @@ def _solver_answer(g: Game, found: Any) -> tuple[dict[str, Any] | None, str] | N
     except IllegalMove:
         move = None
     if move is not None and g.reason(move) is None:
-        return g.move_object(move), source
+        return seen.move_object(g, move), source
     return None
 
 
@@ -60,7 +60,7 @@ def heuristic(g: Game) -> dict[str, Any] | None:
     table = [m for m in candidates if STOCK not in (m[0], m[1])]
     for group in (ups, table, candidates):
         if group:
-            return g.move_object(group[0])
+            return seen.move_object(g, group[0])
     return None
 
 
@@ -72,5 +72,5 @@ def _last_move(g: Game) -> tuple[int, int, int] | None:
 
 
 def _reverses(move: tuple[int, int, int], last: tuple[int, int, int] | None) -> bool:
-    """A hint never only takes back the previous move (SPEC 3.6)."""
+    """A hint never only takes back the previous move (docs/rules.md, Hints)."""
     return last is not None and move[0] == last[1] and move[1] == last[0] and move[2] == last[2]

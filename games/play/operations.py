@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import daily, signals
-from games.engine import Game, IllegalMove
+from games.engine import Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
 from games.models import GameSession, Player
@@ -156,12 +156,12 @@ def finish(session_id: UUID | str, player: Player, seq: object = None, op: objec
             return locked.repeat(session, op)
         locked.require_playing(session)
         g = locked.table(session)
-        if not g.can_finish():
+        if not endgame.can_finish(g):
             tables.keep(session.pk, session.seq, g)
             raise Refused(Reason("cannot_finish",
                                  "the game cannot be finished automatically yet"), session.seq)
         tokens = []
-        for move in g.finish_moves():
+        for move in endgame.finish_moves(g):
             tokens.append(g.notation(move))
             g.push(move)
         outcome = Outcome(session, g, just_won=locked.record(session, g, tokens, op), op=op)

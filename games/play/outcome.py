@@ -13,7 +13,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models.base import ModelState
 
-from games.engine import Game
+from games.engine import GAMES, Game
 from games.errors import BadRequest
 from games.models import Deal, GameSession
 
@@ -65,7 +65,5 @@ def clean_op(op: object) -> str | None:
 
 
 def time_bonus(game_key: str, seconds: float) -> int:
-    # SPEC 3.4: only Baker's Dozen adds a time bonus to its score.
-    if game_key == "bakers-dozen":
-        return max(0, 1200 - int(seconds))
-    return 0
+    # docs/rules.md, Scores: the game declares its bonus (only Baker's Dozen has one).
+    return GAMES[game_key].time_bonus(seconds)

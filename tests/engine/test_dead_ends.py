@@ -1,4 +1,5 @@
-""""No more moves" (SPEC 3.1, 3.6): said once no move can change the outcome, never earlier."""
+""""No more moves" (docs/rules.md, Dead ends): said once no move can change the outcome,
+never earlier."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import new_game
+from games.engine import endgame, new_game, seen
 from games.engine.bakers_dozen import BakersDozen
 from games.engine.freecell import FreeCell
 from games.engine.klondike import Klondike, KlondikeOnePass
@@ -18,9 +19,9 @@ from games.engine.solver import SOLVED, Budget, solve
 def test_a_run_that_can_only_shuttle_between_two_piles_is_a_dead_end() -> None:
     # 5H may go from 6S to 6C and back forever; nothing ever goes up or turns over.
     g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1])
-    assert not g.no_legal_move()
-    assert g.no_move_matters()
-    assert g.state()["no_legal_move"] is True
+    assert not endgame.no_legal_move(g)
+    assert endgame.no_move_matters(g)
+    assert seen.state(g)["no_legal_move"] is True
 
 
 def test_a_foundation_card_taken_down_and_put_back_changes_nothing() -> None:
@@ -29,14 +30,14 @@ def test_a_foundation_card_taken_down_and_put_back_changes_nothing() -> None:
     g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["2D", "QD"]], down=[1, 0, 1],
                               foundations={"S": 4})
     assert {g.notation(m) for m in g.legal_moves()} >= {"fs1", "12"}
-    assert g.state()["no_legal_move"] is True
+    assert seen.state(g)["no_legal_move"] is True
 
 
 def test_it_is_not_a_dead_end_while_a_move_can_turn_a_card_over() -> None:
     # QD may go onto the king, turning the ace under it.
     g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"], ["KS"]],
                               down=[1, 0, 1, 0])
-    assert not g.no_move_matters()
+    assert not endgame.no_move_matters(g)
 
 
 def test_a_stock_card_that_opens_a_line_keeps_the_game_alive() -> None:
@@ -44,20 +45,20 @@ def test_a_stock_card_that_opens_a_line_keeps_the_game_alive() -> None:
                              stock=["2H", "2D"])
     helpful = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
                              stock=["KC", "2D"])
-    assert useless.no_move_matters()
-    assert not helpful.no_move_matters()
+    assert endgame.no_move_matters(useless)
+    assert not endgame.no_move_matters(helpful)
 
 
 def test_bakers_dozen_cards_shuttling_between_columns_is_a_dead_end() -> None:
     g = BakersDozen.setup([["9C", "8H"], ["9D"], ["5S", "3C"]], foundations={"C": 1})
-    assert g.no_move_matters()
+    assert endgame.no_move_matters(g)
     alive = BakersDozen.setup([["9C", "8H"], ["9D"], ["5S", "2C"]], foundations={"C": 1})
-    assert not alive.no_move_matters()
+    assert not endgame.no_move_matters(alive)
 
 
 def test_freecell_announces_a_dead_end_only_with_no_legal_move_at_all() -> None:
     g = FreeCell.setup([["KS", "QH"], ["5C"]])
-    assert not g.no_move_matters()
+    assert not endgame.no_move_matters(g)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -75,7 +76,7 @@ def test_no_dead_end_is_announced_where_the_solver_wins(key, seed, plies, salt) 
         if not moves or g.won:
             break
         g.apply(rng.choice(moves))
-    if g.no_move_matters():
+    if endgame.no_move_matters(g):
         assert solve(g, Budget(0.5, 200_000)).status != SOLVED
 
 
@@ -92,10 +93,10 @@ def test_the_verdict_kept_on_the_table_is_the_verdict_a_fresh_search_gives(key, 
     rng = random.Random(salt)
     g = new_game(key, seed)
     for _ in range(120):
-        kept = g.no_move_matters()
+        kept = endgame.no_move_matters(g)
         fresh = g.copy()
         fresh.dead_end_memo = None
-        assert kept == fresh.no_move_matters(), (key, seed, g.moves)
+        assert kept == endgame.no_move_matters(fresh), (key, seed, g.moves)
         if rng.random() < 0.1:
             continue  # asked again at the same position
         if g.history and rng.random() < 0.15:
@@ -121,11 +122,11 @@ def test_finish_is_offered_exactly_where_playing_its_moves_wins(key, seed, salt)
     g = new_game(key, seed)
     for _ in range(600):
         played = g.copy()
-        for move in g.finish_moves():
+        for move in endgame.finish_moves(g):
             played.apply(move)
         # With face-down cards it is never offered: that would tell what they are.
         wins = played.won and not g.won and not any(g.down)
-        assert g.can_finish() == wins, (key, seed, g.moves)
+        assert endgame.can_finish(g) == wins, (key, seed, g.moves)
         moves = list(g.legal_moves())
         if not moves or g.won:
             break
@@ -146,7 +147,7 @@ def test_bakers_dozen_never_proves_a_dead_end_where_a_search_finds_a_card_going_
             h.dead_end_memo = None
             h.cannot_progress = lambda: False  # type: ignore[method-assign]
             h.DEAD_END_BUDGET = 5000  # type: ignore[misc]
-            assert h.no_move_matters() or h.dead_end_memo is None, (seed, g.moves)
+            assert endgame.no_move_matters(h) or h.dead_end_memo is None, (seed, g.moves)
         moves = list(g.legal_moves())
         if not moves or g.won:
             break

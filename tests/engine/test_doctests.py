@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "deals", "base", "record"]
+MODULES = ["cards", "deals", "table", "legal", "game", "endgame", "seen", "catalogue", "record",
+           "solver.registry"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import new_game
-from games.engine.base import Game
+from games.engine import Game, new_game
 from games.engine.klondike import Klondike, KlondikeDraw3, KlondikeOnePass, KlondikeThreePasses
 
 

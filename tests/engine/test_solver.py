@@ -142,15 +142,15 @@ def test_cli_solve_range_prints_a_summary_and_a_progress_bar() -> None:
 
 
 def test_klondike_safe_cards_are_those_nothing_could_need() -> None:
-    from games.engine.solver.klondike import _next_cards, _safe_cards
+    from games.engine.solver.klondike_autoplay import next_cards, safe_cards
 
     # Suits 0 and 3 are one colour, 1 and 2 the other; card = rank * 4 + suit.
-    assert _safe_cards([0, 0, 0, 0]) == (0, 1, 2, 3)  # aces
-    assert _safe_cards([2, 1, 1, 2]) == (5, 6)  # the black threes could hold a red two
-    assert _safe_cards([2, 2, 2, 2]) == (8, 9, 10, 11)
+    assert safe_cards([0, 0, 0, 0]) == (0, 1, 2, 3)  # aces
+    assert safe_cards([2, 1, 1, 2]) == (5, 6)  # the black threes could hold a red two
+    assert safe_cards([2, 2, 2, 2]) == (8, 9, 10, 11)
     # The red six and five could still hold a black five or four: only black fours go.
-    assert _safe_cards([3, 5, 4, 3]) == (12, 15)
-    assert _next_cards([3, 5, 4, 13]) == (12, 21, 18)
+    assert safe_cards([3, 5, 4, 3]) == (12, 15)
+    assert next_cards([3, 5, 4, 13]) == (12, 21, 18)
 
 
 @pytest.mark.parametrize("game", ["klondike", "klondike-draw3", "whitehorse", "klondike-1-pass"])

@@ -11,8 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import new_game
-from games.engine.base import Game
+from games.engine import Game, endgame, new_game
 from games.engine.solver import SOLVED, UNSOLVABLE, Budget, hint, solve
 
 
@@ -43,7 +42,7 @@ def test_no_dead_end_is_reported_where_the_solver_wins(
     g, played = random_position(key, seed, plies, salt)
     r = solve(g, Budget(0.4, 200_000))
     if r.status == SOLVED:
-        assert not g.no_legal_move(), (key, seed, played)
+        assert not endgame.no_legal_move(g), (key, seed, played)
         line = g.copy()
         for token in r.moves:
             line.play(token)
@@ -55,7 +54,7 @@ def test_no_dead_end_is_reported_where_the_solver_wins(
         if h.status == UNSOLVABLE:
             assert r.status != SOLVED
             assert solve(g, Budget(2.0)).status != SOLVED
-    if g.no_legal_move():
+    if endgame.no_legal_move(g):
         assert r.status != SOLVED
 
 
@@ -72,7 +71,7 @@ def test_freecell_dead_ends_after_reckless_play_are_never_called_wins(seed: int,
         to_cells = [m for m in moves if 16 <= m[1] < 20]
         g.push(rng.choice(to_cells or moves))
     r = solve(g, Budget(1.0))
-    if g.no_legal_move():
+    if endgame.no_legal_move(g):
         assert r.status == UNSOLVABLE  # nothing moves: the search space is one position
     if r.status == SOLVED:
-        assert not g.no_legal_move()
+        assert not endgame.no_legal_move(g)

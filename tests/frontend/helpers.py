@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import new_game
-from games.engine.base import Game
+from games.engine import Game, endgame, new_game
 
 
 def tokens_to_supermove(deal: int, tries: int = 4000) -> tuple[list[str], str]:
@@ -75,7 +74,7 @@ def tokens_to_dead_end(deal: int, tries: int = 2000) -> list[str]:
         g = new_game("freecell", deal)
         path: list[str] = []
         for _step in range(120):
-            if g.no_legal_move():
+            if endgame.no_legal_move(g):
                 return path
             # Fill the free cells and never take a card back out: a dead end comes fast.
             moves = [m for m in g.legal_moves() if m[0] < 16]

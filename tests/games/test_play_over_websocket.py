@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from config.asgi import application
+from games.engine import seen
 from games.models import GameSession
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -212,7 +213,7 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         assert stale is not None          # move 2 of the first session
         owner = Player.objects.get(pk=first.player_id)
         operations.play_move(first.pk, owner, 1, "8b")
-        stale_token = stale.legal_move_objects()[0]["move"]
+        stale_token = seen.move_objects(stale)[0]["move"]
         tables.keep(first.pk, 1, stale, (owner.pk, first.deal))
         answers, sent = loop.run_until_complete(together(sockets, stale_token))
     finally:

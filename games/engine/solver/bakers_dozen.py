@@ -34,12 +34,15 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 from __future__ import annotations
 
-from ..base import Game
+from ..game import Game
 from ..piles import FOUNDATION
 from .search import disorder
 
 BMove = tuple[int, int, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...]]
+
+# Weight sets tried in turn, each up to a number of states (see search.portfolio).
+SCHEDULE = (((2, 3, 1), 30_000), ((1, 1, 1), 30_000), ((3, 1, 2), 30_000), ((1, 3, 0), 30_000))
 
 
 class BakersDozenDomain:

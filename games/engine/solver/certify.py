@@ -1,4 +1,5 @@
-"""Certifying daily deals (SPEC 4): the first candidate seed the solver wins.
+"""Certifying daily deals (docs/rules.md, The daily challenge): the first candidate seed the
+solver wins.
 
 For (date, game) the candidates are ``daily_seed(date, game, secret, 0)``, ``..., 1)`` and
 so on; the first one solved within the budget is the day's deal, and its solution --
@@ -18,8 +19,8 @@ import datetime as dt
 import time
 from dataclasses import dataclass, field
 
-from .. import daily_seed, replay
-from ..record import ReplayError
+from ..catalogue import daily_seed
+from ..record import ReplayError, replay
 from .api import solve_deal
 from .search import SOLVED, Budget
 

@@ -1,4 +1,5 @@
-"""``python -m games.engine solve GAME SEED [--budget S]`` and its range form (SPEC 9).
+"""``python -m games.engine solve GAME SEED [--budget S]`` and its range form (docs/api.md,
+Command line).
 
 One deal: the first line is one word -- ``solved``, ``unsolvable`` or ``unknown`` -- and
 after ``solved`` the moves follow, white-space separated, and nothing else.
@@ -16,9 +17,8 @@ import time
 from collections.abc import Iterator
 from multiprocessing import get_context
 
-from .. import GAMES, new_game, replay
-from ..cli import EXTRA_COMMANDS
-from ..record import ReplayError
+from ..catalogue import GAMES, new_game
+from ..record import ReplayError, replay
 from .api import solve
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget
 
@@ -146,5 +146,3 @@ def _run_range(args: argparse.Namespace) -> int:
     print(f"solutions that failed to replay as a win: {len(bad)} {' '.join(map(str, bad[:20]))}")
     return 1 if bad else 0
 
-
-EXTRA_COMMANDS["solve"] = (configure_parser, run)

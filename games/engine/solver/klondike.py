@@ -18,7 +18,7 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 * cards go up by themselves when both foundations of the other colour hold the rank
   below (nothing could ever need them on the table), aces and twos always -- from the
-  waste only when drawing one card at a time;
+  waste only when drawing one card at a time (:mod:`.klondike_autoplay`);
 * a king's run moves into an empty column only from above other cards, and only into
   the first empty column (they are interchangeable);
 * only a search of the full space may answer "unsolvable" (the order it takes does not
@@ -40,14 +40,13 @@ from __future__ import annotations
 import random
 from itertools import chain
 
-from ..base import Game
+from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
+from .klondike_autoplay import OTHER, autoplay
 from .klondike_schedule import deal_rng, restarts
 from .search import SOLVED, UNSOLVABLE, Budget, Result, best_first, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
-
-_OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 _DRAW3_SCHEDULE = (
@@ -111,7 +110,7 @@ class KlondikeDomain:
         edge: list[Move] = []
         pos = len(g.waste)
         if self.root_autoplay:
-            talon, pos = self._autoplay(cols, downs, talon, pos, found, edge, self.draw == 1)
+            talon, pos = autoplay(cols, downs, talon, pos, found, edge, self.draw == 1)
         self.initial_moves = tuple(edge)
         return (tuple(cols), tuple(downs), talon, pos, tuple(found), g.redeals_used)
 
@@ -219,7 +218,7 @@ class KlondikeDomain:
         for j, u in enumerate(tops):
             if u >= 4:
                 r = (u >> 2) - 1
-                for su in _OTHER[u & 3]:
+                for su in OTHER[u & 3]:
                     want.setdefault(r * 4 + su, []).append(j)
 
         for i in range(n):
@@ -347,58 +346,6 @@ class KlondikeDomain:
                 cols[dst] += moving
         full = list(edge)
         eager = self.eager and self.restricted
-        talon, pos = self._autoplay(cols, downs, talon, pos, found, full,
-                                    self.draw == 1 or eager, eager)
+        talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager,
+                              eager)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
-
-    @staticmethod
-    def _autoplay(
-        cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
-        edge: list[Move], from_waste: bool, eager: bool = False,
-    ) -> tuple[bytes, int]:
-        """Send up the safe cards.  From the waste only when drawing one: with three, taking
-        a card out of the talon shifts which cards later turns bring up, so it is a choice,
-        not a free move."""
-        while True:
-            safe = _next_cards(found) if eager else _safe_cards(found)
-            if not safe:
-                return talon, pos
-            moved = False
-            for i, c in enumerate(cols):
-                # A column's top card is always face up (it turns as soon as uncovered).
-                if c and c[-1] in safe:
-                    x = c[-1]
-                    found[x & 3] += 1
-                    cols[i] = c = c[:-1]
-                    if downs[i] and downs[i] == len(c):
-                        downs[i] -= 1
-                    edge.append((i, FOUNDATION + (x & 3), 1))
-                    moved = True
-            if from_waste and pos > 0 and talon[pos - 1] in safe:
-                x = talon[pos - 1]
-                found[x & 3] += 1
-                talon = talon[: pos - 1] + talon[pos:]
-                pos -= 1
-                edge.append((WASTE, FOUNDATION + (x & 3), 1))
-                moved = True
-            if not moved:
-                return talon, pos
-
-
-def _next_cards(found: list[int]) -> tuple[int, ...]:
-    """The next card of every suit (the eager narrow searches send them all up)."""
-    return tuple(found[su] * 4 + su for su in range(4) if found[su] < 13)
-
-
-def _safe_cards(found: list[int]) -> tuple[int, ...]:
-    """The cards that may go up now and never be needed on the table: the next card of a
-    suit when both suits of the other colour already hold the rank below it (nothing
-    could ever need it to build on), and aces and twos always."""
-    out: tuple[int, ...] = ()
-    for su in range(4):
-        r = found[su]
-        if r < 13:
-            a, b = _OTHER[su]
-            if r <= 1 or (found[a] >= r and found[b] >= r):
-                out += (r * 4 + su,)
-    return out

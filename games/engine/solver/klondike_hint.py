@@ -20,9 +20,11 @@ import random
 import time
 from collections import Counter
 
-from ..base import Game
+from .. import seen
+from ..cards import Card
+from ..game import Game
 from ..piles import FOUNDATION, Move
-from .hint import Hint, _NoUndoAtRoot, heuristic_move, previous_move, undoes
+from .hinting import Hint, NoUndoAtRoot, heuristic_move, previous_move
 from .klondike import KlondikeDomain
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, best_first
 
@@ -32,14 +34,14 @@ SAMPLE_STATES = 3000
 
 def visible_fingerprint(game: Game) -> int:
     """A number from what the player can see: the seed of the samples."""
-    view = game.view()
+    view = seen.view(game)
     view["down"] = list(game.down)
     view["redeals_used"] = game.redeals_used
     digest = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def hidden_cards(game: Game) -> list[int]:
+def hidden_cards(game: Game) -> list[Card]:
     cards = [c for i, p in enumerate(game.tab) for c in p[: game.down[i]]]
     return sorted(cards + list(game.stock))
 
@@ -65,7 +67,7 @@ def klondike_hint(game: Game, budget: Budget) -> Hint:
     if game.won:
         return Hint(None, SOLVED)
     if not hidden_cards(game):  # nothing unseen: the real position may be searched
-        dom = _NoUndoAtRoot(_domain(game, prev), game, prev)
+        dom = NoUndoAtRoot(_domain(game, prev), game, prev)
         r = best_first(dom, budget)
         if r.status == SOLVED and r.moves:
             return Hint(r.moves[0], SOLVED, r.moves, time.monotonic() - t0)
@@ -84,7 +86,7 @@ def klondike_hint(game: Game, budget: Budget) -> Hint:
         if time.monotonic() - t0 > budget.seconds:
             break
         g = sample(game, rng)
-        dom = _NoUndoAtRoot(_domain(g, prev), g, prev)
+        dom = NoUndoAtRoot(_domain(g, prev), g, prev)
         first_dom = first_dom or dom
         left = budget.seconds - (time.monotonic() - t0)
         r = best_first(dom, Budget(max(left, 0.0), SAMPLE_STATES, budget.cancel))
@@ -107,4 +109,4 @@ def _domain(game: Game, prev: Move | None) -> KlondikeDomain:
     return dom
 
 
-__all__ = ["klondike_hint", "sample", "visible_fingerprint", "undoes"]
+__all__ = ["hidden_cards", "klondike_hint", "sample", "visible_fingerprint"]

@@ -1,20 +1,30 @@
-"""What the player may see of a game, and what an operator may: functions over a ``Game``
-(the game exposes them as methods).  Only ``layout`` names a hidden card.
+"""What the player may see of a game: the table without its hidden cards, the legal moves
+as move objects (docs/api.md, Move objects) and the state a client gets after every move.
+Functions over a ``Game``; nothing here names a face-down or stock card.
+
+>>> from games.engine import new_game
+>>> g = new_game("klondike", 42)
+>>> view(g)["piles"]["tableau:1"], view(g)["stock"]
+([None, '7D'], 24)
+>>> move_objects(g)[-1]
+{'move': 's', 'from': 'stock', 'to': 'waste', 'count': 1}
+>>> sorted(state(g))[:4]
+['can_finish', 'can_undo', 'cards_up', 'game']
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from . import endgame
 from .cards import CODE
+from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, SUPERMOVE, WASTE, Move, pile_name
-
-if TYPE_CHECKING:
-    from .base import Game
 
 
 def move_object(g: Game, move: Move) -> dict[str, Any]:
+    """One move as a client reads it: its token, its piles, how many cards and which."""
     src, dst, n = move
     obj: dict[str, Any] = {
         "move": g.notation(move),
@@ -31,6 +41,11 @@ def move_object(g: Game, move: Move) -> dict[str, Any]:
     elif src == WASTE and dst != STOCK:
         obj["card"] = CODE[g.waste[-1]]
     return obj
+
+
+def move_objects(g: Game, moves: Iterable[Move] | None = None) -> list[dict[str, Any]]:
+    """``moves`` (by default every legal move now) as move objects."""
+    return [move_object(g, m) for m in (g.legal_moves() if moves is None else moves)]
 
 
 def view(g: Game) -> dict[str, Any]:
@@ -61,23 +76,15 @@ def state(g: Game) -> dict[str, Any]:
     return {
         "game": g.key,
         "view": view(g),
-        "legal_moves": [move_object(g, m) for m in moves],
+        "legal_moves": move_objects(g, moves),
         "score": g.score if g.has_score else None,
         "cards_up": g.cards_up,
         "moves": g.moves,
         "won": g.won,
-        "can_finish": g.can_finish(),
-        # True once no move can change the outcome (SPEC 3.1, 3.6); the table then
-        # offers undo, replay and another deal.
+        "can_finish": endgame.can_finish(g),
+        # True once no move can change the outcome (docs/rules.md, Dead ends); the table
+        # then offers undo, replay and another deal.
         "no_legal_move": endgame.no_move_matters(g, moves),
         "can_undo": bool(g.history),
     }
 
-
-def layout(g: Game) -> dict[str, Any]:
-    """The full layout, hidden cards included (an operator's tool, never for players)."""
-    out: dict[str, Any] = {"tableau": [[CODE[c] for c in p] for p in g.tab]}
-    if g.draw:
-        out["stock"] = [CODE[c] for c in g.stock]
-        out["face_down"] = list(g.down)
-    return out

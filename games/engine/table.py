@@ -1,0 +1,135 @@
+"""What a game declares, and the table it is played on.
+
+A game is a subclass that sets the class attributes below: how its piles build and what
+they take, its stock, its score, and the facts the rest of the site asks of it (whether
+it has a daily deal, whether its deal numbers are public, how its wins are ranked, the
+names its notation gives the piles).  Nothing outside the game classes tests a game's key
+to learn any of these.
+
+>>> from games.engine import GAMES
+>>> fc, bd = GAMES["freecell"], GAMES["bakers-dozen"]
+>>> fc.public_deal_numbers, fc.ranked_by_time, fc.has_score, bd.public_deal_numbers
+(True, True, False, False)
+>>> bd.time_bonus(14.17), fc.time_bonus(14.17)
+(1186, 0)
+>>> [key for key, cls in GAMES.items() if cls.daily]
+['klondike', 'klondike-draw3', 'whitehorse', 'freecell', 'bakers-dozen']
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, ClassVar
+
+from .cards import Card
+from .piles import ALTERNATE, ANY_CARD, EMPTY, FREE_RUNS, SINGLE_CARD, Move, Pile
+
+
+class Table:
+    # -- the game ----------------------------------------------------------------------------
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""  # in English; the pages translate it
+    # One deal a day for everyone, ranked (docs/rules.md, The daily challenge).  The
+    # catalogue's order of the daily games is the home page's order.
+    daily: ClassVar[bool] = False
+    # The seed is a deal number players know, share and ask for ("deal": N in the API);
+    # otherwise seeds stay on the server (docs/deals.md).
+    public_deal_numbers: ClassVar[bool] = False
+
+    # -- the tableau, the cells, the foundations and the stock -------------------------------
+    columns: ClassVar[int] = 0
+    free_cells: ClassVar[int] = 0
+    build: ClassVar[str] = ALTERNATE
+    empty_pile: ClassVar[str] = ANY_CARD
+    runs: ClassVar[str] = SINGLE_CARD
+    foundation_back: ClassVar[bool] = False  # may a foundation's top card come back down?
+    draw: ClassVar[int] = 0  # cards turned per touch of the stock; 0 = no stock
+    redeals: ClassVar[int | None] = None  # times the waste may be turned back; None = always
+    undo_limit: ClassVar[int | None] = None
+
+    # -- the score, the ranking and the finish (docs/rules.md, Scores, Ranking order) --------
+    has_score: ClassVar[bool] = True
+    ranked_by_time: ClassVar[bool] = False  # wins by time then moves, not by score first
+    time_bonus_from: ClassVar[int] = 0  # a win adds max(0, this - whole seconds); 0 = none
+    partial_finish: ClassVar[bool] = False  # "auto finish" also when not every card goes up
+
+    # -- the notation's names for the piles (docs/api.md, Move notation) ---------------------
+    column_names: ClassVar[str] = ""  # one character per column, left to right
+    # How a foundation is named as the source of a move, "{suit}" standing for its suit's
+    # letter in lower case; None when the notation cannot name one, so that the table page
+    # cannot even send the move for the server to refuse.
+    foundation_from: ClassVar[str | None] = None
+
+    # -- dead ends (docs/rules.md, Dead ends; see endgame.py) --------------------------------
+    dead_end_search: ClassVar[bool] = True  # FreeCell's dead end is "no legal move at all"
+    DEAD_END_BUDGET: ClassVar[int] = 1000
+
+    # -- the table ---------------------------------------------------------------------------
+    seed: int
+    tab: list[list[Card]]  # tableau piles, deepest card first
+    down: list[int]  # per pile: how many of its first cards are face down
+    cells: list[Card]  # EMPTY where a free cell holds nothing
+    found: list[int]  # cards on each suit's foundation
+    stock: list[Card]  # last element is the next card turned
+    waste: list[Card]
+    redeals_used: int
+    score: int
+    moves: int  # moves on the board now (an undo takes one back)
+    # (move, score before it, what undo needs to put back of its automatic consequences)
+    history: deque[tuple[Move, int, Any]] | list[tuple[Move, int, Any]]
+    _fits: tuple[bool, ...]  # piles.FITS of the game's build
+    # The last dead-end search's verdict, kept on the table (see endgame._remembered).
+    dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
+
+    @classmethod
+    def time_bonus(cls, seconds: float) -> int:
+        """What a win in ``seconds`` (from the first move) adds to the score."""
+        if not cls.time_bonus_from:
+            return 0
+        return max(0, cls.time_bonus_from - int(seconds))
+
+    # -- reading the table -------------------------------------------------------------------
+    @property
+    def cards_up(self) -> int:
+        f = self.found
+        return f[0] + f[1] + f[2] + f[3]
+
+    @property
+    def won(self) -> bool:
+        return self.cards_up == 52
+
+    @property
+    def history_len(self) -> int:
+        return len(self.history)
+
+    @property
+    def passes_left(self) -> int | None:
+        """Turns of the waste back into the stock still allowed (None: unlimited)."""
+        return None if self.redeals is None else self.redeals - self.redeals_used
+
+    def foundation_top(self, suit: int) -> Card | None:
+        n = self.found[suit]
+        return (n - 1) * 4 + suit if n else None
+
+    def run_length(self, pile: Pile) -> int:
+        """Length of the ordered face-up run at the end of a tableau pile."""
+        p = self.tab[pile]
+        n = len(p)
+        if not n:
+            return 0
+        fits = self._fits
+        k = n - 1
+        floor = self.down[pile]
+        while k > floor and fits[p[k] * 52 + p[k - 1]]:
+            k -= 1
+        return n - k
+
+    def move_limit(self, to_empty: bool = False) -> int:
+        """How many cards may move between columns now ("Move N" in FreeCell)."""
+        if self.runs == SINGLE_CARD:
+            return 1
+        if self.runs == FREE_RUNS:
+            return 52
+        cells = self.cells.count(EMPTY)
+        empty = sum(1 for p in self.tab if not p) - (1 if to_empty else 0)
+        return (cells + 1) << max(empty, 0)
