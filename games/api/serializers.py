@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -59,10 +61,22 @@ class SeqField(StrictIntegerField):
         return value
 
 
+class GameField(serializers.ChoiceField):
+    """A game key, checked against the engine's games as they are when the request is read
+    (a game registered after this module was imported is a game too)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=sorted(GAMES), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        self.choices = sorted(GAMES)
+        self.error_messages["invalid_choice"] = f"unknown game; games: {', '.join(self.choices)}"
+        return super().to_internal_value(data)
+
+
 class StartSessionIn(serializers.Serializer):
     # DRF's own message quotes the input back, at whatever size it came.
-    game = serializers.ChoiceField(choices=sorted(GAMES), error_messages={
-        "invalid_choice": f"unknown game; games: {', '.join(sorted(GAMES))}"})
+    game = GameField()
     deal = DealField(required=False, default="daily", help_text=DealField.__doc__)
 
 

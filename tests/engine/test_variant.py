@@ -1,0 +1,95 @@
+"""A game added by one declaration (tests/engine/variant.py): it deals, plays by its own
+rules, replays and is solved, with nothing else changed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from games.engine import (
+    GAMES,
+    Game,
+    IllegalMove,
+    Record,
+    ReplayError,
+    find_game,
+    new_game,
+    replay,
+    seen,
+)
+from games.engine.cards import parse_card
+from games.engine.freecell import FreeCell
+from games.engine.piles import CELL, EMPTY, FOUNDATION
+from games.engine.reasons import code_of
+from games.engine.solver import SOLVED, Budget, hint, solve, solver_for
+
+from .variant import TwoCellFreeCell, registered
+
+
+@pytest.fixture
+def variant() -> Iterator[type[Game]]:
+    with registered() as cls:
+        yield cls
+
+
+def test_it_deals_freecells_deal_with_two_free_cells(variant: type[Game]) -> None:
+    g = new_game(variant.key, 617)
+    assert type(g) is TwoCellFreeCell and g.cells == [EMPTY, EMPTY]
+    assert g.tab == FreeCell(617).tab
+    piles = seen.view(g)["piles"]
+    assert [p for p in piles if p.startswith("cell:")] == ["cell:0", "cell:1"]
+    assert seen.view(g)["move_limit"] == 3  # (2 free cells + 1) x 2^0
+
+
+def test_only_its_two_cells_take_a_card(variant: type[Game]) -> None:
+    g = new_game(variant.key, 617)
+    moves = list(g.legal_moves())
+    assert {d for _, d, _ in moves if CELL <= d < FOUNDATION} == {CELL, CELL + 1}
+    assert len(moves) == 35 - 8 * 2  # FreeCell's 35, less the moves to cells c and d
+    before = g.layout()
+    with pytest.raises(IllegalMove) as refused:
+        g.play("8c")
+    assert code_of(refused.value.args[0])[0] == "no_cell"
+    assert g.layout() == before
+    g.play("8a")
+    g.play("8b")
+    assert not any(CELL <= d < FOUNDATION for _, d, _ in g.legal_moves())
+    assert g.move_limit() == 1
+    assert code_of(g.reason(g.parse("7a")))[0] == "cell_taken"
+
+
+def test_it_replays_and_its_record_replays(variant: type[Game]) -> None:
+    tokens = ["8a", "8b", "u", "8b", "a2"]
+    played = replay(variant.key, 617, tokens)
+    assert played.moves == 3 and played.cells == [EMPTY, parse_card("2S")]
+    again = Record.from_json(Record(variant.key, 617, tokens).to_json()).replay()
+    assert again.layout() == played.layout() and again.cells == played.cells
+    with pytest.raises(ReplayError) as bad:
+        replay(variant.key, 617, [*tokens, "7c"])
+    assert bad.value.index == 5 and "no such free cell" in bad.value.reason
+
+
+@pytest.mark.parametrize("deal", [3, 8])
+def test_the_solver_wins_it_with_two_cells(variant: type[Game], deal: int) -> None:
+    r = solve(new_game(variant.key, deal), Budget(20, clock=time.process_time))
+    assert r.status == SOLVED
+    assert replay(variant.key, deal, r.moves).won  # a line using cells c or d would not
+
+
+def test_its_hint_is_a_legal_move(variant: type[Game]) -> None:
+    g = new_game(variant.key, 3)
+    h = hint(g, 2.0)
+    assert h.status == SOLVED and h.move is not None
+    g.play(h.move)
+
+
+def test_it_is_a_game_only_while_registered() -> None:
+    with registered() as cls:
+        assert GAMES[cls.key] is cls
+    assert cls.key not in GAMES
+    with pytest.raises(ValueError, match="unknown game"):
+        find_game(cls.key)
+    with pytest.raises(ValueError, match="no solver"):  # the registry is by exact class
+        solver_for(TwoCellFreeCell(3))
