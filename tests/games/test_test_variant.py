@@ -4,6 +4,7 @@ moves, and a solved deal is won over the API."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -56,3 +57,17 @@ def test_a_deal_of_the_variant_is_won_over_the_api(api, deal: int) -> None:
         end = r.json()
         assert end["won"] is True and end["status"] == "won" and end["cards_up"] == 52
         assert end["score"] is None and end["time_ms"] is not None
+
+
+def test_the_table_page_of_the_variant_takes_its_facts_from_the_class(api) -> None:
+    c = api()
+    with registered() as cls:
+        page = c.get(f"/play/{cls.key}/?deal=random")
+        assert page.status_code == 200
+        html = page.content.decode()
+    data = json.loads(html.split('id="page-data" type="application/json">')[1].split("</script>")[0])
+    meta = data["game"]
+    assert (meta["key"], meta["cells"], meta["daily"], meta["has_score"]) == (cls.key, 2, False,
+                                                                              False)
+    assert meta["notation"] == {"columns": "12345678", "foundation_from": "h"}
+    assert cls.title in html and 'id="st-score"' not in html  # no score cell without a score
