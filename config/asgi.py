@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -16,19 +17,36 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config.health import HealthRoutes  # noqa: E402
+from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_session import ReadOnlySessionStack  # noqa: E402
 
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
 
-application = ProtocolTypeRouter(
-    {
-        "http": http_app,
-        "websocket": AllowedHostsOriginValidator(
-            ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
-)
+
+class _SocketRequestId:
+    """A websocket's log lines carry the id of its connection, as a request's do."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        request_id_var.set(socket_request_id(scope))
+        return await self.inner(scope, receive, send)
+
+
+websocket_app: Any = _SocketRequestId(AllowedHostsOriginValidator(
+    ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
+))
+if settings.SENTRY_DSN:
+    # HTTP errors reach Sentry through its Django integration; the sockets' through this.
+    from sentry_sdk.integrations.asgi import SentryAsgiMiddleware
+
+    websocket_app = SentryAsgiMiddleware(websocket_app)
+
+# /healthz and /readyz are answered ahead of everything else (config/health.py).
+application = HealthRoutes(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
 
 # Everything loaded so far lives as long as the process: moved out of the collector's
 # sight, it is no longer walked by every full collection, which would otherwise pause all

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TESTING = "pytest" in sys.modules
@@ -132,6 +133,8 @@ if importlib.util.find_spec("frontend") is not None:
     INSTALLED_APPS.append("frontend")
 
 MIDDLEWARE = [
+    # First, so every answer (the other middleware's too) carries the request's id.
+    "config.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
@@ -223,15 +226,39 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
-CELERY_TIMEZONE = "UTC"
+# Beat's crontabs follow the daily clock: midnight is the daily time zone's midnight.
+CELERY_TIMEZONE = DAILY_TIME_ZONE
+# One minute past midnight, so that a worker whose clock is a little behind beat's still
+# takes the new day for today.  Every task is idempotent: the hourly runs heal a missed
+# midnight (beat down, every worker down) at little cost, and beat asks for both once as it
+# starts (config/celery.py).
 CELERY_BEAT_SCHEDULE = {
-    "create-daily-deals": {"task": "games.tasks.create_daily_deals", "schedule": 3600.0},
-    # Closing yesterday is idempotent, so running it hourly costs little and heals misses.
-    "close-yesterday": {"task": "leaderboards.tasks.close_day", "schedule": 3600.0},
-    # Hourly, though sessions live a year: the delete is cheap, and a beat restarted more
-    # often than daily would otherwise never reach it.
-    "clear-expired-sessions": {"task": "games.tasks.clear_expired_sessions", "schedule": 3600.0},
+    "create-daily-deals": {"task": "games.tasks.create_daily_deals",
+                           "schedule": crontab(minute=1, hour=0)},
+    "close-yesterday": {"task": "leaderboards.tasks.close_day",
+                        "schedule": crontab(minute=1, hour=0)},
+    "create-daily-deals-catch-up": {"task": "games.tasks.create_daily_deals",
+                                    "schedule": crontab(minute=17)},
+    "close-yesterday-catch-up": {"task": "leaderboards.tasks.close_day",
+                                 "schedule": crontab(minute=23)},
+    # Nightly, at a quiet hour; sessions live a year, so a night missed costs nothing.
+    "clear-expired-sessions": {"task": "games.tasks.clear_expired_sessions",
+                               "schedule": crontab(minute=41, hour=3)},
 }
+# Beat writes a heartbeat to Redis every BEAT_HEARTBEAT_SECONDS (config/celery.py) that
+# lives BEAT_HEARTBEAT_MAX_AGE; `manage.py beat_alive` fails once it is gone.
+CELERY_BEAT_SCHEDULER = "config.celery:HeartbeatScheduler"
+BEAT_HEARTBEAT_SECONDS = env_int("BEAT_HEARTBEAT_SECONDS", 30)
+BEAT_HEARTBEAT_MAX_AGE = env_int("BEAT_HEARTBEAT_MAX_AGE", 3 * BEAT_HEARTBEAT_SECONDS)
+CELERY_BEAT_MAX_LOOP_INTERVAL = BEAT_HEARTBEAT_SECONDS
+# State of this instance alone (beat's schedule: when each entry last ran), never a name
+# shared in /tmp: in a container, a volume of its own.
+STATE_DIR = Path(env_str("STATE_DIR", str(BASE_DIR / "var")))
+CELERY_BEAT_SCHEDULE_FILENAME = str(STATE_DIR / "celerybeat-schedule")
+# Health (config/health.py): each readiness probe waits at most HEALTH_TIMEOUT_SECONDS for
+# a part, and an answer is reused for HEALTH_CACHE_SECONDS.
+HEALTH_TIMEOUT_SECONDS = float(env_str("HEALTH_TIMEOUT_SECONDS", "2"))
+HEALTH_CACHE_SECONDS = float(env_str("HEALTH_CACHE_SECONDS", "1"))
 
 # django-axes refuses a username after AXES_FAILURE_LIMIT wrong passwords from one address
 # (the admin's and the API's sign-in alike), for AXES_COOLOFF_MINUTES.  Counted per username
@@ -327,9 +354,32 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Every line with its time (UTC), level, logger and request id (config/logs.py); one JSON
+# object a line with LOG_FORMAT=json, for a log collector.
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "formatters": {
+        "text": {"()": "config.logs.TextFormatter"},
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"],
+                             "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Errors go to Sentry when SENTRY_DSN is set (Django, Celery, the websockets); with no DSN
+# the SDK is never initialised and nothing leaves the process.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    from config.logs import init_sentry
+
+    init_sentry(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"),
+                release=env_str("SENTRY_RELEASE") or None,
+                traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0")))

@@ -1,4 +1,5 @@
-"""`make run`: migrate, create today's deals, then serve with Daphne on 127.0.0.1:$PORT.
+"""`make run`: migrate, create today's deals, then serve with Daphne on 127.0.0.1:$PORT while
+the coming days' deals are made in the background.
 
 With DATABASE_URL and REDIS_URL set, a Celery worker and beat start beside Daphne.  One
 Ctrl-C (or the end of any one of them) stops them all.
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +34,14 @@ def stop(children: list[subprocess.Popen[bytes]]) -> None:
             child.kill()
 
 
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -47,16 +56,16 @@ def main() -> int:
     print("==> migrating the database", flush=True)
     manage("migrate", "--noinput", "-v", "0")
     print("==> creating today's daily deals", flush=True)
-    manage("create_daily_deals", "--days", "1")  # later days: the scheduled task
+    manage("create_daily_deals", "--days", "1")
 
     commands = [[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", port,
                  "config.asgi:application"]]
     if services:
-        schedule = Path(tempfile.gettempdir()) / "solitaire-celerybeat-schedule"
+        # Beat's schedule file is its own state (settings: STATE_DIR), not a shared name.
         commands.append([sys.executable, "-m", "celery", "-A", "config", "worker",
                          "--loglevel", "INFO", "--concurrency", "2"])
         commands.append([sys.executable, "-m", "celery", "-A", "config", "beat",
-                         "--loglevel", "INFO", "--schedule", str(schedule)])
+                         "--loglevel", "INFO"])
     else:
         print("    (no DATABASE_URL/REDIS_URL: SQLite, in-memory channels, tasks inline)")
 
@@ -64,8 +73,22 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     children = [subprocess.Popen(cmd, cwd=ROOT) for cmd in commands]
     print(f"\n    Daily Solitaire is at http://127.0.0.1:{port}/   (Ctrl-C stops)\n", flush=True)
+    # The solver certifies every deal, seconds each: the coming days' are made once the
+    # site serves today's, at a lower priority than the server.
+    ahead: subprocess.Popen[bytes] | None = None
+    pending = True
     try:
         while all(child.poll() is None for child in children):
+            if pending and _listening(int(port)):
+                print("==> creating the coming days' deals in the background", flush=True)
+                ahead = subprocess.Popen([sys.executable, "manage.py", "create_daily_deals"],
+                                         cwd=ROOT, stdout=subprocess.DEVNULL,
+                                         preexec_fn=lambda: os.nice(10))
+                pending = False
+            if ahead is not None and ahead.poll() is not None:
+                done = "ready" if ahead.returncode == 0 else f"failed ({ahead.returncode})"
+                print(f"==> the coming days' deals: {done}", flush=True)
+                ahead = None
             time.sleep(0.5)
         failed = next(c for c in children if c.poll() is not None)
         name = " ".join(str(a) for a in list(failed.args)[2:4])  # type: ignore[arg-type]
@@ -75,7 +98,7 @@ def main() -> int:
         print("\n==> stopping", flush=True)
         return 0
     finally:
-        stop(children)
+        stop(children + ([ahead] if ahead is not None else []))
 
 
 if __name__ == "__main__":

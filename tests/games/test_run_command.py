@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import http.cookiejar
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -47,6 +50,7 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
     env["SOLVER_BUDGET_SECONDS"] = "1"  # the run time must not depend on the day's deals
+    env["DAILY_DAYS_AHEAD"] = "1"
     proc = subprocess.Popen(
         [sys.executable, "scripts/run.py"], cwd=ROOT, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -79,6 +83,19 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
             assert status == 422 and bad["reason"]
         with urllib.request.urlopen(base + "/static/admin/css/base.css", timeout=10) as r:
             assert r.status == 200 and b"body" in r.read()
+        # Tomorrow's deals are made in the background while the site serves today's.
+        days: list[tuple[str, int]] = []
+        for _ in range(240):
+            with contextlib.closing(sqlite3.connect(tmp_path / "site.sqlite3")) as conn:
+                days = conn.execute("SELECT date, count(*) FROM games_deal WHERE date IS NOT "
+                                    "NULL GROUP BY date ORDER BY date").fetchall()
+            if len(days) == 2 and days[1][1] == 5:
+                break
+            assert proc.poll() is None
+            time.sleep(0.5)
+        assert [n for _, n in days] == [5, 5], days
+        assert dt.date.fromisoformat(days[1][0]) - dt.date.fromisoformat(days[0][0]) == (
+            dt.timedelta(days=1))
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)

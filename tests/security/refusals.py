@@ -10,12 +10,15 @@ SHORT = 400  # bytes: an error answer is a code and a sentence, never the client
 
 
 def refused(response: Any, status: int, *codes: str) -> dict[str, Any]:
-    """The answer is ``status`` with a short JSON ``{"error", "reason"}`` object."""
+    """The answer is ``status`` with a short JSON ``{"error", "reason", "request_id"}``
+    object."""
     assert response.status_code == status, response.content[:300]
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
     assert len(response.content) < SHORT, response.content[:300]
     body = response.json()
-    assert isinstance(body, dict) and set(body) == {"error", "reason"}, body
+    # request_id: the request's id (config/logs.py), on every error answer.
+    assert isinstance(body, dict) and set(body) == {"error", "reason", "request_id"}, body
+    assert body["request_id"] == response["X-Request-ID"], body
     assert body["error"] in codes, body
     assert isinstance(body["reason"], str) and len(body["reason"]) > 10, body
     return body
