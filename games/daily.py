@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import DAILY_GAMES, GAMES, daily_seed
+from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
 from games.errors import DealError
 from games.models import Deal
@@ -57,11 +58,13 @@ def ensure_daily(
         return existing
     secret = settings.DAILY_SECRET
     seed, candidate, certified, par = daily_seed(date, game, secret, 0), 0, None, None
+    line = None
     if certifier is not None:
         cert = certifier(date, game, secret, budget=budget or settings.SOLVER_BUDGET_SECONDS,
                          max_candidates=max_candidates)
         if cert is not None:
             seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
+            line = list(cert.moves)
         else:
             log.error("no certified %s deal for %s in %d candidates: publishing candidate 0 "
                       "uncertified", game, date, max_candidates)
@@ -73,6 +76,9 @@ def ensure_daily(
             if not created and deal.date is not None and deal.date != date:
                 raise IntegrityError("seed already used by another day")
             deal.date, deal.candidate, deal.certified, deal.par = date, candidate, certified, par
+            # Committed to now, days before the day opens; revealed when it closes.
+            deal.line, deal.salt = line, new_salt()
+            deal.commitment = commitment(game, date, seed, deal.salt)
             deal.save()
             return deal
     except IntegrityError:
@@ -129,7 +135,7 @@ def deal_for_request(game: str, spec: object) -> Deal:
             raise DealError(f"there is no deal {spec!r}")
         if deal.game != game:
             raise DealError(f"deal {spec!r} is a {deal.game} deal, not {game}")
-        return deal
+        return _opened(deal)
     raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
 
 
@@ -139,4 +145,33 @@ def _deal_for_seed(game: str, seed: int) -> Deal:
             deal, _ = Deal.objects.get_or_create(game=game, seed=seed)
     except IntegrityError:
         deal = Deal.objects.get(game=game, seed=seed)
+    return _opened(deal)
+
+
+def _opened(deal: Deal) -> Deal:
+    """A daily whose day has not opened yet is nobody's to play, by any route (its id, its
+    FreeCell number): only its commitment is public before the day."""
+    if deal.date is not None and deal.date > today():
+        raise DealError("that deal is not available yet")
     return deal
+
+
+def public_record(deal: Deal) -> dict[str, Any]:
+    """What anyone may know of a daily now (docs/deals.md, "Commit, then reveal"): its
+    commitment always; its public id once its day has opened; its seed and salt once the
+    day is closed and revealed."""
+    assert deal.date is not None
+    out: dict[str, Any] = {"game": deal.game, "date": deal.date.isoformat(),
+                           "commitment": deal.commitment}
+    if deal.date <= today():
+        out["deal"] = deal.public_id
+    if deal.revealed_at is not None:
+        out.update(seed=str(deal.seed), salt=deal.salt, revealed_at=deal.revealed_at.isoformat())
+    return out
+
+
+def days_record(first: dt.date, last: dt.date) -> list[dict[str, Any]]:
+    """The public records of the dailies from ``first`` to ``last``, by day then game."""
+    order = {game: i for i, game in enumerate(DAILY_GAMES)}
+    deals = Deal.objects.filter(date__gte=first, date__lte=last)
+    return [public_record(d) for d in sorted(deals, key=lambda d: (d.date, order.get(d.game, 99)))]

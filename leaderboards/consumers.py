@@ -8,9 +8,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.days import parse_day
 from games.engine import GAMES
 from leaderboards import live
-from leaderboards.days import parse_day
 
 CLOSE_BAD_BOARD = 4400
 

@@ -16,6 +16,10 @@ class LeaderboardEntryOut(serializers.Serializer):
     cards_up = serializers.IntegerField()
     undos = serializers.IntegerField()
     hints = serializers.IntegerField()
+    active_ms = serializers.IntegerField(allow_null=True, help_text="gaps over 60 s as 60 s")
+    verified = serializers.BooleanField(help_text="a win whose fair-play check passed")
+    review = serializers.ChoiceField(choices=["none", "pending", "cleared", "disqualified"])
+    clean = serializers.BooleanField(help_text="won without an undo or a hint")
 
 
 class LeaderboardOut(serializers.Serializer):

@@ -12,10 +12,10 @@ from rest_framework.views import APIView
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
+from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Player
 from leaderboards import live, stats
-from leaderboards.days import BAD_DAY, parse_day
 from leaderboards.ranking import entries
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 

@@ -119,6 +119,13 @@ class ViewOut(serializers.Serializer):
     move_limit = serializers.IntegerField(required=False, help_text="FreeCell's 'Move N'")
 
 
+class ReviewOut(serializers.Serializer):
+    verified = serializers.BooleanField(allow_null=True, help_text="null until checked")
+    state = serializers.ChoiceField(choices=["none", "pending", "cleared", "disqualified"])
+    reasons = serializers.ListField(child=serializers.CharField(),
+                                    help_text="why it is under review, one sentence each")
+
+
 class SessionOut(serializers.Serializer):
     id = serializers.UUIDField()
     game = serializers.CharField()
@@ -139,7 +146,15 @@ class SessionOut(serializers.Serializer):
     can_undo = serializers.BooleanField()
     undo_count = serializers.IntegerField()
     hint_count = serializers.IntegerField()
-    time_ms = serializers.IntegerField(allow_null=True, help_text="server time, first move to win")
+    time_ms = serializers.IntegerField(
+        allow_null=True, help_text="the ranked clock: server time from the deal shown to the win")
+    clock_ms = serializers.IntegerField(
+        help_text="the ranked clock now: time_ms once won, else the time since the deal was shown")
+    created_at = serializers.DateTimeField(help_text="when the deal was first shown")
+    active_ms = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="a won session's time with every gap over 60 s counted as 60 s")
+    review = ReviewOut(required=False, help_text="a won session's fair-play review")
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True, help_text="won or resigned at")
     op = serializers.CharField(required=False, help_text="the operation id this answers")
@@ -188,6 +203,7 @@ class DailyDealOut(serializers.Serializer):
     deal_number = serializers.IntegerField(required=False, help_text="FreeCell only")
     certified = serializers.BooleanField(allow_null=True)
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
+    commitment = serializers.CharField(help_text="published before the day (docs/deals.md)")
 
 
 class DailyOut(serializers.Serializer):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.api import views
+from games.api import fair, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="me"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("auth/signin/", views.SignInView.as_view(), name="signin"),
     path("auth/signout/", views.SignOutView.as_view(), name="signout"),
     path("daily/", views.DailyView.as_view(), name="daily"),
+    path("daily/upcoming/", fair.UpcomingView.as_view(), name="daily-upcoming"),
+    path("daily/<str:date>/", fair.DayRecordView.as_view(), name="daily-day"),
     path("sessions/", views.SessionsView.as_view(), name="sessions"),
     path("sessions/<str:session_id>/", views.SessionView.as_view(), name="session"),
     path("sessions/<str:session_id>/moves/", views.MoveView.as_view(), name="session-moves"),

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import daily
-from games.accounts import players
+from games.accounts import devices, players
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, answer_for
@@ -114,6 +114,7 @@ class DailyView(PlayerAPIView):
             item: dict[str, Any] = {
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
                 "certified": deal.certified, "playing": presence.playing(game, day),
+                "commitment": deal.commitment,
             }
             if GAMES[game].public_deal_numbers:
                 item["deal_number"] = deal.seed
@@ -131,7 +132,8 @@ class SessionsView(PlayerAPIView):
     }, summary="Start a session on a deal")
     def post(self, request: Request) -> Response:
         data = validated(s.StartSessionIn, request.data)
-        outcome = operations.start_session(player_of(request), data["game"], data["deal"])
+        outcome = operations.start_session(player_of(request), data["game"], data["deal"],
+                                           devices.client_keys(request._request))
         return Response(state(outcome), status=status.HTTP_201_CREATED)
 
 

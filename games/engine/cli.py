@@ -8,12 +8,13 @@ Exit status: 0 success, 1 an illegal move (the JSON on stdout says which and why
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from . import seen
+from . import commitment, seen
 from .cards import CODE
 from .catalogue import GAMES, new_game
 from .game import Game
@@ -45,6 +46,13 @@ def _seed(text: str) -> int:
     return value
 
 
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a day is written YYYY-MM-DD, not {text!r}") from None
+
+
 def _start(args: argparse.Namespace) -> Game:
     try:
         return new_game(args.game, args.seed)
@@ -65,6 +73,24 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(g.layout()))
         return 0
+    _print_layout(g)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a revealed daily against its published commitment, then deal it."""
+    try:
+        ok = commitment.verify(args.game, args.date, args.seed, args.salt, args.commitment)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print("match: this seed and salt are the ones committed to" if ok else
+          "no match: this seed and salt do not give that commitment")
+    _print_layout(_start(args))
+    return 0 if ok else 1
+
+
+def _print_layout(g: Game) -> None:
     for i, pile in enumerate(g.tab):
         d = g.down[i]
         hidden = " ".join(CODE[c] for c in pile[:d])
@@ -72,7 +98,6 @@ def cmd_deal(args: argparse.Namespace) -> int:
         print(f"{hidden} | {shown}" if d else shown)
     if g.draw:
         print("stock (next card last): " + " ".join(CODE[c] for c in g.stock))
-    return 0
 
 
 def _replayed(args: argparse.Namespace, moves: list[str]) -> Game | None:
@@ -131,6 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("moves", nargs="*", metavar="MOVE", help="moves, or - to read stdin")
     p.add_argument("--json", action="store_true", help="print move objects as JSON")
     p.set_defaults(run=cmd_moves)
+
+    p = sub.add_parser("verify", help="check a revealed daily against its commitment "
+                       "(docs/deals.md) and print the layout its seed deals")
+    p.add_argument("game", choices=games)
+    p.add_argument("date", type=_date, help="the day, YYYY-MM-DD")
+    p.add_argument("seed", type=_seed)
+    p.add_argument("salt", help="32 lowercase hex digits, revealed with the seed")
+    p.add_argument("commitment", help="the SHA-256 published before the day")
+    p.set_defaults(run=cmd_verify)
 
     p = sub.add_parser("solve")
     solver_cli.configure_parser(p)

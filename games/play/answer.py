@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 from games.engine import seen
 from games.models import GameSession
 from games.play.outcome import Outcome
+from games.review import REASONS
 
 
 def state(outcome: Outcome) -> dict[str, Any]:
@@ -34,9 +37,19 @@ def state(outcome: Outcome) -> dict[str, Any]:
         "undo_count": session.undo_count,
         "hint_count": session.hint_count,
         "time_ms": session.time_ms,
+        # The ranked clock: from the deal being shown, measured here, so the table can show
+        # the figure that ranks whatever the player's own clock says.
+        "clock_ms": session.time_ms if session.time_ms is not None else
+        max(0, int((timezone.now() - session.created_at).total_seconds() * 1000)),
+        "created_at": session.created_at.isoformat(),
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
     }
+    if session.status == GameSession.WON:
+        out["active_ms"] = session.active_ms
+        out["review"] = {"verified": session.verified, "state": session.review or (
+            "pending" if session.verified is None else "none"),
+            "reasons": [REASONS.get(r, r) for r in session.review_reasons]}
     if g.public_deal_numbers:
         out["deal_number"] = session.deal.seed  # a number players know (FreeCell)
     if outcome.op is not None:

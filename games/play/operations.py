@@ -36,7 +36,10 @@ def _after_commit(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
+def start_session(player: Player, game: str, deal_spec: object,
+                  client: tuple[str, str] = ("", "")) -> Outcome:
+    """A new attempt; ``client`` is the keyed (address, device) of the browser asking
+    (games/accounts/devices.py), kept so a later win can see who played the deal first."""
     deal = daily.deal_for_request(game, deal_spec)
     with transaction.atomic():
         # Lock the player row so two simultaneous starts cannot both be the first attempt
@@ -58,6 +61,7 @@ def start_session(player: Player, game: str, deal_spec: object) -> Outcome:
             deal=deal,
             game=deal.game,
             ranked=first and deal.date is not None and deal.date == daily.today(),
+            client_key=client[0], device_key=client[1],
         )
         g = locked.rebuild(session)
         locked.store_counters(session, g)

@@ -32,7 +32,7 @@ from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row
 
 # What the statement sends back: the columns this move may not know.  The rest of the
 # answer's session is known here (the ids, the counters just set, a game still playing).
-RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at"]
+RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at", "created_at"]
 # One statement stores any number of moves, each on its own session: its one parameter is
 # a JSON array with an object per move (``Pending.params``), read as rows.  Socket moves that
 # arrive while a statement is out go together in the next one (``games.live.driver.batched``), so many

@@ -1,4 +1,4 @@
-"""The days a board exists for, and how an address names one."""
+"""The days the site keeps (boards, the dailies' record), and how an address names one."""
 
 from __future__ import annotations
 

@@ -1,0 +1,56 @@
+"""The dailies' public record over HTTP: commitments before a day opens, seeds and salts
+once it is closed (docs/deals.md, "Commit, then reveal"; docs/api.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import daily
+from games.api.errors import error
+from games.api.serializers import ErrorOut
+from games.days import BAD_DAY, parse_day
+
+
+class RecordOut(serializers.Serializer):
+    game = serializers.CharField()
+    date = serializers.DateField()
+    commitment = serializers.CharField(help_text="SHA-256 of daily-solitaire|v1|game|date|seed|salt")
+    deal = serializers.CharField(required=False, help_text="public deal id, once the day opened")
+    seed = serializers.CharField(required=False, help_text="revealed once the day is closed")
+    salt = serializers.CharField(required=False, help_text="revealed with the seed")
+    revealed_at = serializers.DateTimeField(required=False)
+
+
+class DayOut(serializers.Serializer):
+    date = serializers.DateField()
+    deals = RecordOut(many=True)
+
+
+class UpcomingOut(serializers.Serializer):
+    deals = RecordOut(many=True, help_text="game, date and commitment only")
+
+
+class DayRecordView(APIView):
+    @extend_schema(responses={200: DayOut, 400: OpenApiResponse(ErrorOut)},
+                   summary="A day's dailies: commitments, and seeds and salts once revealed")
+    def get(self, request: Request, date: str) -> Response:
+        day = parse_day(date)
+        if day is None:
+            return error("bad_request", BAD_DAY, 400)
+        return Response({"date": day.isoformat(), "deals": daily.days_record(day, day)})
+
+
+class UpcomingView(APIView):
+    @extend_schema(responses={200: UpcomingOut},
+                   summary="The coming days' commitments (nothing there can be played)")
+    def get(self, request: Request) -> Response:
+        first = daily.today() + dt.timedelta(days=1)
+        last = first + dt.timedelta(days=max(settings.DAILY_DAYS_AHEAD, 1) + 7)
+        return Response({"deals": daily.days_record(first, last)})

@@ -1,0 +1,96 @@
+"""Every ranked win is verified or under review (games/review.py).
+
+What a script can do that a person cannot, and what the server can see of it: play at a
+pace no one keeps (gaps between operations under 150 ms, a median under 350 ms), move
+before the table could even be read (the first move under a second after the deal was
+shown), follow the solver's own line move for move, or play after a scout from the same
+address or browser.  Each test plays a real win through the API and then either keeps the
+server's own timing (a script at machine speed) or gives the stored moves a person's pace,
+so the same line of moves is judged by its timing alone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from games.models import GameSession
+from games.review import REASONS, review
+from leaderboards.models import Entry
+from leaderboards.tasks import score_session
+
+
+def win(c, solve) -> GameSession:
+    s = c.start("freecell")
+    for seq, token in enumerate(solve(s["deal_number"])):
+        assert c.move(s, seq, token).status_code == 200
+    return GameSession.objects.select_related("deal").get(pk=s["id"])
+
+
+def human_pace(session: GameSession, seed: int = 1, first_ms: int = 6000) -> GameSession:
+    """The stored moves re-timed as a person plays: a look at the table first, then a
+    think of 0.4 to 4 s before most moves and quick runs of two or three obvious ones."""
+    rng = random.Random(seed)
+    at = int(session.created_at.timestamp() * 1000) + first_ms
+    moves = []
+    for token, *_ in session.moves:
+        moves.append([token, at])
+        at += int(rng.lognormvariate(0.1, 0.6) * 1000) if rng.random() < 0.8 else \
+            rng.randint(250, 450)
+    end = dt.datetime.fromtimestamp(moves[-1][1] / 1000, tz=dt.UTC)
+    GameSession.objects.filter(pk=session.pk).update(
+        moves=moves, finished_at=end,
+        time_ms=int((end - session.created_at).total_seconds() * 1000))
+    return GameSession.objects.select_related("deal").get(pk=session.pk)
+
+
+def test_a_solver_line_sent_at_machine_speed_is_under_review_with_its_reasons(
+    api, solve_freecell
+):
+    session = win(api(), solve_freecell)
+    score_session(str(session.pk))
+    session.refresh_from_db()
+    assert session.verified is False and session.review == "pending"
+    assert {"fast_gaps", "median_gap", "first_move"} <= set(session.review_reasons)
+    assert session.signals["fast_share"] > 0.5 and session.signals["decisions"] > 20
+    entry = Entry.objects.get(session=session)
+    assert entry.verified is False and entry.review == "pending"
+    row = api().get(f"/api/leaderboards/freecell/{session.deal.date}/").json()["entries"][0]
+    assert row["verified"] is False and row["review"] == "pending"
+
+
+def test_the_same_line_at_a_persons_pace_is_verified(api, solve_freecell):
+    session = human_pace(win(api(), solve_freecell))
+    review(session)
+    session.refresh_from_db()
+    assert session.review_reasons == [] and session.verified is True, session.signals
+    assert session.review == ""
+
+
+def test_a_win_after_a_scout_from_the_same_browser_is_under_review(api, solve_freecell):
+    scout, player = api(), api()
+    device = scout.client.cookies["ds_device"].value
+    player.client.cookies["ds_device"] = device  # the same browser, another guest
+    first = scout.start("freecell")
+    scout.move(first, 0, first["legal_moves"][0]["move"])
+    session = human_pace(win(player, solve_freecell))
+    review(session)
+    session.refresh_from_db()
+    assert "linked" in session.review_reasons and session.verified is False
+    linked = session.signals["linked"]
+    assert [x["session"] for x in linked] == [first["id"]] and linked[0]["same"] == "device"
+
+
+def test_an_operators_decision_is_not_overturned_by_a_second_check(api, solve_freecell):
+    session = win(api(), solve_freecell)
+    review(session)
+    GameSession.objects.filter(pk=session.pk).update(review="cleared", verified=True)
+    session.refresh_from_db()
+    review(session)
+    session.refresh_from_db()
+    assert session.review == "cleared" and session.verified is True
+    assert session.review_reasons  # the signals are still shown to the operator
+
+
+def test_every_reason_has_a_sentence_for_the_player():
+    assert all(isinstance(v, str) and len(v) > 10 for v in REASONS.values())
