@@ -56,6 +56,9 @@ def _timeout() -> float:
     return float(settings.HEALTH_TIMEOUT_SECONDS)
 
 
+DJANGO_ONLY = {"pool", "isolation_level", "assume_role", "server_side_binding"}
+
+
 def _database() -> None:
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("postgresql"):
@@ -65,11 +68,14 @@ def _database() -> None:
         # its timeout for a connection while the database is down, and a probe must answer
         # within its own.
         seconds = _timeout()
+        # The URL's own connection options (sslmode, certificates) apply; Django's do not.
+        extra = {k: v for k, v in db.get("OPTIONS", {}).items() if k not in DJANGO_ONLY}
+        options = f"{extra.pop('options', '')} -c statement_timeout={int(seconds * 1000)}"
         with psycopg.connect(
             dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
             host=db.get("HOST") or None, port=db.get("PORT") or None,
-            connect_timeout=max(1, round(seconds)), autocommit=True,
-            options=f"-c statement_timeout={int(seconds * 1000)}",
+            **{**extra, "connect_timeout": max(1, round(seconds)), "autocommit": True,
+               "options": options.strip()},
         ) as conn:
             conn.execute("SELECT 1")
         return
