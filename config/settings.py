@@ -348,6 +348,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the one set of review states (a session's review, a board entry's).
+    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": ["none", "pending", "cleared", "disqualified"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_common_answers",  # 403 CSRF, 429 rate limited, 503 DB down

@@ -39,6 +39,7 @@ class UpcomingOut(serializers.Serializer):
 
 class DayRecordView(APIView):
     @extend_schema(responses={200: DayOut, 400: OpenApiResponse(ErrorOut)},
+                   operation_id="daily_day_retrieve",
                    summary="A day's dailies: commitments, and seeds and salts once revealed")
     def get(self, request: Request, date: str) -> Response:
         day = parse_day(date)

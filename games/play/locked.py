@@ -158,7 +158,7 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
         session.finished_at = now
         # The ranked clock runs from the deal being shown (the session's creation), so
         # reading the table before the first move counts (docs/rules.md, "The daily").
-        session.time_ms = max(0, int((now - session.created_at).total_seconds() * 1000))
+        session.time_ms = max(0, stamp - int(session.created_at.timestamp() * 1000))
         session.active_ms = active_ms(session, stamp)
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
