@@ -27,7 +27,7 @@ from games.models import Deal
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 50
-PUBLIC_ID_MAX = Deal._meta.get_field("public_id").max_length
+PUBLIC_ID_MAX = int(Deal._meta.get_field("public_id").max_length or 24)
 
 # certify(date, game, secret, budget=..., max_candidates=...) -> certificate or None; a
 # certificate has .seed, .candidate and .par (the solver's games.engine.solver.certify).

@@ -37,7 +37,10 @@ class Thresholds:
 
     @classmethod
     def from_settings(cls) -> Thresholds:
-        return cls(**settings.REVIEW)
+        r = settings.REVIEW
+        return cls(int(r["fast_gap_ms"]), float(r["max_fast_share"]),
+                   int(r["min_median_gap_ms"]), int(r["min_first_move_ms"]),
+                   float(r["max_line_share"]))
 
 
 REASONS = {

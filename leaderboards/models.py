@@ -27,7 +27,8 @@ class Entry(models.Model):
     # Copied from the session's fair-play review (games/review.py) for the boards.
     verified = models.BooleanField(null=True, blank=True)
     review = models.CharField(max_length=16, blank=True, default="")
-    clean = models.BooleanField(default=False, help_text="won without an undo or a hint")
+    # Not "clean": that name is Model.clean(), which validation calls.
+    clean_win = models.BooleanField(default=False, help_text="won without an undo or a hint")
     sort_key = models.BigIntegerField(help_text="lower ranks higher (see leaderboards.keys)")
     final_rank = models.PositiveIntegerField(null=True, blank=True, help_text="set at day close")
     scored_at = models.DateTimeField(auto_now=True)

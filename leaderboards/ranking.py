@@ -33,7 +33,7 @@ def entry_values(session: GameSession) -> dict[str, Any]:
         "active_ms": session.active_ms if won else None,
         "verified": session.verified if won else None,
         "review": session.review if won else "",
-        "clean": won and session.undo_count == 0 and session.hint_count == 0,
+        "clean_win": won and session.undo_count == 0 and session.hint_count == 0,
         "sort_key": sort_key(session.game, won, session.score, session.time_ms,
                              session.move_count, session.cards_up),
     }
@@ -54,7 +54,7 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, 
         "active_ms": v["active_ms"],
         "verified": bool(v["verified"]),
         "review": _review(v),
-        "clean": v["clean"],
+        "clean": v["clean_win"],
     }
 
 

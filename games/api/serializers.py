@@ -164,7 +164,8 @@ class SessionOut(serializers.Serializer):
 
 class HintOut(SessionOut):
     hint = MoveObject(allow_null=True)
-    source = serializers.ChoiceField(
+    # The answer's field is called "source", the name of a serializer's own attribute too.
+    source = serializers.ChoiceField(  # type: ignore[assignment]
         choices=["solver", "heuristic", "unsolvable"],
         help_text="solver: on a winning line; unsolvable: proven lost from here",
     )

@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='entry',
-            name='clean',
+            name='clean_win',
             field=models.BooleanField(default=False, help_text='won without an undo or a hint'),
         ),
         migrations.AddField(

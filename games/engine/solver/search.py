@@ -17,7 +17,6 @@ win test.  The framework runs a greedy best-first search over it:
 from __future__ import annotations
 
 import heapq
-import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +53,13 @@ class Cancelled(Exception):
     """Raised inside a search when its cancel flag is set."""
 
 
+class CancelFlag(Protocol):
+    """What stops a search: a ``threading.Event``, or a flag shared with another process
+    (the site's hint pool)."""
+
+    def is_set(self) -> bool: ...
+
+
 @dataclass
 class Budget:
     """Limits of one search: wall-clock seconds, states stored, and a cancel flag that
@@ -61,7 +67,7 @@ class Budget:
 
     seconds: float = 10.0
     states: int = 3_000_000
-    cancel: threading.Event | None = None
+    cancel: CancelFlag | None = None
     progress: Callable[[int, float], None] | None = None  # (states, seconds) now and then
     # The clock the seconds are counted on: wall time for players; a sweep on a shared
     # machine may count its own CPU time instead (time.process_time) to be fair to itself.
