@@ -225,3 +225,13 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.session_id} by {self.actor}"
+
+
+class WinUnderReview(GameSession):
+    """The admin's review queue: ranked wins whose fair-play signals crossed a threshold
+    (games/review.py), waiting for an operator to clear or disqualify them."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "win under review"
+        verbose_name_plural = "wins under review"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.engine import IllegalMove, endgame, new_game
 from games.models import GameSession
@@ -43,12 +44,14 @@ class Thresholds:
                    float(r["max_line_share"]))
 
 
+# The sentence a player reads for each reason, translated where it is shown.
 REASONS = {
-    "fast_gaps": "moves faster than a person can play",
-    "median_gap": "a steady pace faster than a person can keep",
-    "first_move": "the first move came before the table could be read",
-    "solver_line": "the moves follow the solver's own line",
-    "linked": "another player from the same address or device played this deal first",
+    "fast_gaps": gettext_noop("moves faster than a person can play"),
+    "median_gap": gettext_noop("a steady pace faster than a person can keep"),
+    "first_move": gettext_noop("the first move came before the table could be read"),
+    "solver_line": gettext_noop("the moves follow the solver's own line"),
+    "linked": gettext_noop("another player from the same address or device played this deal "
+                           "first"),
 }
 
 

@@ -14,6 +14,9 @@ session_won = Signal()
 # An operator disqualified a session or took the disqualification back; sent after the
 # change is saved.  session=GameSession
 session_disqualified = Signal()
+# An operator cleared or disqualified a win under review; sent after the decision is saved.
+# session=GameSession
+session_reviewed = Signal()
 # A guest joined an account (games/accounts/merge.py); sent inside the merge's transaction,
 # with both player rows locked.  account=Player, guest=Player, demoted=[GameSession] (the
 # attempts that stopped being ranked)

@@ -71,6 +71,15 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
     transaction.on_commit(after)
 
 
+def session_reviewed(sender: Any, session: GameSession, **_: Any) -> None:
+    """An operator's review decision reaches the session's entry and its board."""
+    if session.deal.date is None:
+        return
+    Entry.objects.filter(session=session).update(verified=session.verified,
+                                                 review=session.review)
+    live.push_board(session.game, session.deal.date)
+
+
 def presence_changed(sender: Any, game: str, date: dt.date, **_: Any) -> None:
     live.push_presence(game, date)
 
@@ -81,3 +90,4 @@ def connect() -> None:
                                          dispatch_uid="boards.session_disqualified")
     signals.attempts_merged.connect(attempts_merged, dispatch_uid="boards.attempts_merged")
     signals.presence_changed.connect(presence_changed, dispatch_uid="boards.presence")
+    signals.session_reviewed.connect(session_reviewed, dispatch_uid="boards.reviewed")

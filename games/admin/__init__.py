@@ -2,4 +2,4 @@
 disqualification (``inspection``).  Django's autodiscovery imports this package; the
 registrations live in ``registry``."""
 
-from games.admin import registry  # noqa: F401  (registers the models)
+from games.admin import registry, review  # noqa: F401  (registers the models)

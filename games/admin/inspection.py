@@ -17,6 +17,7 @@ from games.engine.cards import CODE
 from games.engine.record import UNDO_TOKENS
 from games.models import AuditEntry, GameSession
 from games.play.outcome import time_bonus
+from games.review import decisions
 
 
 @dataclass
@@ -132,3 +133,39 @@ def reinstate(session: GameSession, actor: Any, reason: str) -> None:
     locked.disqualified = False
     locked.save(update_fields=["disqualified"])
     AuditEntry.objects.create(session=locked, actor=actor, action="reinstate", reason=reason)
+
+
+@transaction.atomic
+def decide_review(session: GameSession, actor: Any, verdict: str, reason: str) -> None:
+    """An operator's decision on a win under review: ``clear`` makes it verified,
+    ``disqualify`` takes it off every board.  Both need a reason and are audited."""
+    if verdict not in ("clear", "disqualify"):
+        raise ValueError("decide clear or disqualify")
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a review decision needs a reason")
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    if verdict == "disqualify":
+        locked.disqualified, locked.disqualified_reason = True, reason
+    locked.review = "cleared" if verdict == "clear" else "disqualified"
+    locked.verified = verdict == "clear"
+    locked.save(update_fields=["review", "verified", "disqualified", "disqualified_reason"])
+    AuditEntry.objects.create(session=locked, actor=actor, action=f"review_{verdict}",
+                              reason=reason, data={"reasons": locked.review_reasons})
+
+
+def gap_chart(session: GameSession, width: int = 600, height: int = 120) -> str:
+    """The gaps between the player's operations over the game, as an SVG polyline: a
+    person's line is ragged and tall, a script's flat along the bottom."""
+    shown = int(session.created_at.timestamp() * 1000)
+    stamps = decisions(session)
+    gaps = [b - a for a, b in zip([shown, *stamps], stamps, strict=False)]
+    if len(gaps) < 2:
+        return ""
+    top = max(min(max(gaps), 10_000), 1)
+    step = width / (len(gaps) - 1)
+    points = " ".join(f"{i * step:.1f},{height - min(g, top) / top * height:.1f}"
+                      for i, g in enumerate(gaps))
+    return (f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+            f'role="img" aria-label="gaps between moves, up to {top} ms">'
+            f'<polyline fill="none" stroke="currentColor" points="{points}"/></svg>')

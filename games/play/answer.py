@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine import seen
 from games.models import GameSession
@@ -49,7 +50,7 @@ def state(outcome: Outcome) -> dict[str, Any]:
         out["active_ms"] = session.active_ms
         out["review"] = {"verified": session.verified, "state": session.review or (
             "pending" if session.verified is None else "none"),
-            "reasons": [REASONS.get(r, r) for r in session.review_reasons]}
+            "reasons": [gettext(REASONS.get(r, r)) for r in session.review_reasons]}
     if g.public_deal_numbers:
         out["deal_number"] = session.deal.seed  # a number players know (FreeCell)
     if outcome.op is not None:

@@ -94,3 +94,39 @@ def test_an_operators_decision_is_not_overturned_by_a_second_check(api, solve_fr
 
 def test_every_reason_has_a_sentence_for_the_player():
     assert all(isinstance(v, str) and len(v) > 10 for v in REASONS.values())
+
+
+def test_the_review_queue_clears_and_disqualifies_with_an_audit_trail(api, solve_freecell):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games.models import AuditEntry
+
+    operator = Client()
+    operator.force_login(get_user_model().objects.create_superuser("rev", "r@x.example", "pw-12345678"))
+    first, second = api(), api()
+    wins = [win(first, solve_freecell), win(second, solve_freecell)]
+    for s in wins:
+        score_session(str(s.pk))
+    queue = operator.get("/admin/games/winunderreview/").content.decode()
+    assert all(str(s.pk) in queue for s in wins)
+    page = operator.get(f"/admin/games/winunderreview/{wins[0].pk}/change/").content.decode()
+    assert "faster than a person" in page and "<polyline" in page
+    assert operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
+                         {"reason": ""}).status_code == 200  # a decision needs a reason
+    r = operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
+                      {"reason": "watched the replay: a fast human", "clear": "1"})
+    assert r.status_code == 302
+    r = operator.post(f"/admin/games/winunderreview/{wins[1].pk}/change/",
+                      {"reason": "solver line at machine speed", "disqualify": "1"})
+    assert r.status_code == 302
+    cleared, gone = (GameSession.objects.get(pk=s.pk) for s in wins)
+    assert (cleared.review, cleared.verified, cleared.disqualified) == ("cleared", True, False)
+    assert (gone.review, gone.disqualified) == ("disqualified", True)
+    board = api().get(f"/api/leaderboards/freecell/{cleared.deal.date}/").json()["entries"]
+    assert [(e["session"], e["verified"], e["review"]) for e in board] == [
+        (str(cleared.pk), True, "cleared")]
+    assert {a.action for a in AuditEntry.objects.filter(session__in=wins)} == {
+        "review_clear", "review_disqualify"}
+    queue = operator.get("/admin/games/winunderreview/").content.decode()
+    assert f"/admin/games/winunderreview/{wins[0].pk}/change/" not in queue

@@ -13,11 +13,22 @@ let lastDaily = [];
 let seen = new Set();
 
 const time = (ms) => (ms == null ? '–' : clock(ms));
+// A win's fair-play mark beside the name: verified, or under review (docs/rules.md).
+const mark = (e) => (!e.won ? '' : e.verified ? ' ✓' : e.review === 'pending' ? ` (${t('under_review')})` : '');
 const DAILY = [
-  ['rank', (e) => e.rank], ['player', (e) => e.player],
-  ...(game === 'freecell' ? [] : [['score', (e) => e.score ?? '']]),
-  ['time', (e) => time(e.time_ms)], ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
+  ['rank', (e) => e.rank], ['player', (e) => e.player + mark(e)],
+  ...(page.game.has_score ? [['score', (e) => e.score ?? '']] : []),
+  ['time', (e) => time(e.time_ms)], ['active_time', (e) => time(e.active_ms)],
+  ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
 ];
+const only = { verified: document.getElementById('only-verified'), clean: document.getElementById('only-clean') };
+
+// The filters show a board of their own: ranks counted again among the wins they keep.
+function filtered(entries) {
+  const keep = entries.filter((e) => (!only.verified.checked || (e.won && e.verified))
+    && (!only.clean.checked || (e.won && e.clean)));
+  return keep.length === entries.length ? entries : keep.map((e, i) => ({ ...e, rank: i + 1 }));
+}
 const ALL_TIME = [
   ['rank', (e) => e.rank], ['player', (e) => e.player], ['wins', (e) => e.wins],
   ['played', (e) => e.played], ['best_time', (e) => time(e.best_time_ms)], ['best_streak', (e) => e.best_streak ?? ''],
@@ -51,7 +62,7 @@ function draw(entries, highlight) {
 
 function showDaily(entries, live) {
   lastDaily = entries;
-  if (view === 'daily') draw(entries, live);
+  if (view === 'daily') draw(filtered(entries), live);
 }
 
 async function poll() {
@@ -91,10 +102,11 @@ function tab(which) {
   view = which;
   document.getElementById('tab-daily').setAttribute('aria-selected', String(which === 'daily'));
   document.getElementById('tab-all').setAttribute('aria-selected', String(which === 'all'));
-  if (which === 'daily') { draw(lastDaily, false); return; }
+  if (which === 'daily') { draw(filtered(lastDaily), false); return; }
   api.allTime(game).then((r) => draw(r.entries || [], false), () => draw([], false));
 }
 document.getElementById('tab-daily').addEventListener('click', () => tab('daily'));
 document.getElementById('tab-all').addEventListener('click', () => tab('all'));
+for (const box of Object.values(only)) box.addEventListener('change', () => { if (view === 'daily') draw(filtered(lastDaily), false); });
 
 start();

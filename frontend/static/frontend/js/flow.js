@@ -9,7 +9,7 @@ import { drawNotice, say } from './notice.js';
 import { translateReason } from './reasons.js';
 import { positions } from './table.js';
 import { draw, root } from './view.js';
-import { dealId, showWin } from './win.js';
+import { dealId, showReview, showWin } from './win.js';
 
 // Each deal remembers its session in the browser, so a reload goes on with the same game.
 const storeKey = (meta, deal) => `ds:${meta.key}:${deal}`;
@@ -17,9 +17,23 @@ const storeKey = (meta, deal) => `ds:${meta.key}:${deal}`;
 function setState(st, state, before) {
   const prev = st.s;
   st.s = state;
+  if (typeof state.clock_ms === 'number') { st.serverClock = state.clock_ms; st.serverClockAt = performance.now(); }
   if (prev && state.seq !== prev.seq) st.hint = null;
   draw(st, before || (prev ? positions(root) : null));
   if (state.won && !st.looked) setTimeout(() => showWin(st), 350);
+  if (state.won && state.review && state.review.verified === null) recheck(st, state.id, 1);
+}
+
+// A win's fair-play check runs just after the win: ask again until it has a verdict.
+function recheck(st, id, tries) {
+  setTimeout(async () => {
+    let s = null;
+    try { s = await api.getSession(id); } catch { return; }
+    if (!st.s || st.s.id !== id) return;
+    st.s = { ...st.s, review: s.review, active_ms: s.active_ms };
+    showReview(st);
+    if (s.review && s.review.verified === null && tries < 5) recheck(st, id, tries + 1);
+  }, 800 * tries);
 }
 
 async function findSession(st) {

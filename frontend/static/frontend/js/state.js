@@ -50,8 +50,12 @@ export function createState(meta) {
     announced: '',
 
     // Milliseconds played, counted while the tab is visible, and the clock's last tick.
+    // A ranked attempt shows the server's clock instead (it ranks and never pauses):
     elapsed: 0,
     lastTick: 0,
+    // the server's clock_ms in the last state, and when (performance.now()) it arrived.
+    serverClock: 0,
+    serverClockAt: 0,
     // The player closed the win panel to look at the table: it does not open again.
     looked: false,
     // The redraw waiting for the next frame after a resize.

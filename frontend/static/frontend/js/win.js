@@ -11,6 +11,8 @@ export function showWin(st) {
   const dlg = $('win');
   if (dlg.open || st.looked) return;
   $('win-time').textContent = clock(s.time_ms ?? st.elapsed);
+  $('win-active').textContent = s.active_ms == null ? '–' : clock(s.active_ms);
+  showReview(st);
   $('win-moves').textContent = s.moves;
   $('win-up').textContent = s.cards_up;
   $('win-score-row').hidden = s.score === null;
@@ -18,6 +20,17 @@ export function showWin(st) {
   $('win-deal').textContent = dealId(s);
   dlg.showModal();
   announce(t('won'));
+}
+
+// Verified, or under review and why, in one line (docs/rules.md, "Fair play").
+export function showReview(st) {
+  const r = st.s.review;
+  const line = $('win-review');
+  line.hidden = !st.s.ranked || !r;
+  if (line.hidden) return;
+  if (r.verified === null) line.textContent = t('review_checking');
+  else if (r.verified) line.textContent = t('review_verified');
+  else line.textContent = t('review_pending', { why: r.reasons.join('; ') });
 }
 
 export function copyDeal(st) {
