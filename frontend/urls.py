@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/<slug:game>/", views.play, name="play"),
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
     path("profile/", views.profile, name="profile"),
+    path("fair/", views.fair, name="fair"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("account/", views.account, name="account"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from games import daily
 from games.engine import GAMES
 from games.engine.piles import SINGLE_CARD, SUPERMOVE
 
@@ -106,6 +108,17 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         request, "frontend/leaderboard.html", game=meta, title=_title(game),
         page={"game": meta},
     )
+
+
+def fair(request: HttpRequest) -> HttpResponse:
+    """How anyone can check the dailies, and the last 30 days' commitments and seeds."""
+    last = daily.today()
+    days = daily.days_record(last - dt.timedelta(days=29), last)
+    upcoming = daily.days_record(last + dt.timedelta(days=1), last + dt.timedelta(days=7))
+    titles = game_titles()
+    for d in [*days, *upcoming]:
+        d["title"] = titles.get(d["game"], d["game"])
+    return _page(request, "frontend/fair.html", days=days[::-1], upcoming=upcoming)
 
 
 @ensure_csrf_cookie

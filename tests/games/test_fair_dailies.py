@@ -95,3 +95,16 @@ def test_operators_close_and_make_days_by_command(db):
     with pytest.raises(CommandError, match="not over"):
         call_command("close_day", today().isoformat())
     assert not Deal.objects.filter(date=today(), revealed_at__isnull=False).exists()
+
+
+def test_the_fair_page_explains_the_scheme_in_english_and_french_and_lists_the_days(client, db):
+    yesterday, tomorrow = today() - dt.timedelta(days=1), today() + dt.timedelta(days=1)
+    past, future = ensure_daily("freecell", yesterday), ensure_daily("klondike", tomorrow)
+    close_day(yesterday.isoformat())
+    past.refresh_from_db()
+    page = client.get("/fair/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "daily-solitaire|v1|" in page and past.commitment in page and past.salt in page
+    assert str(past.seed) in page and future.commitment in page
+    assert future.public_id not in page and str(future.seed) not in page
+    french = client.get("/fair/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Un jeu loyal que vous pouvez vérifier" in french and past.commitment in french
