@@ -108,7 +108,7 @@ HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
 REVIEW = {
     "fast_gap_ms": env_int("REVIEW_FAST_GAP_MS", 150),
     "max_fast_share": float(env_str("REVIEW_MAX_FAST_SHARE", "0.25")),
-    "min_median_gap_ms": env_int("REVIEW_MIN_MEDIAN_GAP_MS", 350),
+    "min_median_gap_ms": env_int("REVIEW_MIN_MEDIAN_GAP_MS", 250),
     "min_first_move_ms": env_int("REVIEW_MIN_FIRST_MOVE_MS", 1000),
     "max_line_share": float(env_str("REVIEW_MAX_LINE_SHARE", "0.9")),
 }

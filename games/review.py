@@ -23,6 +23,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.engine import IllegalMove, endgame, new_game
+from games.engine.piles import STOCK
 from games.models import GameSession
 
 SIGNALS_VERSION = 1
@@ -55,23 +56,23 @@ REASONS = {
 }
 
 
-def decisions(session: GameSession) -> list[int]:
+def decisions(session: GameSession, table_moves_only: bool = False) -> list[int]:
     """The server times (ms) of the player's own operations: each stored move up to the
-    point where the table could be finished (a batch stored with one time counts once)."""
+    point where the table could be finished (a batch stored with one time counts once).
+    ``table_moves_only`` leaves out touches of the stock: a person can tap through the
+    stock as fast as a script, so those gaps say nothing about who decides."""
     g = new_game(session.game, session.deal.seed)
     stamps: list[int] = []
     for token, at, *_ in session.moves:
-        if endgame.can_finish(g):
+        if endgame.finish_wins(g):
             break
-        if not stamps or at != stamps[-1]:
-            stamps.append(at)
         try:
-            if token == "u":
-                g.undo()
-            else:
-                g.play(token)
+            move = g.undo() if token == "u" else g.play(token)
         except IllegalMove:
             break  # re-validation reports it; the timing before it still stands
+        stock = move is not None and STOCK in move[:2]
+        if (not stamps or at != stamps[-1]) and not (table_moves_only and stock):
+            stamps.append(at)
     return stamps
 
 
@@ -90,19 +91,21 @@ def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
              else "address", "created_at": s.created_at.isoformat()} for s in found]
 
 
-def signals(session: GameSession) -> dict[str, Any]:
+def timing(session: GameSession) -> dict[str, Any]:
+    """The signals read from the stored moves alone (no database work)."""
     thresholds = Thresholds.from_settings()
     shown = int(session.created_at.timestamp() * 1000)
     stamps = decisions(session)
-    gaps = [b - a for a, b in zip([shown, *stamps], stamps, strict=False)]
-    between = gaps[1:]  # the first gap is time to the first move, judged on its own
+    first = stamps[0] - shown if stamps else None
+    table = decisions(session, table_moves_only=True)
+    between = [b - a for a, b in zip(table, table[1:], strict=False)]
     tokens = session.tokens
     line = session.deal.line or []
     on_line = sum(1 for a, b in zip(tokens, line, strict=False) if a == b)
     return {
         "version": SIGNALS_VERSION,
         "decisions": len(stamps),
-        "first_move_ms": gaps[0] if gaps else None,
+        "first_move_ms": first,
         "fastest_gap_ms": min(between) if between else None,
         "median_gap_ms": int(statistics.median(between)) if between else None,
         "p10_gap_ms": int(_quantile(between, 0.1)) if between else None,
@@ -112,8 +115,11 @@ def signals(session: GameSession) -> dict[str, Any]:
         "line_share": round(on_line / len(line), 3) if line else None,
         "undos": session.undo_count,
         "hints": session.hint_count,
-        "linked": linked_attempts(session),
     }
+
+
+def signals(session: GameSession) -> dict[str, Any]:
+    return {**timing(session), "linked": linked_attempts(session)}
 
 
 def _quantile(values: list[int], q: float) -> float:

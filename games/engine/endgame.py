@@ -99,7 +99,14 @@ def can_finish(game: Game) -> bool:
         return False
     if game.partial_finish:
         return foundation_move(game) is not None
-    if any(game.down):
+    return finish_wins(game)
+
+
+def finish_wins(game: Game) -> bool:
+    """Would sending up every card that can go (turning the stock as needed) win from here?
+    From such a position the rest of a game is mechanical (the fair-play review leaves it out
+    of a player's timing), whether or not the game offers "finish" yet."""
+    if game.won or any(game.down):
         return False
     if not game.draw and foundation_move(game) is None:
         return False  # nothing can go up now, and without a stock nothing will come
