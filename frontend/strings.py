@@ -51,6 +51,7 @@ def ui_strings() -> dict[str, str]:
         "review_checking": _("Checking the win..."),
         "review_verified": _("Verified win."),
         "review_pending": _("Under review: %(why)s."),
+        "review_disqualified": _("Disqualified after review."),
         "active_time": _("Active time"),
         "resign_confirm": _("Resign this ranked attempt? It ends here and ranks as unfinished, by cards up."),
         "resigned": _("Attempt resigned: it ranks as unfinished, by cards up. The deal is yours to replay as practice."),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -13,9 +14,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import daily
+from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
 from games.days import BAD_DAY, parse_day
+from games.models import GameSession
+from games.review import REASONS
 
 
 class RecordOut(serializers.Serializer):
@@ -35,6 +39,35 @@ class DayOut(serializers.Serializer):
 
 class UpcomingOut(serializers.Serializer):
     deals = RecordOut(many=True, help_text="game, date and commitment only")
+
+
+class MyReviewOut(serializers.Serializer):
+    session = serializers.UUIDField()
+    game = serializers.CharField()
+    date = serializers.DateField()
+    time_ms = serializers.IntegerField(allow_null=True)
+    verified = serializers.BooleanField(allow_null=True, help_text="null until checked")
+    review = serializers.CharField(help_text="none, pending, cleared or disqualified")
+    reasons = serializers.ListField(child=serializers.CharField())
+
+
+class MyReviewsOut(serializers.Serializer):
+    reviews = MyReviewOut(many=True)
+
+
+class MyReviewsView(APIView):
+    @extend_schema(responses={200: MyReviewsOut},
+                   summary="The current player's ranked wins and their fair-play review")
+    def get(self, request: Request) -> Response:
+        player = current_player(request._request)
+        wins = GameSession.objects.filter(player=player, ranked=True, status=GameSession.WON,
+                                          deal__date__isnull=False).select_related("deal")
+        return Response({"reviews": [{
+            "session": str(s.pk), "game": s.game, "date": s.deal.date, "time_ms": s.time_ms,
+            "verified": s.verified,
+            "review": s.review or ("pending" if s.verified is None else "none"),
+            "reasons": [gettext(REASONS.get(r, r)) for r in s.review_reasons],
+        } for s in wins.order_by("-finished_at")[:100]]})
 
 
 class DayRecordView(APIView):

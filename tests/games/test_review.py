@@ -130,3 +130,14 @@ def test_the_review_queue_clears_and_disqualifies_with_an_audit_trail(api, solve
         "review_clear", "review_disqualify"}
     queue = operator.get("/admin/games/winunderreview/").content.decode()
     assert f"/admin/games/winunderreview/{wins[0].pk}/change/" not in queue
+
+
+def test_a_player_sees_their_own_reviews_and_their_outcome(api, solve_freecell):
+    c = api()
+    session = win(c, solve_freecell)
+    score_session(str(session.pk))
+    mine = c.get("/api/me/reviews/").json()["reviews"]
+    assert [(r["session"], r["review"], r["verified"]) for r in mine] == [
+        (str(session.pk), "pending", False)]
+    assert any("faster than a person" in reason for reason in mine[0]["reasons"])
+    assert api().get("/api/me/reviews/").json()["reviews"] == []  # another player's are not shown

@@ -45,3 +45,4 @@ export const signUp = (username, password) => call('POST', '/api/auth/signup/', 
 export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
 export const signOut = () => call('POST', '/api/auth/signout/', {});
 export const stats = () => call('GET', '/api/me/stats/');
+export const reviews = () => call('GET', '/api/me/reviews/');

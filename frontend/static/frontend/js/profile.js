@@ -30,4 +30,23 @@ async function start() {
     body.append(tr);
   }
 }
-start();
+// The player's own ranked wins and what the fair-play review made of each.
+async function showReviews() {
+  let r = null;
+  try { r = await api.reviews(); } catch { return; }
+  const body = document.getElementById('me-reviews');
+  for (const w of r.reviews) {
+    const tr = document.createElement('tr');
+    const what = w.verified ? t('review_verified') : w.review === 'disqualified' ? t('review_disqualified')
+      : w.review === 'pending' && w.verified === null ? t('review_checking') : t('review_pending', { why: w.reasons.join('; ') });
+    for (const c of [w.date, page.titles[w.game] || w.game, w.time_ms == null ? '–' : clock(w.time_ms), what]) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  document.getElementById('me-reviews-box').hidden = !r.reviews.length;
+}
+
+start().then(showReviews);
