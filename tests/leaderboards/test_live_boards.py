@@ -18,6 +18,7 @@ from django.test import override_settings
 from config.asgi import application
 from config.celery import app as celery_app
 from games.daily import today
+from games.models import GameSession
 from leaderboards.models import Entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -143,6 +144,9 @@ def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
         assert latency < 1.0, f"the ranking arrived {latency:.2f} s after the win"
         entry = Entry.objects.get(session_id=won["id"])
         assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
+        # The worker's scoring also reviewed it: a solver's line sent at machine speed.
+        assert pushed["entries"][0]["review"] == "pending" and entry.review == "pending"
+        assert "fast_gaps" in GameSession.objects.get(pk=won["id"]).review_reasons
     finally:
         celery_app.conf.task_always_eager = True
         worker.terminate()
