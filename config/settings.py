@@ -140,14 +140,17 @@ MIDDLEWARE = [
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.accounts.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
-    "games.accounts.devices.DeviceCookieMiddleware",  # links attempts from one browser
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: the admin's lockout page
+    "axes.middleware.AxesMiddleware",  # the admin's lockout page
+    # Last, and sync only on purpose: under ASGI, Django then runs the whole chain in one
+    # thread.  A sync-only middleware higher up leaves the ones below it in async mode, and
+    # each of their hooks then hops to a thread of its own (a dozen hops a request).
+    "games.accounts.devices.DeviceCookieMiddleware",  # links attempts from one browser
 ]
 
 ROOT_URLCONF = "config.urls"
