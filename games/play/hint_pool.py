@@ -14,7 +14,7 @@ most ``HINT_WORKERS + HINT_QUEUE`` searches are in flight.  When there is no sea
 :func:`search` returns None and the caller answers with its plain heuristic at once.
 
 Each search holds a slot in shared memory: a cancel byte the server sets (the engine's
-``Budget`` polls it through :class:`SlotFlag`) and a busy byte the worker sets while it
+``Budget`` polls it through ``hint_worker.SlotFlag``) and a busy byte the worker sets while it
 searches.  A worker that dies breaks the pool: its searches answer None, and the next hint
 starts a new pool.
 """
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -34,6 +33,8 @@ from typing import Any
 
 import redis
 from django.conf import settings
+
+from games.play.hint_worker import _search, _start_worker
 
 log = logging.getLogger(__name__)
 
@@ -48,71 +49,6 @@ COUNTERS = ("started", "searched", "cancelled", "failed", "superseded", "over_bu
 # request waits that, its budget and the grace (a new worker's start-up) for its answer.
 _QUEUE_BUDGETS = 1.0
 _GRACE_SECONDS = 5.0
-
-
-# ---- in the worker processes (no Django here) ----
-
-_cancel: Any = None
-_busy: Any = None
-_ready = 0.0  # when this worker could first search
-
-
-class SlotFlag:
-    """The engine's cancel flag (``is_set``), read from a byte another process writes."""
-
-    __slots__ = ("array", "slot")
-
-    def __init__(self, array: Any, slot: int) -> None:
-        self.array, self.slot = array, slot
-
-    def is_set(self) -> bool:
-        return bool(self.array[self.slot])
-
-
-def _start_worker(cancel: Any, busy: Any, server: Any) -> None:
-    global _cancel, _busy, _ready
-    _cancel, _busy = cancel, busy
-    if hasattr(os, "nice"):
-        # The server, PostgreSQL and Redis may share these cores: a search is the work
-        # that can best wait.
-        os.nice(10)
-    threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
-    import games.engine.solver  # noqa: F401  (so the first search pays no imports)
-
-    _ready = time.monotonic()
-
-
-def _exit_with_server(server: Any) -> None:
-    # The pool stops its workers when it shuts down; a server killed outright cannot, and
-    # its workers would wait for work forever.  Nothing is ever sent on this pipe: it ends
-    # when the server's end closes, with the server.  (Not the parent's pid: under
-    # forkserver the parent is the fork server, which lives as long as its children.)
-    try:
-        server.recv()
-    except (EOFError, OSError):
-        pass
-    os._exit(0)
-
-
-def _search(slot: int, game: Any, seconds: float, asked: float, patience: float) -> Any:
-    """One search: the engine's Hint (only that goes back, never the table), or None when
-    it was cancelled, or had waited longer than ``patience``, before it began."""
-    from games.engine.solver import Budget, hint
-
-    flag = SlotFlag(_cancel, slot)
-    # The machine's monotonic clock, the same in every process.  A new worker's start-up
-    # is not waiting in the queue: the first hints after a start still get their search.
-    waited = time.monotonic() - max(asked, _ready)
-    if flag.is_set() or waited > patience:
-        return None
-    _busy[slot] = 1
-    try:
-        return hint(game, Budget(seconds, cancel=flag))
-    finally:
-        _busy[slot] = 0
-
-
-# ---- in the server process ----
 
 
 class _Pool:

@@ -1,0 +1,67 @@
+"""The worker side of the hint pool (``hint_pool``): what runs in each worker process.
+Nothing here imports Django; the pool hands each worker its shared cancel and busy bytes and
+a pipe that ends with the server."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+from games.engine.solver import Budget, hint
+
+_cancel: Any = None
+_busy: Any = None
+_ready = 0.0  # when this worker could first search
+
+
+class SlotFlag:
+    """The engine's cancel flag (``is_set``), read from a byte another process writes."""
+
+    __slots__ = ("array", "slot")
+
+    def __init__(self, array: Any, slot: int) -> None:
+        self.array, self.slot = array, slot
+
+    def is_set(self) -> bool:
+        return bool(self.array[self.slot])
+
+
+def _start_worker(cancel: Any, busy: Any, server: Any) -> None:
+    global _cancel, _busy, _ready
+    _cancel, _busy = cancel, busy
+    if hasattr(os, "nice"):
+        # The server, PostgreSQL and Redis may share these cores: a search is the work
+        # that can best wait.
+        os.nice(10)
+    threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
+    _ready = time.monotonic()
+
+
+def _exit_with_server(server: Any) -> None:
+    # The pool stops its workers when it shuts down; a server killed outright cannot, and
+    # its workers would wait for work forever.  Nothing is ever sent on this pipe: it ends
+    # when the server's end closes, with the server.  (Not the parent's pid: under
+    # forkserver the parent is the fork server, which lives as long as its children.)
+    try:
+        server.recv()
+    except (EOFError, OSError):
+        pass
+    os._exit(0)
+
+
+def _search(slot: int, game: Any, seconds: float, asked: float, patience: float) -> Any:
+    """One search: the engine's Hint (only that goes back, never the table), or None when
+    it was cancelled, or had waited longer than ``patience``, before it began."""
+    flag = SlotFlag(_cancel, slot)
+    # The machine's monotonic clock, the same in every process.  A new worker's start-up
+    # is not waiting in the queue: the first hints after a start still get their search.
+    waited = time.monotonic() - max(asked, _ready)
+    if flag.is_set() or waited > patience:
+        return None
+    _busy[slot] = 1
+    try:
+        return hint(game, Budget(seconds, cancel=flag))
+    finally:
+        _busy[slot] = 0
