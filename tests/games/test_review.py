@@ -59,8 +59,25 @@ def test_a_solver_line_sent_at_machine_speed_is_under_review_with_its_reasons(
     assert row["verified"] is False and row["review"] == "pending"
 
 
-def test_the_same_line_at_a_persons_pace_is_verified(api, solve_freecell):
-    session = human_pace(win(api(), solve_freecell))
+def win_with_detours(c, solve) -> GameSession:
+    """The same line with a few detours taken back, as a person tries things."""
+    s = c.start("freecell")
+    seq = 0
+    for i, token in enumerate(solve(s["deal_number"])):
+        if i in (5, 17, 30):
+            state = c.get(f"/api/sessions/{s['id']}/").json()
+            detour = next(m["move"] for m in state["legal_moves"] if m["move"] != token)
+            assert c.move(s, seq, detour).status_code == 200
+            assert c.post(f"/api/sessions/{s['id']}/undo/", {"seq": seq + 1}).status_code == 200
+            seq += 2
+        assert c.move(s, seq, token).status_code == 200
+        seq += 1
+    return GameSession.objects.select_related("deal").get(pk=s["id"])
+
+
+def test_the_same_line_at_a_persons_pace_with_detours_is_verified(api, solve_freecell):
+    session = human_pace(win_with_detours(api(), solve_freecell))
+    assert session.undo_count == 3
     review(session)
     session.refresh_from_db()
     assert session.review_reasons == [] and session.verified is True, session.signals
