@@ -41,6 +41,18 @@ from games.play.answer import state
 from games.play.outcome import clean_op, clean_token
 
 CLOSE_FORBIDDEN = 4403  # not your session (or no such session)
+PROTOCOL = 2  # the greeting is "hello"; every answer says what it answers
+
+
+def _answers(content: dict[str, Any]) -> dict[str, Any]:
+    """What an answer answers: the message's type, its seq and its op, as sent (only
+    values that could be real: a client matches answers to its operations by them)."""
+    kind, seq, op = content.get("type"), content.get("seq"), content.get("op")
+    return {
+        "type": kind if isinstance(kind, str) and len(kind) <= 16 else None,
+        "seq": seq if type(seq) is int else None,
+        "op": op if isinstance(op, str) and len(op) <= 40 else None,
+    }
 # Enough threads that many players' commits overlap (PostgreSQL flushes them together).
 _POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("WS_THREADS", "16")),
                            thread_name_prefix="play")
@@ -188,7 +200,12 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.player, self.board = player, board
-        await self.send_json({"type": "state", **state})
+        # The greeting has a type of its own, so a client never takes it for the answer to
+        # its first operation.  ?protocol=1 keeps the old greeting (a "state") for clients
+        # written before it, for this release only (docs/api.md, "Play").
+        old = b"protocol=1" in self.scope.get("query_string", b"").split(b"&")
+        await self.send_json({"type": "state", **state} if old else
+                             {"type": "hello", "protocol": PROTOCOL, **state})
 
     async def disconnect(self, code: int) -> None:
         if self.board is not None:
@@ -236,6 +253,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             if known is None:
                 raise
             answer = {"type": "error", **known[1]}
+        answer["answers"] = _answers(content)
         op = content.get("op")
         if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:
             answer["op"] = op  # the answer names the operation it answers

@@ -82,7 +82,7 @@ def test_opening_a_game_socket_renews_the_session(api):
         await ws.disconnect()
         return first
 
-    assert run_async(connect())["type"] == "state"
+    assert run_async(connect())["type"] == "hello"
     assert _row(c).expire_date > old + dt.timedelta(days=1)
     assert _age(_row(c)) > YEAR - 60
 

@@ -41,7 +41,8 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
         ok, _ = await ws.connect()
         assert ok
         first = await ws.receive_json_from()
-        assert first["type"] == "state" and first["seq"] == 0
+        # The greeting is not an answer: its own type, so no client reads it as one.
+        assert first["type"] == "hello" and first["seq"] == 0 and "answers" not in first
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
         after = await ws.receive_json_from()
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
@@ -56,7 +57,9 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
     after, again, refused, undone = asyncio.run(scenario())
     assert after["type"] == "state" and after["seq"] == 1, after
     assert after["view"]["piles"]["cell:0"] != []
-    assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1}
+    assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1,
+                     "answers": {"type": "move", "seq": 0, "op": None}}
+    assert after["answers"] == {"type": "move", "seq": 0, "op": None}
     assert refused["type"] == "error" and refused["error"] == "illegal_move" and refused["reason"]
     assert refused["code"] and isinstance(refused["params"], dict)
     assert undone["type"] == "state" and undone["seq"] == 2 and undone["undo_count"] == 1
@@ -225,3 +228,22 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
     rows = {str(r.pk): r for r in GameSession.objects.filter(pk__in=[s["id"] for s in sessions])}
     assert [t for t, _ in rows[sessions[0]["id"]].moves] == ["8a", "8b"]
     assert all([t for t, _ in rows[s["id"]].moves] == ["8a", "8b"] for s in sessions[1:])
+
+
+def test_an_old_client_can_ask_for_the_old_greeting_for_one_release(api):
+    c = api()
+    s = c.start("freecell", 617)
+
+    async def scenario():
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/?protocol=1",
+                                   headers=c.ws_headers())
+        await ws.connect()
+        first = await ws.receive_json_from()
+        await ws.send_json_to({"type": "move", "seq": 0, "move": "8a", "op": "k1"})
+        after = await ws.receive_json_from()
+        await ws.disconnect()
+        return first, after
+
+    first, after = asyncio.run(scenario())
+    assert first["type"] == "state" and first["seq"] == 0
+    assert after["answers"] == {"type": "move", "seq": 0, "op": "k1"} and after["op"] == "k1"

@@ -104,7 +104,7 @@ def test_any_message_gets_a_clear_answer_and_only_acknowledged_moves_are_stored(
         ok, _ = await ws.connect()
         assert ok
         state = await ws.receive_json_from()
-        assert state["type"] == "state"
+        assert state["type"] == "hello"  # the greeting
         for frame in messages:
             text, data = encode(frame, state)
             # Sent raw: the test helper refuses empty frames, a real client may send them.

@@ -34,7 +34,7 @@ export function connect(session, { onState, onStatus }) {
   const socket = openSocket(`/ws/sessions/${id}/`, {
     onMessage(msg) {
       const mine = waiting && msg.op === waiting.op;
-      if (msg.type === 'state') {
+      if (msg.type === 'state' || msg.type === 'hello') { // hello: the greeting on connect
         const state = stripType(msg);
         // Our operation's answer names it; anything else is the state the server sends on
         // (re)connection, a late answer to an operation already retried, or another tab's.
