@@ -45,7 +45,7 @@ COPY config ./config
 COPY games ./games
 COPY leaderboards ./leaderboards
 COPY frontend ./frontend
-# Static files collected once, here.  The settings refuse to start without secrets when
+# Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
 # DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
 # bytecode too, as the code cannot be written at run time.
 RUN SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \

@@ -15,14 +15,15 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_session import ReadOnlySessionStack  # noqa: E402
+from config.static import StaticFiles  # noqa: E402
 
-http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
+# /static/ is answered by ServeStatic on the event loop, never entering Django.
+http_app: Any = StaticFiles(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
 
 
 class _SocketRequestId:

@@ -120,9 +120,10 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "config.apps.StaticFilesConfig",  # django.contrib.staticfiles, the tests' files left out
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # /api/docs/'s Swagger UI from this site, not a CDN
     "channels",
     "axes",  # sign-in lockouts (AXES_* below)
     "games",
@@ -296,9 +297,23 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# Daphne serves static files itself in `make run` (see config/asgi.py).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# This process serves /static/ itself, ahead of Django (ServeStatic: config/static.py).
 SERVE_STATIC = env_bool("SERVE_STATIC", True)
+# With DEBUG off every file is collected under a hashed name, with .br and .gz beside it,
+# and only the hashed names are kept: a name always means one content, so browsers and
+# CDNs may keep it a year, and no page can load a file by a plain name whose content
+# changes with a deploy.  With DEBUG on the same storage hands out plain names and nothing
+# needs collecting (make run).  In-process tests render pages with nothing collected.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+                    if TESTING else "servestatic.storage.CompressedManifestStaticFilesStorage"},
+}
+SERVESTATIC_KEEP_ONLY_HASHED_FILES = True
+# Source maps are for developer tools only: compressing them would double collectstatic's time.
+SERVESTATIC_SKIP_COMPRESS_EXTENSIONS = ["jpg", "jpeg", "png", "gif", "webp", "woff", "woff2",
+                                        "gz", "br", "zip", "map"]
 
 SESSION_COOKIE_SAMESITE = "Lax"
 # A guest is its browser session: it lives a year and is renewed as the guest plays, at most
@@ -350,6 +365,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Daily solitaire deals played against an authoritative rules engine.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the one set of review states (a session's review, a board entry's).
     "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": ["none", "pending", "cleared", "disqualified"]},

@@ -267,6 +267,10 @@ class _FakeSentry(BaseHTTPRequestHandler):
             body = gzip.decompress(body)
         elif encoding == "deflate":
             body = zlib.decompress(body)
+        elif encoding == "br":  # the SDK's choice once brotli is installed (servestatic[brotli])
+            import brotli
+
+            body = brotli.decompress(body)
         self.received.append(body)
         self.send_response(200)
         self.end_headers()

@@ -41,10 +41,35 @@ def _admin_sql(sql: str) -> None:
         conn.execute(sql)
 
 
+def collectstatic(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``manage.py collectstatic`` into ``env["STATIC_ROOT"]``, as the image's build does."""
+    return subprocess.Popen([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def finish(proc: subprocess.Popen[bytes]) -> None:
+    _, err = proc.communicate(timeout=300)
+    if proc.returncode:
+        raise RuntimeError(f"{proc.args} failed: {err.decode()[-2000:]}")
+
+
 @pytest.fixture(scope="session")
-def live_server_url() -> Iterator[str]:
-    """The site as `make run` serves it, on a database of its own (created and dropped here,
-    so nothing it commits leaks into the other tests' database)."""
+def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the session's server finds its collected static files."""
+    return tmp_path_factory.mktemp("static")
+
+
+@pytest.fixture(scope="session")
+def mail_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the session's server writes the mail it sends, one file a message."""
+    return tmp_path_factory.mktemp("mail")
+
+
+@pytest.fixture(scope="session")
+def server_env(static_root: Path, mail_dir: Path) -> Iterator[dict[str, str]]:
+    """The environment of the session's server, on a database of its own (created and
+    dropped here, so nothing it commits leaks into the other tests' database), migrated,
+    with today's dailies made and the static files collected."""
     _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}"')
     _admin_sql(f'CREATE DATABASE "{DB_NAME}"')
     env = {
@@ -54,47 +79,72 @@ def live_server_url() -> Iterator[str]:
         "REDIS_URL": os.environ.get("FRONTEND_TEST_REDIS", "redis://127.0.0.1:6379/13"),
         "CELERY_TASK_ALWAYS_EAGER": "1",
         "SERVE_STATIC": "1",
+        "STATIC_ROOT": str(static_root),
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir),
         "SOLVER_BUDGET_SECONDS": "1",
         "DEBUG": "0",
         "RATE_LIMIT_GUESTS": "0",  # every browser context is a new guest from 127.0.0.1
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    # Today's dailies, made ahead as the scheduled task does in production, so that no page
-    # waits for the solver to certify a deal.
-    subprocess.run(
-        [sys.executable, "manage.py", "create_daily_deals", "--days", "1"],
-        cwd=ROOT, env={**env, "SOLVER_BUDGET_SECONDS": "1"}, check=True, capture_output=True,
-    )
+    try:
+        collecting = collectstatic(env)  # beside the migrations: it takes seconds of its own
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        # Today's dailies, made ahead as the scheduled task does in production, so that no
+        # page waits for the solver to certify a deal.
+        subprocess.run(
+            [sys.executable, "manage.py", "create_daily_deals", "--days", "1"],
+            cwd=ROOT, env={**env, "SOLVER_BUDGET_SECONDS": "1"}, check=True,
+            capture_output=True,
+        )
+        finish(collecting)
+        yield env
+    finally:
+        _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def start_server(env: dict[str, str], log_name: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Daphne on a free port with ``env``, once it accepts connections; its output goes to
+    artifacts/<log_name>."""
+    _mkdirs()
     port = _free_port()
-    log = open(ROOT / "artifacts" / "frontend-server.log", "w") if _mkdirs() else None
+    log = open(ROOT / "artifacts" / log_name, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
-    try:
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError(
-                        "the server did not start; see artifacts/frontend-server.log"
-                    ) from None
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
+    log.close()  # the child holds its own copy
+    deadline = time.time() + 30
+    while time.time() < deadline:
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if log:
-            log.close()
-        _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError(f"the server did not start; see artifacts/{log_name}")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server_url(server_env: dict[str, str]) -> Iterator[str]:
+    """The site as production serves it: DEBUG off, the collected (hashed) static files."""
+    proc, url = start_server(server_env, "frontend-server.log")
+    try:
+        yield url
+    finally:
+        stop_server(proc)
 
 
 def _mkdirs() -> bool:

@@ -1,0 +1,104 @@
+"""Static files: served by ServeStatic ahead of Django, and the import map of the modules.
+
+ServeStatic rather than WhiteNoise: it is WhiteNoise's maintained fork with an ASGI
+application of its own, so a file is answered on Daphne's event loop without entering
+Django (WhiteNoise speaks WSGI only, and under ASGI its middleware would run every static
+request through Django's thread).  It serves the precompressed ``.br`` and ``.gz`` files
+that its storage writes at ``collectstatic`` time, to clients that ask for them.
+
+With DEBUG off the files are the collected ones (``STATIC_ROOT``), every name hashed
+(``CompressedManifestStaticFilesStorage``), so a name always means one content: those are
+cached for a year as immutable.  The modules import each other by relative paths
+(``./api.js``); the import map (``{% import_map %}`` in the base template, built from the
+manifest) sends each such path to its hashed name, so a page only ever loads the modules
+of one deploy.  With DEBUG on (``make run``) nothing is collected: the files come straight
+from the apps' ``static`` folders, looked up afresh on every request, and the names are
+plain.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from pathlib import Path
+from typing import Any
+from wsgiref.headers import Headers
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import ManifestStaticFilesStorage, staticfiles_storage
+from servestatic import ServeStaticASGI
+
+YEAR = 365 * 24 * 3600
+MODULES = "frontend/js/"  # the site's ES modules, the ones that import each other
+
+
+def _ignored(name: str) -> bool:
+    patterns: list[str] = getattr(apps.get_app_config("staticfiles"), "ignore_patterns", [])
+    base = name.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(base, p) for p in patterns)
+
+
+def _nosniff(headers: Headers, path: str, url: str) -> None:
+    # A module or stylesheet is only ever taken for the type it is sent as.
+    headers["X-Content-Type-Options"] = "nosniff"
+
+
+class StaticFiles(ServeStaticASGI):
+    """``/static/`` for this process (``SERVE_STATIC``), everything else to ``application``."""
+
+    FOREVER = YEAR
+
+    def __init__(self, application: Any) -> None:
+        self.prefix = settings.STATIC_URL
+        debug = bool(settings.DEBUG)
+        super().__init__(application, autorefresh=debug, max_age=0 if debug else 60,
+                         add_headers_function=_nosniff)
+        if debug:
+            # Looked up on every request (autorefresh), so an edited file is served as it
+            # is now; the first app's file wins, as with Django's own finders.
+            for finder in reversed(list(finders.get_finders())):
+                for storage in reversed(list(getattr(finder, "storages", {}).values())):
+                    prefix = getattr(storage, "prefix", None)
+                    self.add_files(storage.location,
+                                   self.prefix + (f"{prefix.strip('/')}/" if prefix else ""))
+        else:
+            # Every file ever collected into STATIC_ROOT, the previous deploys' hashed
+            # names too when it is kept between deploys: a page loaded just before a
+            # deploy still gets the modules it was made with.  Not the manifest.
+            if Path(settings.STATIC_ROOT).is_dir():  # else nothing was collected to serve
+                self.add_files(settings.STATIC_ROOT, self.prefix)
+            self.files.pop(self.prefix + ManifestStaticFilesStorage.manifest_name, None)
+
+    def find_file(self, url: str) -> Any:
+        if _ignored(url.removeprefix(self.prefix)):
+            return None
+        return super().find_file(url)
+
+    def add_cache_headers(self, headers: Headers, path: str, url: str) -> None:
+        if self.immutable_file_test(path, url):  # a hashed name: its content never changes
+            headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        else:
+            super().add_cache_headers(headers, path, url)
+
+
+_map_cache: dict[int, str] = {}
+
+
+def import_map() -> str | None:
+    """The import map's JSON (the plain path of each module -> its hashed name), or None
+    when the names are not hashed (DEBUG on, or a storage without a manifest)."""
+    if settings.DEBUG or not isinstance(staticfiles_storage, ManifestStaticFilesStorage):
+        return None
+    manifest = staticfiles_storage.hashed_files  # loaded once, when the storage is made
+    text = _map_cache.get(id(manifest))
+    if text is None:
+        imports = {staticfiles_storage.base_url + name: staticfiles_storage.url(name)
+                   for name in manifest if name.startswith(MODULES) and name.endswith(".js")}
+        text = json.dumps({"imports": dict(sorted(imports.items()))}, separators=(",", ":"))
+        # As json_script does, so that the text cannot close the element it sits in.
+        text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
+        _map_cache.clear()
+        _map_cache[id(manifest)] = text
+    return text
