@@ -27,7 +27,7 @@ def env_str(name: str, default: str = "") -> str:
 
 def env_bool(name: str, default: bool = False) -> bool:
     value = os.environ.get(name)
-    if value is None:
+    if not value:  # unset, or set empty (compose's ${NAME:-}): the default, as env_int
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # /api/docs/'s Swagger UI from this site, not a CDN
     "channels",
     "axes",  # sign-in lockouts (AXES_* below)
+    "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "games",
     "leaderboards",
 ]
@@ -137,6 +138,7 @@ MIDDLEWARE = [
     # First, so every answer (the other middleware's too) carries the request's id.
     "config.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.security.CSPMiddleware",  # django-csp, with the socket's origin added
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -283,8 +285,10 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful sign-in; failures are still counted
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Tests create many accounts; the slow hasher would dominate their run time.
 if TESTING:
@@ -321,15 +325,41 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_ENGINE = "games.accounts.session_life"
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 365 * 24 * 3600)
 CSRF_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# SECURE=1 for a site served over HTTPS only: secure cookies, plain HTTP redirected, HSTS
+# for a year with subdomains.  Each switch below still sets its own part.  The HSTS preload
+# flag stays its own choice (SECURE_HSTS_PRELOAD): it consents to the browsers' built-in
+# list, which is slow to leave.  `manage.py check --deploy` is clean with these (README).
+SECURE = env_bool("SECURE", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", SECURE)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-# Behind TLS in production (`manage.py check --deploy` is clean with these set, see README).
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if SECURE else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):  # the proxy in front sets X-Forwarded-Proto
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy on every answer (django-csp; config/security.py adds the socket's
+# origin, and inline styles in the admin).  Nothing but this site's own files: no inline
+# script (a page's data is a <script type="application/json">, which is never run), no
+# inline style, no plugin, no framing.  The one inline script element, the import map
+# (config/static.py), carries the request's nonce.  Images may be data: URLs (the empty
+# favicon, Swagger UI's icons).
+from csp.constants import NONCE, NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Rate limits (games/ratelimit.py): scope -> (calls, seconds), counted in Redis per player
 # (per client address for sign-up/sign-in); 0 turns a limit off.  Generous by default: a

@@ -20,8 +20,9 @@ def import_map(context: dict[str, Any]) -> SafeString:
     if text is None:  # plain names (DEBUG): the relative imports already name the files
         return mark_safe("")
     # The one inline script of a page: data the browser reads, allowed by its nonce alone.
+    # str(): django-csp's nonce is lazy, and made (and put in the header) once read.
     nonce = getattr(context.get("request"), "csp_nonce", None)
-    if nonce:
-        return format_html('<script type="importmap" nonce="{}">{}</script>', nonce,
+    if nonce is not None:
+        return format_html('<script type="importmap" nonce="{}">{}</script>', str(nonce),
                            mark_safe(text))
     return format_html('<script type="importmap">{}</script>', mark_safe(text))

@@ -240,7 +240,8 @@ def sign_up(request: HttpRequest, username: object, password: object) -> Player:
         raise PlayerError("you are already signed in; sign out first")
     User = get_user_model()
     try:
-        validate_password(password)
+        # With the account's own attributes, so a password close to its username is refused.
+        validate_password(password, User(username=username))
     except ValidationError as exc:
         raise PlayerError(" ".join(exc.messages)) from None
     try:

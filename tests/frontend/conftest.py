@@ -167,6 +167,11 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+CSP_LISTENER = """document.addEventListener('securitypolicyviolation', e => console.error(
+    'CSP violation: ' + e.violatedDirective + ' ' + (e.blockedURI || 'inline')
+    + ' at ' + e.sourceFile + ':' + e.lineNumber));"""
+
+
 class Table:
     """One player at one table: helpers that read the page's state and act like a player."""
 
@@ -175,8 +180,19 @@ class Table:
         self.base = base
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.console_errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: self.console_errors.append(m.text)
+                if m.type == "error" else None)
+        # Chromium says a blocked resource in the console; the event also catches what
+        # the policy refuses without a console line of its own.
+        page.add_init_script(CSP_LISTENER)
+
+    @property
+    def csp_violations(self) -> list[str]:
+        return [e for e in self.console_errors
+                if "Content Security Policy" in e or e.startswith("CSP violation")]
 
     def open(self, game: str, deal: str | None = None) -> Table:
         url = f"{self.base}/play/{game}/" + (f"?deal={deal}" if deal else "")
@@ -257,8 +273,13 @@ def new_table(browser: Any, live_server_url: str) -> Iterator[Any]:
             viewport={"width": width, "height": height}, has_touch=touch, locale=locale
         )
         contexts.append(ctx)
-        return Table(ctx.new_page(), live_server_url)
+        tables.append(Table(ctx.new_page(), live_server_url))
+        return tables[-1]
 
+    tables: list[Table] = []
     yield make
     for ctx in contexts:
         ctx.close()
+    # Every page of every browser test runs under the Content-Security-Policy.
+    violations = [v for t in tables for v in t.csp_violations]
+    assert not violations, violations

@@ -144,6 +144,21 @@ def site_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+_collected: list[Path] = []
+
+
+def collected_static() -> Path:
+    """The static files collected once for this test process (as the image's build does),
+    for a server whose pages a browser opens: with DEBUG off a page names hashed files."""
+    if not _collected:
+        root = Path(tempfile.mkdtemp(prefix="static-rel-"))
+        env = site_env("sqlite://", "", STATIC_ROOT=str(root))
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                       cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
+        _collected.append(root)
+    return _collected[0]
+
+
 def migrate(env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=300)

@@ -68,6 +68,7 @@ def test_a_browser_shows_markup_in_a_name_as_text_on_the_live_board():
         Daphne,
         PrivatePostgres,
         PrivateRedis,
+        collected_static,
         fc_solution,
         in_thread,
         migrate,
@@ -82,7 +83,8 @@ def test_a_browser_shows_markup_in_a_name_as_text_on_the_live_board():
         pg.start()
         pg.create_database()
         rd.start()
-        env = site_env(pg.url, rd.url, CELERY_TASK_ALWAYS_EAGER="1")
+        env = site_env(pg.url, rd.url, CELERY_TASK_ALWAYS_EAGER="1",
+                       STATIC_ROOT=str(collected_static()))
         migrate(env)
         web = Daphne(env, logs / "xss-daphne.log")
         web.start()
