@@ -5,6 +5,8 @@
 - While the database is unreachable (restart, failover) every request gets a clear
   ``503 Service Unavailable`` with ``Retry-After`` instead of a bare 500: clients retry, and
   nothing half-done was stored, because every move is written in one transaction.
+- Any other 404, 403 or 500 is the site's own page, in its layout and the player's language
+  (frontend/errors.py).
 - A body under ``/api/`` larger than the API takes is a JSON ``413`` before anything reads
   or parses it, whether or not the client said its length.
 """
@@ -132,9 +134,18 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if _is_api(request):
         return JsonResponse({"error": "not_found", "reason": "no such address in the API"},
                             status=404)
-    from django.views.defaults import page_not_found
+    from frontend.errors import page_not_found
 
-    return page_not_found(request, exception)  # type: ignore[arg-type]
+    return page_not_found(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"error": "forbidden", "reason": "this is not open to you"},
+                            status=403)
+    from frontend.errors import permission_denied as html_permission_denied
+
+    return html_permission_denied(request, exception)
 
 
 def server_error(request: HttpRequest, *args: Any) -> HttpResponse:
@@ -143,6 +154,6 @@ def server_error(request: HttpRequest, *args: Any) -> HttpResponse:
     if _is_api(request):
         return JsonResponse({"error": "server_error", "reason": "something broke on our side"},
                             status=500)
-    from django.views.defaults import server_error as html_server_error
+    from frontend.errors import server_error as html_server_error
 
     return html_server_error(request)

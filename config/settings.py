@@ -284,6 +284,27 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful sign-in; failures are still counted
 
+# Mail (password resets): printed to the console unless EMAIL_HOST names an SMTP server.
+# EMAIL_BACKEND may name another of Django's backends (the browser tests write files into
+# EMAIL_FILE_PATH to read the link from).
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend"
+                        if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_SSL:  # implicit TLS (port 465) and STARTTLS cannot both be on
+    EMAIL_USE_TLS = False
+EMAIL_TIMEOUT = 10
+if env_str("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Daily Solitaire <noreply@localhost>"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A reset link works once, for this long (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 3600)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -325,6 +346,9 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_ENGINE = "games.accounts.session_life"
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 365 * 24 * 3600)
 CSRF_COOKIE_SAMESITE = "Lax"
+# A form posted without its token gets the site's 403 page, saying to reload.  (The API's
+# CSRF refusals are DRF's own JSON 403s.)
+CSRF_FAILURE_VIEW = "frontend.errors.csrf_failure"
 # SECURE=1 for a site served over HTTPS only: secure cookies, plain HTTP redirected, HSTS
 # for a year with subdomains.  Each switch below still sets its own part.  The HSTS preload
 # flag stays its own choice (SECURE_HSTS_PRELOAD): it consents to the browsers' built-in
@@ -372,6 +396,9 @@ RATE_LIMITS = {
     # New guests (first visits) per client address; a school or an office behind one
     # address makes a few a minute, a script thousands.
     "guests": (env_int("RATE_LIMIT_GUESTS", 30000 if TESTING else 20), 60),
+    # Password-reset mails asked for, per client address and per address written to: each
+    # one sends a mail, so this is what keeps the form from mailing someone a flood.
+    "resets": (env_int("RATE_LIMIT_RESETS", 3000 if TESTING else 5), 3600),
 }
 
 # Form posts (the admin) stay well under this; API bodies have a far lower limit of their

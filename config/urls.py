@@ -39,7 +39,8 @@ def _has_module(name: str) -> bool:
 if _has_module("frontend.urls"):
     urlpatterns.append(path("", include("frontend.urls")))
 
-# JSON 404s under /api/, and 503 (not 500) while the database is down: config/errors.py.
+# JSON errors under /api/, the site's own pages elsewhere, and 503 (not 500) while the database is down: config/errors.py.
 handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
 handler404 = "config.errors.not_found"
 handler500 = "config.errors.server_error"

@@ -106,6 +106,8 @@ def ui_strings() -> dict[str, str]:
         "no": _("no"),
         "loading": _("Loading..."),
         "saved": _("Saved."),
+        "email_is": _("Your email is {email}: a forgotten password can be reset with it."),
+        "no_email": _("No email: a forgotten password cannot be reset. Add one here."),
         "play": _("Play"),
         "leaderboard": _("Leaderboard"),
         # the engine's refusals, said again in the player's language (reasons.js)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import views
+from . import accounts, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,5 +14,11 @@ urlpatterns = [
     path("fair/", views.fair, name="fair"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("account/", views.account, name="account"),
+    # A forgotten password (frontend/accounts.py).
+    path("account/password-reset/", accounts.ResetRequest.as_view(), name="reset"),
+    path("account/password-reset/sent/", accounts.ResetSent.as_view(), name="reset-sent"),
+    path("account/reset/<uidb64>/<token>/", accounts.ResetConfirm.as_view(),
+         name="reset-confirm"),
+    path("account/reset/done/", accounts.ResetDone.as_view(), name="reset-done"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -49,19 +49,22 @@ def _language(request: HttpRequest) -> str:
     return lang
 
 
-def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
+def site_context(request: HttpRequest, **context: Any) -> dict[str, Any]:
+    """What the site's layout (base.html) needs, in the request's language, with
+    ``context`` on top: every page's, the account pages' and the error pages' alike."""
     lang = _language(request)
     titles = game_titles()
     games = [{"key": k, "title": titles.get(k, cls.title), "daily": cls.daily}
              for k, cls in GAMES.items()]
     context.setdefault("page", {})
     context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles})
-    response = render(
-        request,
-        template,
-        {"lang": lang, "games": games, "titles": titles, "other_lang": "fr" if lang == "en" else "en", **context},
-    )
-    response.headers["Content-Language"] = lang
+    return {"lang": lang, "games": games, "titles": titles,
+            "other_lang": "fr" if lang == "en" else "en", **context}
+
+
+def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
+    response = render(request, template, site_context(request, **context))
+    response.headers["Content-Language"] = request.LANGUAGE_CODE
     return response
 
 

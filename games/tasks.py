@@ -24,3 +24,13 @@ def clear_expired_sessions() -> None:
     """Delete browser sessions past their expiry: a session lives a year (games/session_life.py),
     so without this the table keeps every browser that ever visited."""
     import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_account_mail(subject: str, body: str, to: str) -> None:
+    """One mail to a player (a password reset), sent by a worker: the page that asked for
+    it answers at once and as fast whether or not a mail goes out, so its timing says
+    nothing about which addresses have accounts; a mail server that is down is retried."""
+    from django.core.mail import send_mail
+
+    send_mail(subject, body, None, [to])

@@ -43,6 +43,11 @@ class ApiClient:
             path, json.dumps(data), content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf
         )
 
+    def put(self, path: str, data: Any) -> Any:
+        return self.client.put(
+            path, json.dumps(data), content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf
+        )
+
     def start(self, game: str, deal: Any = "daily") -> dict[str, Any]:
         r = self.post("/api/sessions/", {"game": game, "deal": deal})
         assert r.status_code == 201, r.content

@@ -26,6 +26,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games import ratelimit
+from games.accounts import recovery
 from games.accounts.merge import adopt_guest
 from games.accounts.session_life import SESSION_KEY
 from games.errors import PlayerError, TryLater
@@ -228,8 +229,10 @@ def rename(player: Player, value: object) -> Player:
     return player
 
 
-def sign_up(request: HttpRequest, username: object, password: object) -> Player:
-    """Give the current guest an account; its games stay with it."""
+def sign_up(request: HttpRequest, username: object, password: object,
+            email: object = None) -> Player:
+    """Give the current guest an account; its games stay with it.  The email is optional
+    (games/accounts/recovery.py): without one a forgotten password cannot be reset."""
     if not isinstance(username, str) or not USERNAME_RE.match(username):
         raise PlayerError("a username has 3 to 30 letters, digits, '_', '-' or '.'")
     if not isinstance(password, str) or not password:
@@ -238,20 +241,26 @@ def sign_up(request: HttpRequest, username: object, password: object) -> Player:
     assert player is not None
     if not player.is_guest:
         raise PlayerError("you are already signed in; sign out first")
+    address = recovery.clean_email(email)
     User = get_user_model()
     try:
-        # With the account's own attributes, so a password close to its username is refused.
-        validate_password(password, User(username=username))
+        # With the account's own attributes, so a password close to its username (or its
+        # email) is refused.
+        validate_password(password, User(username=username, email=address))
     except ValidationError as exc:
         raise PlayerError(" ".join(exc.messages)) from None
     try:
         with transaction.atomic():
             if User.objects.filter(username__iexact=username).exists():
                 raise PlayerError("that username is taken")
+            if recovery.email_in_use(address):
+                raise PlayerError(recovery.EMAIL_TAKEN)
             user = User.objects.create_user(username=username, password=password)
+            if address:
+                recovery.save_email(user, address)
             player.user = user
             player.save(update_fields=["user"])
-    except IntegrityError:
+    except IntegrityError:  # the username's index (the email's answers in save_email)
         raise PlayerError("that username is taken") from None
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = player.pk
@@ -263,6 +272,9 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
 
     if not isinstance(username, str) or not isinstance(password, str):
         raise PlayerError("username and password are required")
+    # By username or by email; resolved first, so that django-axes counts the failures of
+    # one account under one name whichever the player typed.
+    username = recovery.username_for(username)
     user = authenticate(request, username=username, password=password)
     if user is None:
         if getattr(request, "axes_locked_out", False):  # set by django-axes (settings)

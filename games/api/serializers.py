@@ -217,6 +217,8 @@ class PlayerOut(serializers.Serializer):
     display_name = serializers.CharField()
     guest = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
+    email = serializers.CharField(allow_null=True, help_text="the account's email (only "
+                                  "the player sees it); null for a guest or none")
     csrf_token = serializers.CharField()
 
 
@@ -225,5 +227,16 @@ class RenameIn(serializers.Serializer):
 
 
 class CredentialsIn(serializers.Serializer):
-    username = StrictCharField()
+    username = StrictCharField(help_text="to sign in: the username or the account's email")
     password = StrictCharField()
+
+
+class SignUpIn(CredentialsIn):
+    email = StrictCharField(required=False, allow_blank=True, max_length=254,
+                            help_text="optional: lets a forgotten password be reset, and "
+                            "signs in as the username does")
+
+
+class EmailIn(serializers.Serializer):
+    email = StrictCharField(allow_blank=True, max_length=254, help_text='"" removes it')
+    password = StrictCharField(help_text="the account's current password")

@@ -8,6 +8,7 @@ urlpatterns = [
     path("me/", views.MeView.as_view(), name="me"),
     path("auth/signup/", views.SignUpView.as_view(), name="signup"),
     path("auth/signin/", views.SignInView.as_view(), name="signin"),
+    path("me/email/", views.EmailView.as_view(), name="me-email"),
     path("auth/signout/", views.SignOutView.as_view(), name="signout"),
     path("daily/", views.DailyView.as_view(), name="daily"),
     path("me/reviews/", fair.MyReviewsView.as_view(), name="my-reviews"),

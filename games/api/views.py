@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import daily
-from games.accounts import devices, players
+from games.accounts import devices, players, recovery
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, answer_for
@@ -46,6 +46,7 @@ def player_json(request: Request, player: Player) -> dict[str, Any]:
         "display_name": player.display_name,
         "guest": player.is_guest,
         "username": player.user.get_username() if player.user else None,
+        "email": (player.user.email or None) if player.user else None,
         "csrf_token": get_token(request._request),  # also sets the CSRF cookie
     }
 
@@ -80,10 +81,11 @@ class MeView(PlayerAPIView):
 class SignUpView(PlayerAPIView):
     rate_limit_scope = "auth"  # games/ratelimit.py
 
-    @extend_schema(request=s.CredentialsIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
+    @extend_schema(request=s.SignUpIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
     def post(self, request: Request) -> Response:
-        data = validated(s.CredentialsIn, request.data)
-        player = players.sign_up(request._request, data["username"], data["password"])
+        data = validated(s.SignUpIn, request.data)
+        player = players.sign_up(request._request, data["username"], data["password"],
+                                 data.get("email"))
         return Response(player_json(request, player), status=status.HTTP_201_CREATED)
 
 
@@ -94,6 +96,16 @@ class SignInView(PlayerAPIView):
     def post(self, request: Request) -> Response:
         data = validated(s.CredentialsIn, request.data)
         player = players.sign_in(request._request, data["username"], data["password"])
+        return Response(player_json(request, player))
+
+
+class EmailView(PlayerAPIView):
+    rate_limit_scope = "auth"  # it checks a password: limited as signing in is
+
+    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Set, change or remove the account's email (needs the current password)")
+    def put(self, request: Request) -> Response:
+        data = validated(s.EmailIn, request.data)
+        player = recovery.set_email(player_of(request), data["email"], data["password"])
         return Response(player_json(request, player))
 
 

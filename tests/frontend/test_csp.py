@@ -42,7 +42,7 @@ def test_no_page_breaks_under_the_policy(new_table: Any, path: str) -> None:
     if path.startswith("/play/"):
         t.page.wait_for_selector("#table[data-ready]", timeout=30000)
         # The socket is up (the play page's own connection, allowed by connect-src).
-        t.page.wait_for_function("window.solitaire.conn && window.solitaire.conn.socket.isOpen()",
+        t.page.wait_for_function("() => window.solitaire.conn && window.solitaire.conn.socket.isOpen()",
                                  timeout=10000)
     assert not t.console_errors and not t.errors, t.console_errors + t.errors
 

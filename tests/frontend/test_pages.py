@@ -41,14 +41,14 @@ def test_a_dropped_connection_resumes_without_losing_a_move(new_table: Any) -> N
 def test_a_dropped_socket_reconnects_by_itself_and_play_goes_on(new_table: Any) -> None:
     t = new_table().open("freecell", "6")
     page = t.page
-    page.wait_for_function("window.solitaire.conn.socket.isOpen()")
+    page.wait_for_function("() => window.solitaire.conn.socket.isOpen()")
     page.evaluate("window.solitaire.conn.socket.drop()")
     # While it is down the move goes over HTTP...
     t.tap(t.card("tableau:0", len(t.s["view"]["piles"]["tableau:0"]) - 1))
     t.pile("cell:0").click()
     t.wait_seq(0)
     # ...and the socket comes back by itself and carries the next one.
-    page.wait_for_function("window.solitaire.conn.socket.isOpen()", timeout=10000)
+    page.wait_for_function("() => window.solitaire.conn.socket.isOpen()", timeout=10000)
     seq = t.seq()
     page.get_by_role("button", name="Undo").click()
     t.wait_seq(seq)
@@ -94,8 +94,8 @@ def test_a_guest_renames_signs_up_and_sees_the_profile(new_table: Any) -> None:
     page.get_by_label("Display name").fill("Tester Tabby")
     page.locator("#f-rename button").click()
     page.locator("#acct-name", has_text="Tester Tabby").wait_for()
-    page.locator("#f-signup").get_by_label("Username").fill("tabby")
-    page.locator("#f-signup").get_by_label("Password").fill("a-long-pass-phrase")
+    page.locator("#f-signup").get_by_label("Username", exact=True).fill("tabby")
+    page.locator("#f-signup").get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.locator("#f-signup button").click()
     page.locator("#f-signout").wait_for()
     page.goto(f"{t.base}/profile/")
@@ -126,7 +126,7 @@ def test_a_phone_plays_by_touch(new_table: Any) -> None:
     m = next(x for x in s["legal_moves"] if x["to"].startswith("tableau") and x["count"] == 1)
     t.settle()
     t.source(m).tap()
-    t.page.wait_for_function("window.solitaire.state.sel")
+    t.page.wait_for_function("() => window.solitaire.state.sel")
     t.pile(m["to"]).tap()
     t.wait_seq(0)
     assert t.s["view"]["piles"][m["to"]][-1] == m["card"]

@@ -19,11 +19,11 @@ def test_replaying_an_open_ranked_daily_brings_back_the_attempt_and_resign_opens
     t.open("klondike", ranked["deal"])
     assert t.s["id"] == ranked["id"] and t.s["ranked"] is True
     t.page.wait_for_function(
-        "document.getElementById('notice').textContent.includes('still open')")
+        "() => document.getElementById('notice').textContent.includes('still open')")
 
     t.page.once("dialog", lambda d: d.accept())
     t.page.locator("#btn-resign").click()
-    t.page.wait_for_function("window.solitaire.state.s.status === 'resigned'")
+    t.page.wait_for_function("() => window.solitaire.state.s.status === 'resigned'")
     assert not t.page.locator("#btn-resign").is_visible()
     notice = t.page.locator("#notice")
     assert "resigned" in notice.inner_text()

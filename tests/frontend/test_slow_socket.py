@@ -57,7 +57,7 @@ def test_one_stock_tap_is_stored_once_when_the_socket_answers_late(new_table):
     held = HeldSocket()
     t.page.route_web_socket("**/ws/sessions/**", held.route)
     t.open("klondike", "random")
-    t.page.wait_for_function("window.solitaire.conn.socket.isOpen()")
+    t.page.wait_for_function("() => window.solitaire.conn.socket.isOpen()")
     sid = t.s["id"]
 
     http = {"cut": True, "tries": 0}

@@ -132,7 +132,7 @@ def test_a_deploy_with_a_changed_module_serves_it_on_the_next_page_load(
             requests: list[str] = []
             page.on("request", lambda r: requests.append(r.url))
             page.goto(f"{base}/account/")
-            page.wait_for_function("globalThis.solitaireDeploy === 2", timeout=10000)
+            page.wait_for_function("() => globalThis.solitaireDeploy === 2", timeout=10000)
             assert any(u.endswith(new_api) for u in requests)
             assert not any(u.endswith(old_api) for u in requests)
         finally:

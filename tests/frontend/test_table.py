@@ -38,7 +38,7 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     m = table_move(t)
     seq = t.seq()
     t.tap(t.source(m))
-    page.wait_for_function(f"window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}")
+    page.wait_for_function(f"() => window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}")
     if t.seq() == seq:
         t.pile(m["to"]).click()
     t.wait_seq(seq)
@@ -228,7 +228,7 @@ def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> N
     finish = t.page.get_by_role("button", name="Finish")
     finish.click()
     # Any press stops it at once; Finish carries on.
-    t.page.wait_for_function(f"window.solitaire.state.s.cards_up > {up}")
+    t.page.wait_for_function(f"() => window.solitaire.state.s.cards_up > {up}")
     t.page.keyboard.press("Escape")
     t.page.wait_for_timeout(400)
     stopped = t.s["cards_up"]

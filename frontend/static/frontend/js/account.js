@@ -1,4 +1,5 @@
-// Rename, sign up, sign in, sign out: each form posts to its endpoint and says what happened.
+// Rename, sign up, sign in, the email, sign out: each form posts to its endpoint and says
+// what happened.  (A forgotten password is reset on pages of their own: frontend/accounts.py.)
 import * as api from './api.js';
 import { announce, t } from './i18n.js';
 
@@ -16,6 +17,11 @@ function render(me) {
   document.querySelector('#f-rename [name=name]').value = me.display_name;
   document.getElementById('f-signup').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
+  document.getElementById('f-email').hidden = me.guest;
+  document.getElementById('acct-email').textContent = me.email
+    ? t('email_is').replace('{email}', me.email) : t('no_email');
+  document.querySelector('#f-email [name=email]').value = me.email || '';
+  document.querySelector('#f-email [name=password]').value = '';
 }
 
 function form(id, fn) {
@@ -33,7 +39,8 @@ function form(id, fn) {
 }
 
 form('f-rename', (d) => api.rename(d.name));
-form('f-signup', (d) => api.signUp(d.username, d.password));
+form('f-signup', (d) => api.signUp(d.username, d.password, d.email));
+form('f-email', (d) => api.setEmail(d.email, d.password));
 form('f-signin', (d) => api.signIn(d.username, d.password));
 form('f-signout', () => api.signOut().then(() => null));
 

@@ -41,7 +41,8 @@ export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op
 export const leaderboard = (game, date) => call('GET', `/api/leaderboards/${game}/${date}/`);
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);
 export const rename = (name) => call('PATCH', '/api/me/', { display_name: name });
-export const signUp = (username, password) => call('POST', '/api/auth/signup/', { username, password });
+export const signUp = (username, password, email) => call('POST', '/api/auth/signup/', { username, password, email: email || '' });
+export const setEmail = (email, password) => call('PUT', '/api/me/email/', { email, password });
 export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
 export const signOut = () => call('POST', '/api/auth/signout/', {});
 export const stats = () => call('GET', '/api/me/stats/');

@@ -1,0 +1,81 @@
+"""An account's email: optional, one account per address, used to sign in and to reset a
+forgotten password (docs/api.md, "Accounts").
+
+The address lives in Django's own ``auth_user.email``; migration 0007 adds a unique index
+on its lower-cased form (empty excluded), so two accounts cannot hold one address even when
+two sign-ups race.  Changing it asks for the current password: whoever can change the
+address can take the account through a reset, so a borrowed session must not be enough.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+
+from games.errors import PlayerError
+from games.models import Player
+
+EMAIL_TAKEN = "that email belongs to another account"
+
+
+def clean_email(value: object) -> str:
+    """The address as stored (its domain lower-cased), or "" for none; PlayerError when it
+    is no address."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise PlayerError("an email is text, for example name@example.com")
+    value = value.strip()
+    if not value:
+        return ""
+    if len(value) > 254:
+        raise PlayerError("that email is too long (254 characters at most)")
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise PlayerError("that is not an email address (for example name@example.com)") from None
+    local, _, domain = value.rpartition("@")
+    return f"{local}@{domain.lower()}"
+
+
+def email_in_use(email: str, exclude: int | None = None) -> bool:
+    users = get_user_model().objects.filter(email__iexact=email)
+    if exclude is not None:
+        users = users.exclude(pk=exclude)
+    return bool(email) and users.exists()
+
+
+def save_email(user: AbstractBaseUser, email: str) -> None:
+    """Store ``email`` on ``user``: PlayerError when another account holds it (checked
+    first for a clear answer, and by the unique index for a race)."""
+    if email_in_use(email, exclude=user.pk):
+        raise PlayerError(EMAIL_TAKEN)
+    try:
+        with transaction.atomic():
+            user.email = email  # type: ignore[attr-defined]
+            user.save(update_fields=["email"])
+    except IntegrityError:
+        raise PlayerError(EMAIL_TAKEN) from None
+
+
+def set_email(player: Player, email: object, password: object) -> Player:
+    """Change (or, with "", remove) a signed-in player's email, given their password."""
+    if player.is_guest or player.user is None:
+        raise PlayerError("only an account has an email: sign up first")
+    if not isinstance(password, str) or not player.user.check_password(password):
+        raise PlayerError("wrong password: changing the email needs your current password")
+    save_email(player.user, clean_email(email))
+    return player
+
+
+def username_for(login: str) -> str:
+    """The username a sign-in names: ``login`` itself, or the username of the account whose
+    email it is.  Usernames hold no "@", so the two cannot be confused; an unknown email is
+    returned as it is, and fails to authenticate like any wrong username."""
+    if "@" not in login:
+        return login
+    user = get_user_model().objects.filter(email__iexact=login.strip()).first()
+    return user.get_username() if user is not None else login
