@@ -118,7 +118,10 @@ def deal_for_request(game: str, spec: object) -> Deal:
             raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
         return todays_deal(game)
     if spec == "random":
-        return _deal_for_seed(game, GAMES[game].random_seed())
+        if GAMES[game].public_deal_numbers:  # a FreeCell number: it may have a deal already
+            return _deal_for_seed(game, GAMES[game].random_seed())
+        # A fresh 256-bit seed no deal has (docs/deals.md): one INSERT, no lookup first.
+        return Deal.objects.create(game=game, seed=GAMES[game].random_seed())
     if isinstance(spec, bool):
         raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
     # isascii: str.isdigit also takes digits int() refuses, such as "²".

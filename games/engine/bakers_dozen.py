@@ -49,26 +49,39 @@ class BakersDozen(Game):
         where = {c: (i, k) for i, p in enumerate(tab) for k, c in enumerate(p)}
         # exposed[i]: the lowest index of column i whose card could ever be its top.
         exposed = [len(p) - 1 for p in tab]
+        # waiting[r]: the columns whose lowest such card needs a top of rank r to move onto.
+        # A column is looked at again only when a card of that rank could become a top
+        # (rather than every column again after any change, which cost milliseconds).
+        waiting: list[list[int]] = [[] for _ in range(13)]
+        fresh: list[Card] = []  # cards that have just become possible tops
 
         def can_top(c: Card) -> bool:
             i, k = where[c]
             return k >= exposed[i]
 
-        changed = True
-        while changed:
-            changed = False
-            for i, p in enumerate(tab):
-                while exposed[i] > 0:
-                    k = exposed[i]
-                    c = p[k]
-                    up = RANK[c] + 1
-                    if up > 12 or not any(
-                        z in where and can_top(z) and (where[z][0] != i or where[z][1] > k)
-                        for z in range(up * 4, up * 4 + 4)
-                    ):
-                        break
-                    exposed[i] = k - 1  # c can move away: the card under it can be a top
-                    changed = True
+        def advance(i: int) -> None:
+            p = tab[i]
+            while exposed[i] > 0:
+                k = exposed[i]
+                up = RANK[p[k]] + 1
+                if up > 12:
+                    return
+                if not any(
+                    z in where and can_top(z) and (where[z][0] != i or where[z][1] > k)
+                    for z in range(up * 4, up * 4 + 4)
+                ):
+                    waiting[up].append(i)
+                    return
+                exposed[i] = k - 1  # p[k] can move away: the card under it can be a top
+                fresh.append(p[k - 1])
+
+        for i in range(len(tab)):
+            advance(i)
+        while fresh:
+            rank = RANK[fresh.pop()]
+            columns, waiting[rank] = waiting[rank], []
+            for i in columns:
+                advance(i)
         found = self.found
         return not any(
             found[s] < 13 and can_top(found[s] * 4 + s) for s in range(4)

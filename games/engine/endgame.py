@@ -13,6 +13,7 @@ Finish and auto finish, Dead ends).  Functions over a ``Game``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from time import perf_counter
 from typing import Any
 
 from .cards import RANK, SUIT
@@ -174,6 +175,12 @@ def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
     Moving a whole pile headed by its deepest card into another empty pile only swaps
     two piles, so it does not count as a move here.
     """
+    return bool(_no_legal_move(game, moves, None))
+
+
+def _no_legal_move(game: Game, moves: Iterable[Move] | None, deadline: float | None
+                   ) -> bool | None:
+    """``no_legal_move``, or None once ``deadline`` (``perf_counter``) has passed."""
     for src, dst, n in game.legal_moves() if moves is None else moves:
         if src == STOCK or dst == STOCK:
             continue
@@ -190,6 +197,8 @@ def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
         g.apply(m)
         if g.waste and any(s == WASTE and d != STOCK for s, d, _ in g.legal_moves()):
             return False
+        if deadline is not None and perf_counter() > deadline:
+            return None
     return True
 
 
@@ -256,9 +265,10 @@ def _changes_floor(game: Game, entry: tuple[Move, Any, Any]) -> bool:
             or (extra == 1 and game.draw > 0))
 
 
-def _leads_up(game: Game, path: tuple[Move, ...]) -> bool:
+def _leads_up(game: Game, path: tuple[Move, ...], deadline: float | None) -> bool | None:
     """Do these moves, played from here, send a card up or turn one?  (A witness that some
-    move still matters; each move is checked, as the table may have changed since.)"""
+    move still matters; each move is checked, as the table may have changed since.)  None
+    once ``deadline`` has passed: a search's path can be hundreds of moves long."""
     g = game.copy()
     g.history = []
     floor = game.cards_up
@@ -268,17 +278,20 @@ def _leads_up(game: Game, path: tuple[Move, ...]) -> bool:
         g.apply(move)
         if g.cards_up > floor or (g.history[-1][2] == 1 and g.draw > 0):
             return True
+        if deadline is not None and perf_counter() > deadline:
+            return None
     return False
 
 
-def _remembered(game: Game) -> bool | None:
+def _remembered(game: Game, deadline: float | None = None) -> bool | None:
     """The verdict the table's last search still gives, or None when a search is needed.
 
     ``game.dead_end_memo`` is (verdict, the history entry of the position searched, path).
     Dead: a position reached from a dead one by a move that leaves the foundations and
     the face-down cards alone is dead too (what it can reach is a subset, measured from
-    the same count of cards up), so the verdict carries over such a move.  Live: the path the search found to progress proves it again if it still works
-    from here -- usually it does, as most moves touch other piles."""
+    the same count of cards up), so the verdict carries over such a move.  Live: the path
+    the search found to progress proves it again if it still works from here -- usually it
+    does, as most moves touch other piles."""
     memo, h = game.dead_end_memo, game.history
     if memo is None or not h:
         return None
@@ -293,10 +306,15 @@ def _remembered(game: Game) -> bool | None:
         return True
     if follows and path and h[-1][0] == path[0]:
         path = path[1:]  # the player took the path's first step
-    if path and _leads_up(game, path):
+    if path and _leads_up(game, path, deadline):
         game.dead_end_memo = (False, h[-1], path)
         return False
     return None
+
+
+# What a search leaves to remember (see ``_remembered``): its verdict and its path to
+# progress, or None when it proved nothing worth carrying to the next move.
+Kept = tuple[bool, tuple[Move, ...]] | None
 
 
 def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
@@ -309,30 +327,76 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
     rule: a dead end is no legal move at all.  Each search leaves its verdict on the table
     (see ``_remembered``), so the next move rarely needs one.
     """
+    return bool(dead_end_within(game, moves))
+
+
+def dead_end_within(game: Game, moves: Iterable[Move] | None = None,
+                    seconds: float | None = None) -> bool | None:
+    """``no_move_matters``, or None when it would take more than ``seconds``.
+
+    Most moves are answered from what the last search left on the table in microseconds,
+    but a search can take a hundred milliseconds; a caller that must not wait that long
+    (the socket's event loop) asks with a limit and, on None, has ``settle`` give the
+    verdict elsewhere.  An answer given within the limit is the one ``no_move_matters``
+    gives: the limit only ever turns an answer into None.
+    """
     if game.won:
         return False
-    if no_legal_move(game, moves):  # ``moves``: the legal moves, when the caller has them
-        return True
+    deadline = None if seconds is None else perf_counter() + seconds
+    # ``moves``: the legal moves, when the caller has them
+    stuck = _no_legal_move(game, moves, deadline)
+    if stuck is not False:
+        return stuck
     if not game.dead_end_search:
         return False
-    known = _remembered(game)
+    known = _remembered(game, deadline)
     if known is not None:
         return known
     mark = game.history[-1] if game.history else None
     game.dead_end_memo = None
+    verdict, kept = _search(game, deadline)
+    if kept is not None and mark is not None:
+        game.dead_end_memo = (kept[0], mark, kept[1])
+    return verdict
+
+
+def settle(game: Game) -> tuple[bool, Kept]:
+    """The verdict ``no_move_matters`` gives, computed afresh (for a copy of the table sent
+    to another process, history and all left behind), and what the table it was copied
+    from may remember of it: see ``remember``."""
+    if game.won:
+        return False, None
+    if no_legal_move(game):
+        return True, None
+    if not game.dead_end_search:
+        return False, None
+    verdict, kept = _search(game, None)
+    return bool(verdict), kept
+
+
+def remember(game: Game, kept: Kept) -> None:
+    """Leave ``settle``'s findings on the table it was asked about (still at that position:
+    the caller makes sure), as the table's own search would have."""
+    if kept is not None and game.history:
+        game.dead_end_memo = (kept[0], game.history[-1], kept[1])
+
+
+def _search(game: Game, deadline: float | None) -> tuple[bool | None, Kept]:
+    """The search behind ``no_move_matters``: its verdict (None: ``deadline`` passed first)
+    and what to remember of it."""
     path = _stock_witness(game)
     if path:
-        if mark is not None:
-            game.dead_end_memo = (False, mark, path)
-        return False
+        return False, (False, path)
     if game.cannot_progress():
-        return True  # not kept: a search's verdict, unlike this one, carries to the next move
+        return True, None  # not kept: a search's verdict, unlike this one, carries over
     floor = game.cards_up
     g = game.copy()
     g.history = []  # unbounded undo for the search, whatever the game's own limit
     seen = {position_key(g)}
     stack = [_ordered(g)]
     while stack:
+        if deadline is not None and perf_counter() > deadline:
+            return None, None
         move = next(stack[-1], None)
         if move is None:
             stack.pop()
@@ -342,17 +406,13 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
         g.apply(move)
         turned = g.history[-1][2] == 1 and g.draw > 0
         if g.cards_up > floor or turned:
-            if mark is not None:
-                game.dead_end_memo = (False, mark, tuple(e[0] for e in g.history))
-            return False
+            return False, (False, tuple(e[0] for e in g.history))
         key = position_key(g)
         if key in seen:
             g.undo()
             continue
         seen.add(key)
         if len(seen) > game.DEAD_END_BUDGET:
-            return False
+            return False, None
         stack.append(_ordered(g))
-    if mark is not None:
-        game.dead_end_memo = (True, mark, ())
-    return True
+    return True, (True, ())

@@ -70,8 +70,10 @@ def view(g: Game) -> dict[str, Any]:
     return out
 
 
-def state(g: Game) -> dict[str, Any]:
-    """Everything a client needs after a move (the shape of the HTTP answers)."""
+def state(g: Game, within: float | None = None) -> dict[str, Any]:
+    """Everything a client needs after a move (the shape of the HTTP answers).  With
+    ``within``, the dead-end verdict gets that many seconds and is None when it needs more
+    (``endgame.dead_end_within``): the caller then settles it elsewhere."""
     moves = list(g.legal_moves())  # generated once: the list and the dead-end test
     return {
         "game": g.key,
@@ -84,7 +86,7 @@ def state(g: Game) -> dict[str, Any]:
         "can_finish": endgame.can_finish(g),
         # True once no move can change the outcome (docs/rules.md, Dead ends); the table
         # then offers undo, replay and another deal.
-        "no_legal_move": endgame.no_move_matters(g, moves),
+        "no_legal_move": endgame.dead_end_within(g, moves, within),
         "can_undo": bool(g.history),
     }
 

@@ -55,12 +55,14 @@ def start_session(player: Player, game: str, deal_spec: object,
             ).values_list("pk", flat=True).first()
             if open_ranked is not None:
                 raise RankedAttemptOpen(open_ranked)
-        first = not GameSession.objects.filter(player=player, deal=deal).exists()
+        # Only today's daily is ever ranked: any other deal needs no look at earlier tries.
+        ranked = deal.date is not None and deal.date == daily.today() and not (
+            GameSession.objects.filter(player=player, deal=deal).exists())
         session = GameSession(
             player=player,
             deal=deal,
             game=deal.game,
-            ranked=first and deal.date is not None and deal.date == daily.today(),
+            ranked=ranked,
             client_key=client[0], device_key=client[1],
         )
         g = locked.rebuild(session)

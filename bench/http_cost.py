@@ -1,0 +1,175 @@
+"""HTTP cost: ``GET /api/me/`` and ``POST /api/sessions/`` against a small static file served
+by the same process, in the same run, under each ASGI server asked for.
+
+    .venv/bin/python bench/http_cost.py --seconds 8 --connections 8 --servers daphne,uvicorn
+
+Each server runs the site (``config.asgi:application``) on PostgreSQL and Redis with DEBUG
+off and the static files collected, one process.  ``--connections`` keep-alive clients (a
+minimal HTTP/1.1 client on asyncio, so the client costs little beside the server) each
+send one request after another for ``--seconds``; each guest is made before the timing.
+Printed per server and request: requests a second, p50/p99 latency, the server's CPU per
+request (from /proc), and the rate as a share of the static file's.
+
+Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench,
+created if missing), REDIS_URL (default redis://127.0.0.1:6379/0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import cpu_seconds, ensure_database, free_port, wait_for  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection with the cookies the site gave it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+    async def call(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
+                "Accept-Encoding: identity"]
+        if self.cookies:
+            head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if method != "GET":
+            head += ["Content-Type: application/json", f"Content-Length: {len(data)}",
+                     f"X-CSRFToken: {self.cookies.get('csrftoken', '')}",
+                     f"Origin: http://127.0.0.1:{self.port}"]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name.lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "set-cookie":
+                m = re.match(r"\s*([^=]+)=([^;]*)", value)
+                if m:
+                    self.cookies[m.group(1)] = m.group(2)
+        return status, await self.reader.readexactly(length)
+
+
+async def measure(port: int, pid: int, seconds: float, connections: int,
+                  request: tuple[str, str, object]) -> dict[str, float]:
+    clients = [Client(port) for _ in range(connections)]
+    for c in clients:
+        await c.open()
+        status, _ = await c.call("GET", "/api/me/")  # a guest, its cookies, before the timing
+        assert status == 200, status
+    latencies: list[float] = []
+    errors = [0]
+    method, path, body = request
+
+    async def loop(c: Client, stop: float) -> None:
+        while time.monotonic() < stop:
+            t0 = time.monotonic()
+            status, _ = await c.call(method, path, body)
+            latencies.append(time.monotonic() - t0)
+            if status >= 400:
+                errors[0] += 1
+
+    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    await asyncio.gather(*(loop(c, t0 + seconds) for c in clients))
+    elapsed, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
+    for c in clients:
+        c.writer.close()
+    lat = sorted(latencies)
+    q = lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000  # noqa: E731
+    return {"rate": len(lat) / elapsed, "p50": q(0.5), "p99": q(0.99),
+            "cpu_ms": cpu / max(1, len(lat)) * 1000, "errors": errors[0]}
+
+
+def command(server: str, port: int) -> list[str]:
+    app = "config.asgi:application"
+    if server == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    if server == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                "--loop", "uvloop", "--http", "httptools", "--no-access-log",
+                "--log-level", "warning", app]
+    if server == "granian":
+        return [sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
+                "--port", str(port), "--no-ws", "--log-level", "warning", app]
+    raise SystemExit(f"unknown server {server!r}: daphne, uvicorn or granian")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=8)
+    ap.add_argument("--connections", type=int, default=8)
+    ap.add_argument("--servers", default="daphne,uvicorn")
+    args = ap.parse_args()
+    db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
+    static_root = Path(tempfile.mkdtemp(prefix="bench-static-"))
+    env = {**os.environ, "DATABASE_URL": db, "DEBUG": "0",
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
+           "LOG_LEVEL": "WARNING", "RATE_LIMIT_GUESTS": "0", "RATE_LIMIT_SESSIONS": "0",
+           "SERVE_STATIC": "1", "STATIC_ROOT": str(static_root),
+           "SECRET_KEY": secrets.token_urlsafe(50), "DAILY_SECRET": secrets.token_urlsafe(50)}
+    ensure_database(db)
+    print("==> migrating and collecting static files", flush=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True)
+    manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
+    static = "/static/" + manifest["frontend/js/notice.js"]  # about 1 KB
+    requests = [("static file (baseline)", ("GET", static, None)),
+                ("GET /api/me/", ("GET", "/api/me/", None)),
+                ("POST /api/sessions/", ("POST", "/api/sessions/",
+                                         {"game": "freecell", "deal": "random"}))]
+    rows = []
+    try:
+        for server in args.servers.split(","):
+            port = free_port()
+            proc = subprocess.Popen(command(server, port), cwd=ROOT, env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                wait_for(port, proc)
+                print(f"==> {server}", flush=True)
+                base = None
+                for name, request in requests:
+                    r = asyncio.run(measure(port, proc.pid, args.seconds, args.connections,
+                                            request))
+                    base = base or r["rate"]
+                    rows.append((server, name, r, r["rate"] / base))
+            finally:
+                proc.terminate()
+                proc.wait(10)
+    finally:
+        shutil.rmtree(static_root, ignore_errors=True)
+    print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row, "
+          "one server process\n")
+    print(f"{'server':8} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'CPU ms/req':>10} {'errors':>6} {'vs static':>9}")
+    for server, name, r, ratio in rows:
+        print(f"{server:8} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
+              f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:9.0%}")
+
+
+if __name__ == "__main__":
+    main()
