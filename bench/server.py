@@ -109,17 +109,35 @@ class HttpPlayer:
         return self.call("POST", "/api/sessions/", {"game": game, "deal": "random"})
 
 
-def pick(state: dict, rng: random.Random) -> str | None:
+def pick(state: dict, rng: random.Random, choice: str = "table") -> str | None:
+    """A legal move: ``table`` prefers the table's moves to the stock (a client that never
+    meets the searches the stock brings); ``random`` takes any legal move, the stock as
+    likely as any other, as a person turns it."""
     moves = state["legal_moves"]
     if not moves:
         return None
+    if choice == "random":
+        return rng.choice(moves)["move"]
     table = [m for m in moves if "stock" not in (m["from"], m["to"])]
     return rng.choice(table or moves)["move"]
 
 
+async def answer_to(ws: websockets.ClientConnection) -> dict:
+    """The next answer; a verdict message after the previous one (docs/api.md) is read
+    past, and said in the answer it concerns, as a client applies it."""
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg.get("type") != "verdict":
+            return msg
+        verdicts[0] += 1
+
+
+verdicts = [0]  # verdict messages received in the run
+
+
 async def play(base: str, ws_base: str, game: str, window: dict[str, float],
                ready: asyncio.Barrier, restart_after: int, latencies: list[float],
-               seed: int) -> None:
+               seed: int, choice: str = "table") -> None:
     rng = random.Random(seed)
     player = await asyncio.to_thread(HttpPlayer, base)
     session = await asyncio.to_thread(player.new_session, game)
@@ -133,13 +151,13 @@ async def play(base: str, ws_base: str, game: str, window: dict[str, float],
                 first = False
                 await ready.wait()
             while time.monotonic() < window["stop"] and state["seq"] < restart_after \
-                    and not state["won"]:
-                move = pick(state, rng)
+                    and not state["won"] and not state["no_legal_move"]:
+                move = pick(state, rng, choice)
                 if move is None:
                     break
                 t0 = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
-                answer = json.loads(await ws.recv())
+                answer = await answer_to(ws)
                 latencies.append(time.perf_counter() - t0)
                 if answer["type"] != "state":
                     raise SystemExit(f"refused legal move {move}: {answer}")
@@ -191,7 +209,7 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     # Each player sticks to one process, as behind a load balancer with affinity.
     players = [asyncio.create_task(play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
                                         args.game, window, ready, args.restart_after,
-                                        play_lat, i))
+                                        play_lat, i, args.moves))
                for i, port in zip(range(args.players),
                                   itertools.cycle(site_ports), strict=False)]
     await ready.wait()
@@ -210,7 +228,8 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     echo_seconds = time.monotonic() - start
     echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - cpu0
     print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}, "
-          f"{args.processes} server process(es) each side")
+          f"{args.moves} moves, {args.processes} server process(es) each side, "
+          f"{verdicts[0]} verdict messages")
     moves = summary("validated + stored moves", play_lat, play_seconds)
     bare = summary("bare Daphne echo", echo_lat, echo_seconds)
     print(f"{'ratio moves/echo':28} {moves['rate'] / bare['rate']:10.1%}")
@@ -225,6 +244,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--game", default="freecell")
     ap.add_argument("--restart-after", type=int, default=150)
+    ap.add_argument("--moves", choices=["table", "random"], default="table",
+                    help="table: the table's moves before the stock; random: any legal move, "
+                         "the stock included, as a person plays (default table)")
     ap.add_argument("--processes", type=int, default=1,
                     help="Daphne processes for the site, and as many for the echo (default 1)")
     ap.add_argument("--log", help="write the servers' output to this file")

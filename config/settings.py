@@ -100,6 +100,11 @@ HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "1.0"))
 HINT_WORKERS = env_int("HINT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 HINT_QUEUE = env_int("HINT_QUEUE", 2 * max(1, HINT_WORKERS))
 HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
+# A socket move's dead-end verdict gets DEAD_END_LOOP_MS of the event loop; one that needs
+# more is settled in DEAD_END_WORKERS worker processes and sent after the move's answer when
+# it is a dead end (games/play/verdicts.py; 0 workers: settled on the loop, however long).
+DEAD_END_LOOP_MS = float(env_str("DEAD_END_LOOP_MS", "0.5"))
+DEAD_END_WORKERS = env_int("DEAD_END_WORKERS", 1)
 
 # Fair-play review of ranked wins (games/review.py, docs/rules.md "Fair play"): a win whose
 # signals cross one of these is under review until an operator clears or disqualifies it.

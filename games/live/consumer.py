@@ -36,7 +36,7 @@ from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
 from games.live import driver, presence
 from games.models import Player
-from games.play import hints, operations, optimistic
+from games.play import hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
 from games.play.outcome import clean_op, clean_token
 
@@ -130,32 +130,42 @@ def _operate(session_id: str, player: Player, content: dict[str, Any],
     return {"type": "state", **state(outcome)}
 
 
-async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
-                        ) -> tuple[dict[str, Any] | None, bool]:
+# A move answered on the loop whose dead-end verdict it had no time for: the session, its
+# seq and a copy of its table for a worker (``games.play.verdicts``).
+Unsettled = tuple[Any, int, Any]
+
+
+async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any],
+                        within: float | None = None
+                        ) -> tuple[dict[str, Any] | None, bool, Unsettled | None]:
     """The common socket move without a thread: the optimistic store's check and statement
     (``games.play.optimistic``), the statement through the batched asyncio driver.  (None,
-    tried): let ``_operate`` in a pool thread answer it (anything unusual), telling it
-    whether this move was tried here already."""
+    tried, None): let ``_operate`` in a pool thread answer it (anything unusual), telling it
+    whether this move was tried here already.  The dead-end verdict gets a bounded share of
+    the loop; when that is not enough, the third value is what settling it needs."""
     if content.get("type") != "move" or not driver.usable():
-        return None, False
+        return None, False, None
     _limited(ratelimit.hit("moves", f"p{player.pk}", local_only=True))
     token, op = clean_token(content.get("move")), clean_op(content.get("op"))
     hints.cancel(session_id)  # as on every other path: a move makes the running search moot
     pending = optimistic.check(session_id, player, content.get("seq"), token, op)
     if pending is None:
-        return None, True
+        return None, True, None
     try:
         row = await driver.batched(optimistic.SQL, pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
     outcome = optimistic.stored(pending, row, keep=False)
     if outcome is None:
-        return None, True
-    answer = {"type": "state", **state(outcome)}
+        return None, True, None
+    answer = {"type": "state", **state(outcome, within)}
+    unsettled = None
+    if outcome.unsettled:
+        unsettled = (pending.pk, outcome.session.seq, verdicts.detached(outcome.game))
     # Nothing else ran on this loop since the statement answered, so the table itself,
     # not a copy, is kept for the next move.
     optimistic.kept(pending, outcome)
-    return answer, True
+    return answer, True, unsettled
 
 
 def _leave(board: tuple[str, Any], channel: str) -> None:
@@ -165,6 +175,9 @@ def _leave(board: tuple[str, Any], channel: str) -> None:
 class PlayConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     board: tuple[str, Any] | None = None
+    seq: int | None = None  # the session's seq in the last state sent
+    within: float | None = None  # what a move's dead-end verdict may take of the loop
+    settling: asyncio.Task[None] | None = None  # the verdict being settled for that seq
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The play socket hears only its own client: nothing is ever sent to it through the
@@ -204,10 +217,15 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         # its first operation.  ?protocol=1 keeps the old greeting (a "state") for clients
         # written before it, for this release only (docs/api.md, "Play").
         old = b"protocol=1" in self.scope.get("query_string", b"").split(b"&")
+        # A client of the old protocol knows no verdict message: its answers wait for theirs.
+        self.within = None if old else verdicts.loop_seconds()
+        self.seq = state.get("seq")
         await self.send_json({"type": "state", **state} if old else
                              {"type": "hello", "protocol": PROTOCOL, **state})
 
     async def disconnect(self, code: int) -> None:
+        if self.settling is not None:
+            self.settling.cancel()
         if self.board is not None:
             await in_pool(_leave)(self.board, self.channel_name)
 
@@ -236,8 +254,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "error": "bad_request",
                                   "reason": "send a JSON object with a type"})
             return
+        unsettled = None
         try:
-            answer, tried = await _move_on_loop(self.session_id, self.player, content)
+            answer, tried, unsettled = await _move_on_loop(self.session_id, self.player,
+                                                           content, self.within)
             if answer is None:
                 answer = await in_pool(_operate)(self.session_id, self.player, content, tried)
         except SessionNotFound as exc:  # not this player's any more: the socket closes
@@ -257,4 +277,19 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         op = content.get("op")
         if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:
             answer["op"] = op  # the answer names the operation it answers
+        if answer.get("type") == "state" and answer.get("seq") != self.seq:
+            self.seq = answer.get("seq")
+            if self.settling is not None:  # a verdict on a position the player has left
+                self.settling.cancel()
+                self.settling = None
         await self.send_json(answer)
+        if unsettled is not None and unsettled[1] == self.seq:
+            self.settling = asyncio.create_task(self._settle(*unsettled))
+
+    async def _settle(self, pk: Any, seq: int, game: Any) -> None:
+        """The verdict the move's answer had no time for, settled in a worker; a dead end is
+        told to the player while the session is still at that seq (docs/api.md, "verdict")."""
+        dead, kept = await verdicts.settle(game)
+        tables.remember(pk, seq, kept)
+        if dead and self.seq == seq:
+            await self.send_json({"type": "verdict", "seq": seq, "no_legal_move": True})

@@ -14,10 +14,18 @@ from games.play.outcome import Outcome
 from games.review import REASONS
 
 
-def state(outcome: Outcome) -> dict[str, Any]:
-    """The answer after any operation: docs/api.md's shape plus the session's counters."""
+def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
+    """The answer after any operation: docs/api.md's shape plus the session's counters.
+
+    ``within``: the seconds the dead-end verdict may take (the socket's event loop gives it
+    a fraction of a millisecond).  When that is not enough the answer says False, as it
+    would of a verdict still open, and ``outcome.unsettled`` is set: the caller has the
+    verdict settled off the loop (``games.play.verdicts``) and says when it is a dead end."""
     session, g = outcome.session, outcome.game
-    st = seen.state(g)
+    st = seen.state(g, within)
+    if st["no_legal_move"] is None:
+        outcome.unsettled = True
+        st["no_legal_move"] = False
     out: dict[str, Any] = {
         "id": str(session.id),
         "game": session.game,

@@ -30,6 +30,8 @@ class Outcome:
     just_won: bool = False
     op: str | None = None  # the client's operation id, echoed in the answer
     repeated: bool = False  # the operation had been stored already: nothing was done now
+    # The answer's dead-end verdict was not given in its time (answer.state's ``within``).
+    unsettled: bool = False
 
 
 def session_from_row(values: dict[str, Any], deal: Deal) -> GameSession:

@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from games.engine import Game
+from games.engine import Game, endgame
 
 MAX_TABLES = 5000
 Facts = tuple[Any, Any]  # (owner's player id, Deal)
@@ -56,6 +56,15 @@ def keep(session_id: object, seq: int, game: Game, facts: Facts | None = None) -
         _tables.move_to_end(key)
         while len(_tables) > MAX_TABLES:
             _tables.popitem(last=False)
+
+
+def remember(session_id: object, seq: int, kept: endgame.Kept) -> None:
+    """What a dead-end search made elsewhere found (``endgame.settle``), left on the kept
+    table if it is still the one searched, so that the next move's verdict carries it."""
+    with _lock:
+        item = _tables.get(str(session_id))
+        if item is not None and item[0] == seq:
+            endgame.remember(item[1], kept)
 
 
 def clear() -> None:

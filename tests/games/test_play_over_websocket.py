@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from config.asgi import application
-from games.engine import seen
+from games.engine import endgame, new_game, seen
 from games.models import GameSession
+from games.play import tables, verdicts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -247,3 +249,100 @@ def test_an_old_client_can_ask_for_the_old_greeting_for_one_release(api):
     first, after = asyncio.run(scenario())
     assert first["type"] == "state" and first["seq"] == 0
     assert after["answers"] == {"type": "move", "seq": 0, "op": "k1"} and after["op"] == "k1"
+
+
+def _line_to_a_searched_dead_end(key: str, seed: int) -> list[str]:
+    """Random moves (the stock among them) from deal ``seed`` to a position that only the
+    search proves dead: it still has legal moves, none of which can change the outcome."""
+    for salt in range(400):
+        rng = random.Random(salt)
+        g = new_game(key, seed)
+        tokens: list[str] = []
+        for _ in range(250):
+            moves = list(g.legal_moves())
+            if not moves:
+                break
+            move = rng.choice(moves)
+            tokens.append(g.notation(move))
+            g.apply(move)
+            if endgame.no_move_matters(g) and not endgame.no_legal_move(g):
+                return tokens
+    raise AssertionError("no searched dead end found")
+
+
+def _started(client, key):
+    """A new session on a random deal, its seed and a line to a searched dead end."""
+    s = client.start(key, "random")
+    seed = GameSession.objects.select_related("deal").get(pk=s["id"]).deal.seed
+    return s, seed, _line_to_a_searched_dead_end(key, seed)
+
+
+@pytest.fixture
+def verdicts_deferred(settings):
+    """Every dead-end verdict that needs a search is settled in the worker, none on the loop."""
+    settings.DEAD_END_LOOP_MS = 0
+    # The workers started now, so that the first verdicts do not wait for them.
+    asyncio.run(verdicts.settle(verdicts.detached(new_game("klondike", 1))))
+    yield
+    verdicts.reset()
+
+
+def test_a_dead_end_the_loop_had_no_time_for_is_told_after_the_answer(api, verdicts_deferred):
+    c = api()
+    s, _, tokens = _started(c, "klondike-1-pass")
+
+    async def scenario():
+        ws = await opened(c, s["id"])
+        got = []
+        for seq, token in enumerate(tokens):
+            await ws.send_json_to({"type": "move", "seq": seq, "move": token})
+            got.append(await ws.receive_json_from(timeout=10))
+        # The last position is dead: its verdict follows the answer.
+        got.append(await ws.receive_json_from(timeout=30))
+        await ws.send_json_to({"type": "resume"})
+        got.append(await ws.receive_json_from(timeout=10))
+        await ws.disconnect()
+        return got
+
+    *answers, verdict, resumed = asyncio.run(scenario())
+    # Every position before the last was live: no answer (and no verdict) said otherwise.
+    assert all(a["type"] == "state" and not a["no_legal_move"] for a in answers), \
+        [a for a in answers if a["type"] != "state" or a["no_legal_move"]][:1]
+    assert [a["seq"] for a in answers] == list(range(1, len(tokens) + 1))
+    assert verdict == {"type": "verdict", "seq": len(tokens), "no_legal_move": True}
+    assert resumed["type"] == "state" and resumed["no_legal_move"] is True
+    assert c.get(f"/api/sessions/{s['id']}/").json()["no_legal_move"] is True
+    # The worker's findings were left on the kept table, for the next move's verdict.
+    kept = tables.peek(s["id"], len(tokens))
+    assert kept is None or kept.dead_end_memo is None or kept.dead_end_memo[0] is True
+
+
+def test_each_deferred_verdict_is_the_exact_one(api, verdicts_deferred):
+    """Along random play with the stock, waiting after each move: a verdict message comes
+    exactly where a fresh search says no move matters, and never elsewhere."""
+    c = api()
+    s, seed, tokens = _started(c, "klondike-1-pass")
+    g = new_game("klondike-1-pass", seed)
+    wanted = []
+    for token in tokens:
+        g.play(token)
+        fresh = g.copy()
+        fresh.dead_end_memo = None
+        wanted.append(endgame.no_move_matters(fresh))
+
+    async def scenario():
+        ws = await opened(c, s["id"])
+        said = []
+        for seq, token in enumerate(tokens):
+            await ws.send_json_to({"type": "move", "seq": seq, "move": token})
+            answer = await ws.receive_json_from(timeout=10)
+            dead = answer["no_legal_move"]
+            if not await ws.receive_nothing(timeout=0.3 if not dead else 0.01):
+                follow = await ws.receive_json_from()
+                assert follow["type"] == "verdict" and follow["seq"] == answer["seq"], follow
+                dead = follow["no_legal_move"]
+            said.append(dead)
+        await ws.disconnect()
+        return said
+
+    assert asyncio.run(scenario()) == wanted

@@ -24,7 +24,7 @@ function newOp() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function connect(session, { onState, onStatus }) {
+export function connect(session, { onState, onStatus, onVerdict }) {
   const id = session.id;
   let seq = session.seq;
   let waiting = null; // {op, resolve, reject, timer} for the request on the websocket
@@ -40,6 +40,10 @@ export function connect(session, { onState, onStatus }) {
         // (re)connection, a late answer to an operation already retried, or another tab's.
         if (mine) { const w = waiting; waiting = null; clearTimeout(w.timer); w.resolve(state); }
         else if (typeof state.seq === 'number' && state.seq > seq) adopt(state);
+      } else if (msg.type === 'verdict') {
+        // A dead end found after the move's answer was sent: about the table shown only
+        // while the session is still at that seq.
+        if (msg.seq === seq && onVerdict) onVerdict(msg);
       } else if (msg.type === 'error' && mine) {
         const w = waiting; waiting = null; clearTimeout(w.timer);
         if (msg.error === 'stale_seq') w.resolve(api.getSession(id));

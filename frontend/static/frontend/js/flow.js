@@ -69,6 +69,10 @@ export async function start(st) {
     || (session.started_at ? Math.max(0, Date.now() - Date.parse(session.started_at)) : 0);
   st.conn = connect(session, {
     onState: (state) => setState(st, state, st.pendingBefore),
+    // The server's verdict on the state shown, given after its answer (docs/api.md).
+    onVerdict: (v) => {
+      if (st.s && st.s.seq === v.seq && !st.s.no_legal_move) setState(st, { ...st.s, no_legal_move: v.no_legal_move });
+    },
     onStatus: (up) => {
       if (!up) say(st, t('offline'), 'offline', null, true);
       else if (st.notice && st.notice.kind === 'offline') { st.notice = null; drawNotice(st); announce(t('online')); }

@@ -1,0 +1,96 @@
+"""Dead-end verdicts the socket's event loop had no time for.
+
+A socket move's answer gives its dead-end verdict only if it takes at most
+``DEAD_END_LOOP_MS`` (``answer.state``'s ``within``).  The verdicts carried from move to move
+fit in that, but a fresh search can take a hundred milliseconds, and on the loop it would
+stall every socket of the process.  Those are settled here, in worker processes (the search
+is pure Python and holds the GIL: in a thread of the server it would stall the loop all the
+same), started on the first such verdict with ``forkserver`` (else ``spawn``), like the hint
+pool's.  The consumer tells the player when the verdict is a dead end (docs/api.md, the
+``verdict`` message), and the table kept for the next move learns what the search found,
+so the next move's verdict is usually carried at once.
+
+A worker that dies breaks the pool: the verdict it was settling is given in a thread
+instead (late, but never lost), and the next one starts a new pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from django.conf import settings
+
+from games.engine import Game, endgame
+from games.play.hint_worker import _exit_with_server
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_pool: tuple[ProcessPoolExecutor, Any] | None = None  # the executor and the workers' pipe
+
+
+def loop_seconds() -> float | None:
+    """What a verdict may take on the loop (None: all it needs, with no workers to hand
+    the rest to)."""
+    return settings.DEAD_END_LOOP_MS / 1000 if settings.DEAD_END_WORKERS > 0 else None
+
+
+def detached(game: Game) -> Game:
+    """A copy of the table to send to a worker, its history and memo left behind: the search
+    needs neither, they are most of what pickling would cost, and ``tables.remember``
+    carries back what the worker finds."""
+    g = game.copy()
+    g.history = []
+    g.dead_end_memo = None
+    return g
+
+
+async def settle(game: Game) -> tuple[bool, endgame.Kept]:
+    """``endgame.settle`` of ``game`` (a ``detached`` copy) in a worker process."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_executor(), endgame.settle, game)
+    except BrokenProcessPool as exc:
+        log.warning("dead-end verdict settled in a thread, the worker pool broke: %r", exc)
+        return await loop.run_in_executor(None, endgame.settle, game)
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        old = _pool
+        if old is not None and not getattr(old[0], "_broken", False):
+            return old[0]
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            ctx.set_forkserver_preload(["games.engine", "games.play.verdicts"])
+        watch, alive = ctx.Pipe(duplex=False)  # the workers watch for its end
+        executor = ProcessPoolExecutor(settings.DEAD_END_WORKERS, mp_context=ctx,
+                                       initializer=_start_worker, initargs=(watch,))
+        _pool = (executor, alive)
+    if old is not None:
+        old[0].shutdown(wait=False, cancel_futures=True)
+        old[1].close()
+    return executor
+
+
+def _start_worker(server: Any) -> None:
+    # A server killed outright cannot stop its workers: they leave when its pipe ends.
+    threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
+
+
+def reset() -> None:
+    """Stop the workers (settings changed; tests)."""
+    global _pool
+    with _lock:
+        old, _pool = _pool, None
+    if old is not None:
+        old[0].shutdown(wait=True, cancel_futures=True)
+        old[1].close()
