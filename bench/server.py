@@ -151,7 +151,7 @@ async def play(base: str, ws_base: str, game: str, window: dict[str, float],
                 first = False
                 await ready.wait()
             while time.monotonic() < window["stop"] and state["seq"] < restart_after \
-                    and not state["won"] and not state["no_legal_move"]:
+                    and not state["won"]:
                 move = pick(state, rng, choice)
                 if move is None:
                     break

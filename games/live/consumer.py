@@ -96,6 +96,7 @@ def _open(browser_session: Any, session_id: str, channel: str
     if player is None:
         raise SessionNotFound("no player: visit /api/me/ first")
     session_life.keep_alive(browser_session)  # playing renews the guest's year
+    verdicts.warm()  # here, off the loop: a worker's start would stall it
     outcome = operations.get_session(session_id, player)
     deal = outcome.session.deal
     board = (deal.game, deal.date) if deal.date else None

@@ -61,6 +61,20 @@ async def settle(game: Game) -> tuple[bool, endgame.Kept]:
         return await loop.run_in_executor(None, endgame.settle, game)
 
 
+_warm = False
+
+
+def warm() -> None:
+    """Start the workers now, in the caller's thread (a socket's first trip to the pool):
+    the first job sent to a pool starts its process right there, and on the event loop
+    that would stall every socket for as long."""
+    global _warm
+    if _warm or settings.DEAD_END_WORKERS <= 0:
+        return
+    _warm = True
+    _executor().submit(int)
+
+
 def _executor() -> ProcessPoolExecutor:
     global _pool
     with _lock:
@@ -88,9 +102,9 @@ def _start_worker(server: Any) -> None:
 
 def reset() -> None:
     """Stop the workers (settings changed; tests)."""
-    global _pool
+    global _pool, _warm
     with _lock:
-        old, _pool = _pool, None
+        old, _pool, _warm = _pool, None, False
     if old is not None:
         old[0].shutdown(wait=True, cancel_futures=True)
         old[1].close()
