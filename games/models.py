@@ -84,6 +84,9 @@ class Player(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_guests"
     )
+    # The player's choice: named "anonymous" in the open data of closed days (docs/api.md,
+    # "Open data").  The boards still show the display name: they are the game itself.
+    anonymous = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["id"]

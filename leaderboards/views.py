@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +18,7 @@ from games.api.serializers import ErrorOut
 from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Player
-from leaderboards import live, stats
+from leaderboards import export, live, stats
 from leaderboards.ranking import entries
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 
@@ -76,3 +79,24 @@ class DailyLeaderboardView(APIView):
             return error("bad_request", BAD_DAY, 400)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
                          "entries": entries(game, day)})
+
+
+class ExportView(APIView):
+    @extend_schema(responses={
+        (200, "application/x-ndjson"): OpenApiResponse(
+            description="one JSON object a line: a `deal` line per daily, then a `session` "
+                        "line per ranked session (docs/api.md, \"Open data\")"),
+        400: OpenApiResponse(ErrorOut), 404: OpenApiResponse(ErrorOut, description="the day is not closed yet"),
+    }, summary="Everything about a closed day, as newline-delimited JSON")
+    def get(self, request: Request, date: str) -> HttpResponseBase:
+        try:
+            day = export.closed_day(date)
+        except ValueError:
+            return error("bad_request", BAD_DAY, 400)
+        except export.NotExported as exc:
+            return error("not_found", str(exc), 404)
+        body = (json.dumps(line, separators=(",", ":")) + "\n" for line in export.lines(day))
+        response = StreamingHttpResponse(body, content_type="application/x-ndjson")
+        response["Content-Disposition"] = f'inline; filename="daily-solitaire-{day}.ndjson"'
+        response["Cache-Control"] = "public, max-age=3600"  # a closed day does not change
+        return response

@@ -229,6 +229,13 @@ def rename(player: Player, value: object) -> Player:
     return player
 
 
+def set_anonymous(player: Player, anonymous: bool) -> Player:
+    """Whether the open data of closed days names this player or says "anonymous"."""
+    player.anonymous = anonymous
+    player.save(update_fields=["anonymous"])
+    return player
+
+
 def sign_up(request: HttpRequest, username: object, password: object,
             email: object = None) -> Player:
     """Give the current guest an account; its games stay with it.  The email is optional

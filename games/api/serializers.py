@@ -219,11 +219,29 @@ class PlayerOut(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     email = serializers.CharField(allow_null=True, help_text="the account's email (only "
                                   "the player sees it); null for a guest or none")
+    anonymous = serializers.BooleanField(help_text='named "anonymous" in the open data')
     csrf_token = serializers.CharField()
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false, and only that: DRF's BooleanField would take "yes" or 1."""
+
+    def to_internal_value(self, data: object) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class RenameIn(serializers.Serializer):
-    display_name = StrictCharField(help_text="3-24 letters, digits, spaces, _ - .")
+    display_name = StrictCharField(required=False,
+                                   help_text="3-24 letters, digits, spaces, _ - .")
+    anonymous = StrictBooleanField(required=False, help_text='named "anonymous" in the open '
+                                   "data of closed days (the boards still show the name)")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError("give display_name, anonymous or both")
+        return attrs
 
 
 class CredentialsIn(serializers.Serializer):

@@ -47,6 +47,7 @@ def player_json(request: Request, player: Player) -> dict[str, Any]:
         "guest": player.is_guest,
         "username": player.user.get_username() if player.user else None,
         "email": (player.user.email or None) if player.user else None,
+        "anonymous": player.anonymous,
         "csrf_token": get_token(request._request),  # also sets the CSRF cookie
     }
 
@@ -71,10 +72,14 @@ class MeView(PlayerAPIView):
     def get(self, request: Request) -> Response:
         return Response(player_json(request, player_of(request)))
 
-    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name")
+    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name, or whether the open data names the player")
     def patch(self, request: Request) -> Response:
         data = validated(s.RenameIn, request.data)
-        player = players.rename(player_of(request), data["display_name"])
+        player = player_of(request)
+        if "display_name" in data:
+            player = players.rename(player, data["display_name"])
+        if "anonymous" in data:
+            players.set_anonymous(player, data["anonymous"])
         return Response(player_json(request, player))
 
 

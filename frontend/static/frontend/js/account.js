@@ -15,6 +15,7 @@ function show(text, ok) {
 function render(me) {
   document.getElementById('acct-name').textContent = me.display_name;
   document.querySelector('#f-rename [name=name]').value = me.display_name;
+  document.querySelector('#f-anonymous [name=anonymous]').checked = me.anonymous;
   document.getElementById('f-signup').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
   document.getElementById('f-email').hidden = me.guest;
@@ -39,6 +40,7 @@ function form(id, fn) {
 }
 
 form('f-rename', (d) => api.rename(d.name));
+form('f-anonymous', (d) => api.setAnonymous(d.anonymous === 'on'));
 form('f-signup', (d) => api.signUp(d.username, d.password, d.email));
 form('f-email', (d) => api.setEmail(d.email, d.password));
 form('f-signin', (d) => api.signIn(d.username, d.password));

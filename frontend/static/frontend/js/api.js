@@ -41,6 +41,7 @@ export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op
 export const leaderboard = (game, date) => call('GET', `/api/leaderboards/${game}/${date}/`);
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);
 export const rename = (name) => call('PATCH', '/api/me/', { display_name: name });
+export const setAnonymous = (anonymous) => call('PATCH', '/api/me/', { anonymous });
 export const signUp = (username, password, email) => call('POST', '/api/auth/signup/', { username, password, email: email || '' });
 export const setEmail = (email, password) => call('PUT', '/api/me/email/', { email, password });
 export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
