@@ -101,6 +101,8 @@ class MoveObject(serializers.Serializer):
     to = serializers.CharField()
     count = serializers.IntegerField()
     card = serializers.CharField(required=False)
+    best = serializers.BooleanField(
+        required=False, help_text="the move a tap on its card plays (the Klondike family)")
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()

@@ -25,7 +25,7 @@ class BakersDozen(Game):
     build = ANY_SUIT
     empty_pile = NEVER_REFILLED
     runs = SINGLE_CARD
-    partial_finish = True
+    send_up = True
     time_bonus_from = 1200  # docs/rules.md, Scores: only Baker's Dozen adds a time bonus
     column_names = "123456789tjqk"  # the rank letters for columns 10-13
     foundation_from = None  # only top cards move, and foundation cards never come back

@@ -95,11 +95,14 @@ def _columns_can_empty(game: Game) -> bool:
 
 
 def can_finish(game: Game) -> bool:
-    """Is "finish" offered now?  Only once the remaining cards are sure to go up."""
-    if game.won:
+    """Is "finish" (Baker's Dozen's "auto finish") offered now?  Only once it wins: every
+    card face up and sending up every card that can go wins.  With a stock, only once the
+    stock is empty as well (docs/rules.md, Finish): while it holds cards the player has not
+    turned them all, and turning them is the player's to do.  With draw one and unlimited
+    passes the rest then always wins; with draw three or limited passes the waste may lie
+    in an order the finish cannot play out, which ``finish_wins`` finds."""
+    if game.won or (game.draw and game.stock):
         return False
-    if game.partial_finish:
-        return foundation_move(game) is not None
     return finish_wins(game)
 
 

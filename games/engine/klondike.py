@@ -34,6 +34,7 @@ class KlondikeFamily(Game):
     undo_limit = 400
     column_names = "1234567"
     foundation_from = "f{suit}"
+    tap_to_best = True
 
     def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         """Aisleriot's order: round r gives pile r a face-up card and piles r+1.. a

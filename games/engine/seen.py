@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import endgame
+from . import endgame, taps
 from .cards import CODE
 from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, SUPERMOVE, WASTE, Move, pile_name
@@ -75,10 +75,15 @@ def state(g: Game, within: float | None = None) -> dict[str, Any]:
     ``within``, the dead-end verdict gets that many seconds and is None when it needs more
     (``endgame.dead_end_within``): the caller then settles it elsewhere."""
     moves = list(g.legal_moves())  # generated once: the list and the dead-end test
+    objects = move_objects(g, moves)
+    best = taps.best_moves(g, moves)
+    for obj, move in zip(objects, moves, strict=True):
+        if move in best:
+            obj["best"] = True  # where a tap on its card sends it (taps.py)
     return {
         "game": g.key,
         "view": view(g),
-        "legal_moves": move_objects(g, moves),
+        "legal_moves": objects,
         "score": g.score if g.has_score else None,
         "cards_up": g.cards_up,
         "moves": g.moves,

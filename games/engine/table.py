@@ -51,7 +51,12 @@ class Table:
     has_score: ClassVar[bool] = True
     ranked_by_time: ClassVar[bool] = False  # wins by time then moves, not by score first
     time_bonus_from: ClassVar[int] = 0  # a win adds max(0, this - whole seconds); 0 = none
-    partial_finish: ClassVar[bool] = False  # "auto finish" also when not every card goes up
+    # The table offers "Send up" beside the finish: every card that can go up now, one by
+    # one, whether or not that wins (the finish itself is offered only when it wins).
+    send_up: ClassVar[bool] = False
+    # A tap sends a card to its best destination, not only to a foundation: the state
+    # marks that move ``best`` (taps.py, docs/rules.md "Mouse and touch").
+    tap_to_best: ClassVar[bool] = False
 
     # -- the notation's names for the piles (docs/api.md, Move notation) ---------------------
     column_names: ClassVar[str] = ""  # one character per column, left to right

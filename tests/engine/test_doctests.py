@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["cards", "deals", "table", "legal", "game", "endgame", "seen", "catalogue", "record",
-           "solver.registry"]
+           "taps", "solver.registry"]
 
 
 @pytest.mark.parametrize("name", MODULES)

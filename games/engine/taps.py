@@ -1,0 +1,87 @@
+"""Where a tap sends a card (docs/rules.md, Mouse and touch): in the games that declare
+``tap_to_best``, one tap sends a card to its best destination, ranked the way the hint's
+heuristic ranks moves; the state marks those moves ``best`` (docs/api.md, Move objects),
+so the page chooses among the server's moves and holds no rule of its own.
+
+For every card a tap can take (a pile, and the cards from it down), the best of its legal
+destinations:
+
+* its foundation, when the card is one that nothing could ever need on the table (an ace,
+  a two, or a card whose rank below is up in both suits of the other colour: the cards
+  the hint's search sends up by itself);
+* otherwise the destination whose position the hint's heuristic likes best (face-down
+  cards, cards not home, cards lying on a lower card of their column), a move that only
+  takes the previous one back last.
+
+The heuristic sees the table as the player does: a face-down card counts as one, whatever
+it is, and the stock only as its size, so the ranking never depends on a card the player
+has not seen.
+
+>>> from games.engine import seen
+>>> from games.engine.klondike import Klondike
+>>> g = Klondike.setup([["KS"], ["KD", "QC"], ["JD"], ["2C"]], foundations={"C": 1})
+>>> [m["move"] for m in seen.state(g)["legal_moves"] if m.get("best")]
+['32', '4h']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .game import Game
+from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
+
+
+def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
+    """The move a tap plays for each card that has somewhere to go (empty unless the game
+    declares ``tap_to_best``).  A card whose only moves the search never makes (a king
+    already at the bottom of its pile, moved into another empty pile) has none: a tap then
+    picks it, as in the other games."""
+    if not game.tap_to_best or game.won:
+        return set()
+    # Imported here: the solver's modules import seen.py, which imports this one.
+    from .solver.hinting import previous_move, undoes
+    from .solver.klondike import KlondikeDomain
+    from .solver.klondike_autoplay import safe_cards
+
+    groups: dict[tuple[int, int], list[Move]] = {}
+    for m in moves:
+        src, dst, n = m
+        if src == STOCK or dst == STOCK or FOUNDATION <= src < STOCK:
+            continue  # the stock is touched, and a foundation's card is picked, not sent
+        if src < CELL and dst < CELL and n == len(game.tab[src]) \
+                and not game.tab[dst]:
+            continue  # a whole pile into an empty one only swaps two piles
+        groups.setdefault((src, n), []).append(m)
+    if not groups:
+        return set()
+    dom = KlondikeDomain(game)
+    s0 = _as_seen(game)
+    safe = safe_cards(list(game.found))
+    prev = previous_move(game)
+    out: set[Move] = set()
+    for (src, n), group in groups.items():
+        card = game.waste[-1] if src == WASTE else game.tab[src][-n]
+        up = [m for m in group if FOUNDATION <= m[1] < STOCK]
+        if up and card in safe and not undoes(game, up[0], None, prev):
+            out.add(up[0])
+            continue
+        # The position after the move, with the cards the search would send up by
+        # itself sent up, scored as the hint's fallback scores the moves it compares.
+        out.add(min(group, key=lambda m: (
+            undoes(game, m, None, prev), dom.heuristic(dom._child(s0, (m,))[1]),
+            group.index(m))))
+    return out
+
+
+def _as_seen(game: Game) -> tuple[Any, ...]:
+    """The search's state of ``game`` with every unseen card replaced by one the heuristic
+    takes for no card: rank 13, above every real one, so that it never counts as lying on
+    a lower card and never goes up."""
+    unseen = 13 * 4
+    cols = tuple(bytes([unseen] * d) + bytes(p[d:]) for p, d in zip(game.tab, game.down,
+                                                                      strict=True))
+    talon = bytes(game.waste) + bytes([unseen] * len(game.stock))
+    return (cols, tuple(game.down), talon, len(game.waste), tuple(game.found),
+            game.redeals_used)
