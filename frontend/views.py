@@ -83,6 +83,8 @@ def _game(key: str) -> dict[str, Any]:
         # to say why it may not) where the notation can name a foundation to move from.
         "foundation_pickable": cls.foundation_from is not None,
         "has_score": cls.has_score,
+        # "Send up" beside the finish: every card that can go up now (table.py).
+        "send_up": cls.send_up,
         # What notation.js needs to write a move the server did not list.
         "notation": {"columns": cls.column_names, "foundation_from": cls.foundation_from},
         "daily": cls.daily,

@@ -1,5 +1,6 @@
-// Carries out the intents of intents.js: picks cards, lets them go, plays moves.
-import { runFinish } from './finish.js';
+// Carries out the intents of intents.js: picks cards, lets them go, plays moves, starts the
+// finish or Send up.
+import { runFinish, sendUp } from './finish.js';
 import { announce, cardName, t } from './i18n.js';
 import { countFrom, pile, targetsFor } from './intents.js';
 import { describeMove, send } from './moves.js';
@@ -29,6 +30,7 @@ export function clearSelection(st, quiet = false, before = undefined) {
 export function perform(st, intent, before) {
   if (!intent) return;
   if (intent.finish) runFinish(st);
+  else if (intent.sendUp) { clearSelection(st, true); sendUp(st); }
   else if (intent.cancel) clearSelection(st, intent.quiet, before);
   else if (intent.select) select(st, intent.select.pile, intent.select.index);
   else if (intent.move) send(st, intent.move.move, before, describeMove(intent.move));

@@ -1,6 +1,9 @@
-// Finish (Auto finish in Baker's Dozen): the listed foundation moves played one by one,
-// each a move of its own, so that the player sees the cards go up; any press stops it.
-import { finishStep } from './intents.js';
+// Finish (Auto finish in Baker's Dozen) and Send up: the listed foundation moves played one
+// by one, each a move of its own, so that the player sees the cards go up and undo takes
+// them back one at a time; any press stops it.  The finish is offered by the server
+// (`can_finish`: it wins); Send up, a double tap on a foundation card, sends up whatever
+// can go now and never touches the stock.
+import { finishStep, upMove } from './intents.js';
 import { send } from './moves.js';
 import { drawNotice } from './notice.js';
 import { draw, drawBar } from './view.js';
@@ -11,14 +14,21 @@ export function stopFinish(st) {
   if (st.finishing) { st.finishing = false; drawBar(st); drawNotice(st); }
 }
 
-export async function runFinish(st) {
-  if (st.finishing || !st.s.can_finish) return;
+export function runFinish(st, upOnly = false) {
+  if (st.finishing || !st.s || st.s.won) return;
+  if (upOnly ? !upMove(st.s) : !st.s.can_finish) return;
+  play(st, upOnly);
+}
+
+export function sendUp(st) { runFinish(st, true); }
+
+async function play(st, upOnly) {
   st.finishing = true;
   st.sel = null; st.targets = null;
   drawBar(st); drawNotice(st);
   let idle = 0;
   while (st.finishing && !st.s.won) {
-    const step = finishStep(st, idle);
+    const step = finishStep(st, idle, upOnly);
     idle = step.idle;
     if (!step.move) break;
     if (!(await send(st, step.move.move, null))) break;

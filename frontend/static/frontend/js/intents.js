@@ -7,6 +7,7 @@
 //   {select: {pile, index}} pick these cards
 //   {cancel: true, quiet}   drop the picked or dragged cards where they were
 //   {finish: true}          start the finish
+//   {sendUp: true}          send up every card that can go now (a double tap on a foundation)
 //   null                    nothing
 // A drop made from the keyboard also carries `focus`, where the keyboard goes next.
 import { tokenFor } from './notation.js';
@@ -67,13 +68,16 @@ function touchStock(s) {
   return m ? { move: m } : { token: s.view.stock ? 's' : 'r' };
 }
 
-// A tap, a click or Enter on a pile (and on one of its cards when index >= 0).  With
-// `pickOnly` (the space bar) a card that could go up is picked instead, so that it can be
-// put somewhere else.
-export function activate(st, name, index, pickOnly = false) {
+// A tap, a click or Enter on a pile (and on one of its cards when index >= 0), or on the
+// bare table (`name` null).  With `pickOnly` (the space bar) a card that could go somewhere
+// is picked instead, so that it can be put somewhere else.  `double`: the second tap of a
+// double tap on the same pile.
+export function activate(st, name, index, pickOnly = false, double = false) {
   const s = st.s;
   if (s.won) return null;
   if (standing(st)?.tapFinish && !st.sel) return { finish: true };
+  if (double && name && isFoundation(name)) return { sendUp: true };
+  if (!name) return st.sel ? { cancel: true } : null;
   if (st.sel) {
     if (name === st.sel.pile) {
       if (index === st.sel.index || index < 0 || !pickable(st, name, index)) return { cancel: true };
@@ -86,6 +90,13 @@ export function activate(st, name, index, pickOnly = false) {
   const cards = pile(s, name);
   if (index < 0) index = cards.length - 1;
   if (index < 0 || !cards[index]) return null;
+  if (!pickOnly && pickable(st, name, index)) {
+    // Where the server ranks moves (the Klondike family), the card goes to the move it
+    // marks best for it: a column as well as a foundation.
+    const n = countFrom(s, name, index);
+    const best = s.legal_moves.find((x) => x.best && x.from === name && x.count === n);
+    if (best) return { move: best };
+  }
   if (!pickOnly && index === cards.length - 1 && !isFoundation(name)) {
     const up = s.legal_moves.find((x) => x.from === name && isFoundation(x.to) && x.count === 1);
     if (up) return { move: up };
@@ -93,13 +104,19 @@ export function activate(st, name, index, pickOnly = false) {
   return pickable(st, name, index) ? { select: { pile: name, index } } : null;
 }
 
+// A listed move that sends a card up (from anywhere but another foundation), or null.
+export function upMove(s) {
+  return s.legal_moves.find((x) => isFoundation(x.to) && !isFoundation(x.from)) || null;
+}
+
 // The finish's next move: any card up, else (with a stock) a turn of the stock, until the
-// stock has gone round twice with nothing going up.  `idle` counts those turns.
-export function finishStep(st, idle) {
+// stock has gone round twice with nothing going up.  `idle` counts those turns.  With
+// `upOnly` (Send up, a double tap on a foundation) the stock is never touched.
+export function finishStep(st, idle, upOnly = false) {
   const s = st.s;
-  const up = s.legal_moves.find((x) => isFoundation(x.to) && !isFoundation(x.from));
+  const up = upMove(s);
   if (up) return { move: up, idle: 0 };
-  if (st.meta.single) return { move: null, idle };
+  if (upOnly || !st.meta.draw) return { move: null, idle };
   const turn = s.legal_moves.find(isStockTouch) || null;
   idle += 1;
   return { move: idle > 2 * (s.view.stock + pile(s, 'waste').length) + 2 ? null : turn, idle };

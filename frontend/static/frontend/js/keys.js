@@ -1,5 +1,7 @@
-// The keyboard (docs/rules.md, "Keyboard"): ←/→ walk the piles, ↑/↓ walk a column's face-up cards, Enter
-// picks, drops or sends up, Space always picks, Esc cancels, U H N F the buttons.
+// The keyboard (docs/rules.md, "Keyboard"): ←/→ walk the piles, ↑/↓ walk a column's face-up
+// cards, Enter picks, drops or sends a card where a tap would (and starts the finish while
+// "tap to finish" shows), Space always picks, Esc cancels, U H N F the buttons; while cards
+// are going up any key stops them.
 import { clearSelection, perform } from './act.js';
 import { runFinish, stopFinish } from './finish.js';
 import { newDeal, undo } from './flow.js';
@@ -24,12 +26,13 @@ export function bindKeys(st) {
     f: () => runFinish(st), F: () => runFinish(st),
   };
   document.addEventListener('keydown', (e) => {
-    if (!st.s) return;
+    if (!st.s || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Any key stops the cards going up, wherever the focus is (a focused button included:
+    // the key does nothing else).
+    if (st.finishing) { stopFinish(st); e.preventDefault(); return; }
     if (e.target.closest && e.target.closest('input, textarea, select, dialog, .notice, .controls, header')) {
       if (e.key !== 'Escape') return;
     }
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (st.finishing) { stopFinish(st); e.preventDefault(); return; }
     const fn = keyMap[e.key];
     if (!fn) return;
     e.preventDefault();

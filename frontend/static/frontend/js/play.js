@@ -2,7 +2,7 @@
 // (pointer.js, keys.js) decided by intents.js from the server's legal moves and carried
 // out by act.js; the session's life in flow.js.  This file only wires them together.
 import { clearSelection } from './act.js';
-import { runFinish, stopFinish } from './finish.js';
+import { runFinish, sendUp, stopFinish } from './finish.js';
 import { newDeal, replay, resign, start, undo } from './flow.js';
 import { askHint } from './hint.js';
 import { page } from './i18n.js';
@@ -34,6 +34,8 @@ on('btn-third', 'click', () => {
   else if (st.s && st.s.can_finish) runFinish(st);
   else newDeal(st);
 });
+// Baker's Dozen's Send up: whatever can go up now, whether or not that wins.
+if ($('btn-send-up')) on('btn-send-up', 'click', () => (st.finishing ? stopFinish(st) : sendUp(st)));
 on('btn-resign', 'click', () => resign(st));
 
 on('win-copy', 'click', () => copyDeal(st));

@@ -1,6 +1,7 @@
-// Mouse and finger on the table (pointer events): a press is a tap, a drag once it moves,
-// or in FreeCell a long press that opens the run picker.  What each one means is decided
-// by intents.js.
+// Mouse and finger on the table (pointer events): a press is a tap (two on one pile in
+// quick succession a double tap), a drag once it moves, or in FreeCell a long press that
+// opens the run picker.  A tap on the bare table counts too (it starts the finish while
+// "tap to finish" shows).  What each one means is decided by intents.js.
 import { perform } from './act.js';
 import { ghostPositions, hitPile, liftGhost, moveGhost, removeGhost } from './drag.js';
 import { stopFinish } from './finish.js';
@@ -10,6 +11,12 @@ import { draw, root } from './view.js';
 
 const LONG_PRESS = 450;
 const DRAG_START = 7; // px a press moves before it is a drag
+const DOUBLE_TAP = 450; // ms between the two taps of a double tap
+
+// Is a tap on pile `name` now the second tap of a double tap?
+function isDouble(st, name) {
+  return Boolean(st.lastTap && st.lastTap.pile === name && performance.now() - st.lastTap.at < DOUBLE_TAP);
+}
 
 export function bindPointer(st) {
   root.addEventListener('pointerdown', (e) => down(st, e));
@@ -17,9 +24,16 @@ export function bindPointer(st) {
   root.addEventListener('pointerup', (e) => end(st, e, false));
   root.addEventListener('pointercancel', (e) => end(st, e, true));
   root.addEventListener('contextmenu', (e) => { if (st.meta.supermove) e.preventDefault(); });
-  // Any press anywhere stops a finish in progress (and does nothing else).
+  // Any press anywhere stops a finish in progress (and does nothing else); the buttons
+  // that run one stop it themselves.  The second tap of a double tap on a foundation is
+  // the end of the gesture that started the cards going up, not a press of its own.
   document.addEventListener('pointerdown', (e) => {
-    if (st.finishing && !e.target.closest('#btn-third')) { stopFinish(st); e.stopPropagation(); e.preventDefault(); }
+    if (!st.finishing || e.target.closest('#btn-third, #btn-send-up')) return;
+    const pileEl = e.target.closest('#table .pile');
+    const name = pileEl ? pileEl.dataset.pile : null;
+    if (!(name && name.startsWith('foundation:') && isDouble(st, name))) stopFinish(st);
+    st.lastTap = null;
+    e.stopPropagation(); e.preventDefault();
   }, true);
 }
 
@@ -29,7 +43,10 @@ function down(st, e) {
   if (st.finishing) { stopFinish(st); e.preventDefault(); return; }
   const cardEl = e.target.closest('.card');
   const pileEl = e.target.closest('.pile');
-  if (!pileEl) return;
+  if (!pileEl) { // the bare table: a tap, never a drag
+    st.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile: null, index: -1, from: -1, dragging: false, long: false, timer: 0 };
+    return;
+  }
   const name = pileEl.dataset.pile;
   const index = cardEl && cardEl.dataset.index !== undefined ? Number(cardEl.dataset.index) : -1;
   const press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile: name, index, from: dragFrom(st, name, index), dragging: false, long: false, timer: 0 };
@@ -57,7 +74,7 @@ function move(st, e) {
     return;
   }
   if (!press.dragging) {
-    if (Math.hypot(dx, dy) < DRAG_START) return;
+    if (Math.hypot(dx, dy) < DRAG_START || press.pile === null) return;
     clearTimeout(press.timer);
     if (!pickable(st, press.pile, press.from)) { st.press = null; return; }
     startDrag(st, press.pile, press.from);
@@ -87,5 +104,8 @@ function end(st, e, cancelled) {
     perform(st, drop(st, st.drag, cancelled ? null : hitPile(e.clientX, e.clientY)), before);
     return;
   }
-  if (!cancelled) perform(st, activate(st, press.pile, press.index));
+  if (cancelled) return;
+  const double = isDouble(st, press.pile);
+  st.lastTap = double ? null : { pile: press.pile, at: performance.now() };
+  perform(st, activate(st, press.pile, press.index, false, double));
 }

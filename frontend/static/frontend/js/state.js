@@ -4,7 +4,7 @@
 export function createState(meta) {
   return {
     // The game's facts from the page's JSON (frontend/views.py): key, deal, columns, cells,
-    // draw, single, supermove, foundation_pickable.
+    // draw, single, supermove, foundation_pickable, send_up.
     meta,
     // Every pile in reading order (table.js pileOrder): ←/→ walk it.
     order: [],
@@ -21,8 +21,12 @@ export function createState(meta) {
     drag: null,
     // The piles where the picked or dragged cards may go (a Set of names), lit up.
     targets: null,
-    // The pointer press under way: {id, x, y, pile, index, from, dragging, long, timer}.
+    // The pointer press under way: {id, x, y, pile, index, from, dragging, long, timer}
+    // (pile null: the bare table).
     press: null,
+    // The last tap, {pile, at} (performance.now()), so that a second tap on the same pile
+    // soon after is a double tap (on a foundation: send up every card that can go).
+    lastTap: null,
     // FreeCell's run picker, opened by a long press: the run's pile, its first card, and the
     // arrow the finger is on (so that sliding onto an arrow steps once).
     picker: { open: false, pile: null, index: 0, hover: null },
@@ -36,7 +40,7 @@ export function createState(meta) {
     hint: null,
     // The AbortController of the hint request in flight, so a move can abandon it.
     hintAsk: null,
-    // The finish is playing cards up one by one; any press stops it.
+    // The finish (or Send up) is playing cards up one by one; any press stops it.
     finishing: false,
     // Where the cards were before a move in flight, so its answer animates from there.
     pendingBefore: null,

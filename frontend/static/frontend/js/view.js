@@ -1,7 +1,7 @@
 // Draws the whole page from the state: the table (table.js), the bar above it, the notice
 // and the keyboard's tab stop.
 import { clock, t } from './i18n.js';
-import { keptFocus } from './intents.js';
+import { keptFocus, upMove } from './intents.js';
 import { drawNotice } from './notice.js';
 import { animateFrom, renderTable } from './table.js';
 
@@ -33,6 +33,7 @@ export function drawBar(st) {
   const third = $('btn-third');
   third.textContent = st.finishing ? t('stop') : s.can_finish ? t(st.meta.single ? 'auto_finish' : 'finish') : t('new_deal');
   third.setAttribute('aria-keyshortcuts', s.can_finish ? 'F' : 'N');
+  if ($('btn-send-up')) $('btn-send-up').disabled = st.finishing || !upMove(s);
   $('btn-undo').disabled = !s.can_undo;
   $('btn-resign').hidden = !(s.ranked && s.status === 'playing');
 }

@@ -1,7 +1,7 @@
 // The finish's moves, in order, and the notice the table shows by itself.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { finishStep, standing } from '../intents.js';
+import { finishStep, standing, upMove } from '../intents.js';
 import { bakers, freecell, klondike } from './tables.js';
 
 const turn = { move: 's', from: 'stock', to: 'waste', count: 1 };
@@ -57,4 +57,13 @@ test('the standing notice: resigned, finishing, no more moves, tap to finish', (
   st.finishing = true;
   assert.deepEqual(standing(st), { key: 'finishing', kind: 'info' });
   assert.equal(standing(freecell({ won: true, no_legal_move: true })), null);
+});
+
+test('Send up plays the cards that can go up and stops there, never touching the stock', () => {
+  const st = klondike();
+  assert.equal(finishStep(st, 0, true).move.move, '1h');
+  st.s.legal_moves = st.s.legal_moves.filter((m) => m.move !== '1h');
+  assert.deepEqual(finishStep(st, 0, true), { move: null, idle: 0 });
+  assert.equal(upMove(st.s), null);
+  assert.equal(upMove(bakers().s).move, '9h');
 });

@@ -3,10 +3,10 @@
 import { createState } from '../state.js';
 
 export const META = {
-  freecell: { key: 'freecell', columns: 8, cells: 4, draw: 0, single: false, supermove: true, foundation_pickable: true, has_score: false, notation: { columns: '12345678', foundation_from: 'h' }, daily: true, deal: '1' },
-  klondike: { key: 'klondike', columns: 7, cells: 0, draw: 1, single: false, supermove: false, foundation_pickable: true, has_score: true, notation: { columns: '1234567', foundation_from: 'f{suit}' }, daily: true, deal: 'daily' },
-  'klondike-1-pass': { key: 'klondike-1-pass', columns: 7, cells: 0, draw: 1, single: false, supermove: false, foundation_pickable: true, has_score: true, notation: { columns: '1234567', foundation_from: 'f{suit}' }, daily: false, deal: 'random' },
-  'bakers-dozen': { key: 'bakers-dozen', columns: 13, cells: 0, draw: 0, single: true, supermove: false, foundation_pickable: false, has_score: true, notation: { columns: '123456789tjqk', foundation_from: null }, daily: true, deal: 'daily' },
+  freecell: { key: 'freecell', columns: 8, cells: 4, draw: 0, single: false, supermove: true, foundation_pickable: true, has_score: false, send_up: false, notation: { columns: '12345678', foundation_from: 'h' }, daily: true, deal: '1' },
+  klondike: { key: 'klondike', columns: 7, cells: 0, draw: 1, single: false, supermove: false, foundation_pickable: true, has_score: true, send_up: false, notation: { columns: '1234567', foundation_from: 'f{suit}' }, daily: true, deal: 'daily' },
+  'klondike-1-pass': { key: 'klondike-1-pass', columns: 7, cells: 0, draw: 1, single: false, supermove: false, foundation_pickable: true, has_score: true, send_up: false, notation: { columns: '1234567', foundation_from: 'f{suit}' }, daily: false, deal: 'random' },
+  'bakers-dozen': { key: 'bakers-dozen', columns: 13, cells: 0, draw: 0, single: true, supermove: false, foundation_pickable: false, has_score: true, send_up: true, notation: { columns: '123456789tjqk', foundation_from: null }, daily: true, deal: 'daily' },
 };
 
 // The page's state with the server's answer `s` (a playing session unless told otherwise).

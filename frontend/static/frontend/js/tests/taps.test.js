@@ -97,3 +97,43 @@ test('which cards may be taken hold of', () => {
   assert.ok(pickable(kl, 'waste', 2));
   assert.ok(!pickable(kl, 'waste', 1), 'under the top of the waste');
 });
+
+test('where the server marks a move best, a tap plays it: a column as well as a foundation', () => {
+  const best = [
+    { move: '34', from: 'tableau:2', to: 'tableau:3', count: 1, card: 'JH' },
+    { move: '35', from: 'tableau:2', to: 'tableau:4', count: 1, card: 'JH', best: true },
+    { move: 'w6', from: 'waste', to: 'tableau:5', count: 1, card: '9S', best: true },
+    { move: '1h', from: 'tableau:0', to: 'foundation:H', count: 1, card: '2H' },
+    { move: '12', from: 'tableau:0', to: 'tableau:1', count: 1, card: '2H', best: true },
+  ];
+  const st = klondike(best);
+  assert.deepEqual(activate(st, 'tableau:2', 2), { move: best[1] });
+  assert.deepEqual(activate(st, 'waste', 2), { move: best[2] });
+  assert.deepEqual(activate(st, 'tableau:0', 0), { move: best[4] }, 'best, even where it could go up');
+  // Under the waste's top, or with the space bar: picked, not sent.
+  assert.equal(activate(st, 'waste', 1), null);
+  assert.deepEqual(activate(st, 'tableau:2', 2, true), { select: { pile: 'tableau:2', index: 2 } });
+  // Nowhere to go: picked, so that the server can say why a drop is refused.
+  assert.deepEqual(activate(st, 'tableau:3', 3), { select: { pile: 'tableau:3', index: 3 } });
+});
+
+test('a tap on the bare table starts the finish while it is offered, else lets picked cards go', () => {
+  const ready = klondike(undefined, {}, { can_finish: true });
+  assert.deepEqual(activate(ready, null, -1), { finish: true });
+  const st = klondike();
+  assert.equal(activate(st, null, -1), null);
+  st.sel = { pile: 'waste', index: 2 };
+  assert.deepEqual(activate(st, null, -1), { cancel: true });
+});
+
+test('a double tap on a foundation sends up every card that can go, in every game', () => {
+  for (const st of [klondike(), freecell(), bakers()]) {
+    assert.deepEqual(activate(st, 'foundation:H', 0, false, true), { sendUp: true });
+    st.sel = { pile: 'foundation:H', index: 0 }; // the first tap picked its card
+    assert.deepEqual(activate(st, 'foundation:H', 0, false, true), { sendUp: true });
+  }
+  // Elsewhere a double tap is two taps; on the foundation, a single tap picks or does nothing.
+  assert.deepEqual(activate(klondike(), 'foundation:S', 3), { select: { pile: 'foundation:S', index: 3 } });
+  assert.equal(activate(bakers(), 'foundation:H', 0), null);
+  assert.deepEqual(activate(freecell(), 'tableau:1', 6, false, true), { select: { pile: 'tableau:1', index: 6 } });
+});
