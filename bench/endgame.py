@@ -11,7 +11,8 @@ timed after every move:
 * ``exact``: ``no_move_matters`` as the HTTP answers give it (all it needs, in the thread);
 * ``loop``: ``dead_end_within`` with the socket's bound, what the event loop spends; a
   verdict it cannot give in time is ``settle``-d as a worker would (timed apart, as
-  ``settled``), and what that found is left on the table as the server does.
+  ``settled``), and what that found is left on the table as the server does;
+* ``finish``: ``can_finish``, the answer's other endgame question (is "finish" offered).
 
 The baseline, measured in the same run, is FreeCell's whole answer after a move
 (``seen.state``: the table, the legal moves, the finish and the verdict): the ratios say how
@@ -56,7 +57,7 @@ def play(key: str, moves: int, restart_after: int, bound: float | None, seed: in
     one's, the settling's (deferred moves only) and the whole answer's."""
     rng = random.Random(seed)
     bounded = hasattr(endgame, "dead_end_within") and bound is not None
-    out: dict[str, list[float]] = {"exact": [], "loop": [], "settled": [], "state": []}
+    out: dict[str, list[float]] = {"exact": [], "loop": [], "settled": [], "finish": []}
     deal = seed * 1000
     exact = loop = None
     while len(out["exact"]) < moves:
@@ -72,6 +73,9 @@ def play(key: str, moves: int, restart_after: int, bound: float | None, seed: in
         t0 = clock()
         want = endgame.no_move_matters(exact)
         out["exact"].append(clock() - t0)
+        t0 = clock()
+        endgame.can_finish(exact)
+        out["finish"].append(clock() - t0)
         if bounded:
             assert loop is not None
             loop.apply(move)
@@ -129,7 +133,7 @@ def main() -> None:
     for key in args.games:
         print(f"  measuring {key}...", end="\r", file=sys.stderr, flush=True)
         times = play(key, args.moves, args.restart_after, args.bound_ms / 1000, args.seed)
-        for kind in ("exact", "loop", "settled"):
+        for kind in ("exact", "loop", "settled", "finish"):
             if not times[kind]:
                 continue
             q = quantiles(times[kind])
@@ -139,7 +143,8 @@ def main() -> None:
                   f"{q['mean']:>8.0f} {q['top']:>6.0%} {q['p99'] / base['p99']:>9.2f} "
                   f"{q['max'] / base['max']:>9.2f} {share}")
     print("\nexact: all the verdict needs (HTTP); loop: what the socket's event loop spends on "
-          "it; settled: the deferred verdicts, in a worker (deferred: their share of moves)")
+          "it; settled: the deferred verdicts, in a worker (deferred: their share of moves); "
+          "finish: whether finish is offered (can_finish), the answer's other endgame part")
 
 
 if __name__ == "__main__":

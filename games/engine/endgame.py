@@ -223,10 +223,16 @@ def position_key(g: Game) -> tuple[Any, ...]:
 def _ordered(g: Game) -> Iterator[Move]:
     """The moves in the order the search tries them: those that send a card up or turn one
     face up first (they end the search at once), then the table's, then the stock (the
-    plain stock line was already tried by ``_stock_witness``)."""
+    plain stock line was already tried by ``_stock_witness``), and cards taken down from
+    the foundations last: tried early, every card that can come down multiplies the
+    positions (each order of taking them down and putting them back is one), and the path
+    the search finds grows to hundreds of moves that the next move must replay.  (The
+    verdict does not depend on this order: it is "dead" only once every position within
+    the budget has been seen.)"""
     tab, down = g.tab, g.down
     later: list[Move] = []
     stock: list[Move] = []
+    taken_down: list[Move] = []
     for move in g.legal_moves():
         src, dst, n = move
         if FOUNDATION <= dst < STOCK or (src < CELL and down[src] and len(tab[src]) - n
@@ -234,10 +240,13 @@ def _ordered(g: Game) -> Iterator[Move]:
             yield move
         elif src == STOCK or dst == STOCK:
             stock.append(move)
+        elif FOUNDATION <= src < STOCK:
+            taken_down.append(move)
         else:
             later.append(move)
     yield from later
     yield from stock
+    yield from taken_down
 
 
 def _stock_witness(game: Game) -> tuple[Move, ...]:
