@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games.models import GameSession
+from games import medals
+from games.models import Deal, GameSession
 from leaderboards.keys import sort_key
 from leaderboards.models import Entry
 
@@ -39,7 +40,13 @@ def entry_values(session: GameSession) -> dict[str, Any]:
     }
 
 
-def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, Any]:
+def day_par(game: str, date: dt.date) -> int | None:
+    """The par of a day's deal of ``game`` (None before it is made or when uncertified)."""
+    return Deal.objects.filter(game=game, date=date).values_list("par", flat=True).first()
+
+
+def _row(rank: int, name: str, v: dict[str, Any], session_id: Any,
+         par: int | None) -> dict[str, Any]:
     return {
         "rank": rank,
         "player": name,
@@ -55,6 +62,7 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any) -> dict[str, 
         "verified": bool(v["verified"]),
         "review": _review(v),
         "clean": v["clean_win"],
+        "medal": medals.medal(v["won"], v["moves"], par),
     }
 
 
@@ -91,4 +99,6 @@ def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:
                 v["score"] = s.score
             rows.append((v["sort_key"], s.player.display_name, v, s.id))
         rows.sort(key=lambda r: (r[0], str(r[3])))
-    return [_row(i, name, v, sid) for i, (_, name, v, sid) in enumerate(rows[:limit], start=1)]
+    par = day_par(game, date)
+    return [_row(i, name, v, sid, par)
+            for i, (_, name, v, sid) in enumerate(rows[:limit], start=1)]

@@ -20,12 +20,15 @@ class LeaderboardEntryOut(serializers.Serializer):
     verified = serializers.BooleanField(help_text="a win whose fair-play check passed")
     review = serializers.ChoiceField(choices=["none", "pending", "cleared", "disqualified"])
     clean = serializers.BooleanField(help_text="won without an undo or a hint")
+    medal = serializers.ChoiceField(choices=["gold", "silver", "bronze"], allow_null=True,
+                                   help_text="a win against par (docs/rules.md)")
 
 
 class LeaderboardOut(serializers.Serializer):
     game = serializers.CharField()
     date = serializers.DateField()
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
+    par = serializers.IntegerField(allow_null=True, help_text="the day's par (docs/rules.md)")
     entries = LeaderboardEntryOut(many=True)
 
 

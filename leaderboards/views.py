@@ -19,7 +19,7 @@ from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Player
 from leaderboards import export, live, stats
-from leaderboards.ranking import entries
+from leaderboards.ranking import day_par, entries
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 
 
@@ -78,7 +78,7 @@ class DailyLeaderboardView(APIView):
         if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
-                         "entries": entries(game, day)})
+                         "par": day_par(game, day), "entries": entries(game, day)})
 
 
 class ExportView(APIView):

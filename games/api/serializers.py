@@ -152,6 +152,10 @@ class SessionOut(serializers.Serializer):
         allow_null=True, help_text="the ranked clock: server time from the deal shown to the win")
     clock_ms = serializers.IntegerField(
         help_text="the ranked clock now: time_ms once won, else the time since the deal was shown")
+    par = serializers.IntegerField(allow_null=True, help_text="the solver's move count for "
+                                   "this deal (certified dailies); null for none")
+    medal = serializers.ChoiceField(choices=["gold", "silver", "bronze"], allow_null=True,
+                                   help_text="a win against par (docs/rules.md)")
     created_at = serializers.DateTimeField(help_text="when the deal was first shown")
     active_ms = serializers.IntegerField(
         required=False, allow_null=True,
@@ -207,6 +211,7 @@ class DailyDealOut(serializers.Serializer):
     certified = serializers.BooleanField(allow_null=True)
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
     commitment = serializers.CharField(help_text="published before the day (docs/deals.md)")
+    par = serializers.IntegerField(allow_null=True, help_text="the solver's move count")
 
 
 class DailyOut(serializers.Serializer):
@@ -260,3 +265,8 @@ class SignUpIn(CredentialsIn):
 class EmailIn(serializers.Serializer):
     email = StrictCharField(allow_blank=True, max_length=254, help_text='"" removes it')
     password = StrictCharField(help_text="the account's current password")
+
+
+class ShareOut(serializers.Serializer):
+    text = serializers.CharField(help_text="two lines: the result, and five squares of "
+                                 "progress (docs/rules.md, \"Sharing a result\")")

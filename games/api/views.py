@@ -11,14 +11,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import daily
+from games import daily, share
 from games.accounts import devices, players, recovery
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, answer_for
 from games.live import presence
-from games.models import Player
-from games.play import operations
+from games.models import GameSession, Player
+from games.play import locked, operations
 from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
@@ -131,7 +131,7 @@ class DailyView(PlayerAPIView):
             item: dict[str, Any] = {
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
                 "certified": deal.certified, "playing": presence.playing(game, day),
-                "commitment": deal.commitment,
+                "commitment": deal.commitment, "par": deal.par,
             }
             if GAMES[game].public_deal_numbers:
                 item["deal_number"] = deal.seed
@@ -217,3 +217,11 @@ class HintView(PlayerAPIView):
     def post(self, request: Request, session_id: str) -> Response:
         outcome = operations.hint(session_id, player_of(request))
         return Response(state(outcome))
+
+
+class ShareView(PlayerAPIView):
+    @extend_schema(responses={200: s.ShareOut, 404: ERR}, summary="The session's result as text to share (no card in it)")
+    def get(self, request: Request, session_id: str) -> Response:
+        session = locked.owned(GameSession.objects.select_related("deal"), session_id,
+                               player_of(request))
+        return Response({"text": share.text(session)})

@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import medals
 from games.engine import seen
 from games.models import GameSession
 from games.play.outcome import Outcome
@@ -54,6 +55,8 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
     }
+    out["par"] = session.deal.par
+    out["medal"] = medals.medal(st["won"], st["moves"], session.deal.par)
     if session.status == GameSession.WON:
         out["active_ms"] = session.active_ms
         out["review"] = {"verified": session.verified, "state": session.review or (

@@ -10,7 +10,9 @@ from games.engine import replay
 from games.engine.cards import CODE
 from games.models import GameSession
 
-CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+# A card code standing alone.  "_" and "-" count as part of a word: public deal ids are
+# URL-safe base64 and may start "8H_..." by chance, which names no card.
+CARD = re.compile(r"(?<![A-Za-z0-9_-])([A2-9TJQK][CDHS])(?![A-Za-z0-9_-])")
 
 
 def hidden_cards(session_id: str) -> tuple[set[str], int]:

@@ -37,6 +37,7 @@ export const move = (id, seq, token, op) => call('POST', S(id) + 'moves/', { seq
 export const undo = (id, seq, op) => call('POST', S(id) + 'undo/', { seq, op });
 export const resign = (id, seq, op) => call('POST', S(id) + 'resign/', { seq, op });
 export const hint = (id, seq, signal) => call('POST', S(id) + 'hint/', { seq }, signal);
+export const share = (id) => call('GET', S(id) + 'share/');
 export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op });
 export const leaderboard = (game, date) => call('GET', `/api/leaderboards/${game}/${date}/`);
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);

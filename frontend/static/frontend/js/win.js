@@ -1,4 +1,6 @@
-// The win panel: the game's figures, the deal's id to copy, and the ways on.
+// The win panel: the game's figures, the medal against par, the deal's id to copy, the
+// result to share, and the ways on.
+import * as api from './api.js';
 import { announce, clock, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +20,12 @@ export function showWin(st) {
   $('win-score-row').hidden = s.score === null;
   $('win-score').textContent = s.score ?? '';
   $('win-deal').textContent = dealId(s);
+  $('win-medal-row').hidden = !s.medal;
+  $('win-medal').textContent = s.medal
+    ? t('medal_par', { medal: t('medal_' + s.medal), par: s.par }) : '';
+  $('win-board').hidden = !s.date;  // a daily's board; other deals have none
+  $('win-share').onclick = () => shareResult(st);
+  $('win-share').textContent = t('share');
   dlg.showModal();
   announce(t('won'));
 }
@@ -37,4 +45,23 @@ export function copyDeal(st) {
   const id = dealId(st.s);
   const done = () => { $('win-copy').textContent = t('copied'); announce(t('copied')); };
   if (navigator.clipboard) navigator.clipboard.writeText(id).then(done, done); else done();
+}
+
+// The server words the result (GET /api/sessions/<id>/share/, the same text for every
+// client); the Web Share API sends it where the browser has one, else it is copied.
+export async function shareResult(st) {
+  const button = $('win-share');
+  const done = (key) => { button.textContent = t(key); announce(t(key)); };
+  try {
+    const { text } = await api.share(st.s.id);
+    if (navigator.share) {
+      try { await navigator.share({ text }); return; } catch (e) {
+        if (e.name === 'AbortError') return;  // the player closed the share sheet
+      }
+    }
+    await navigator.clipboard.writeText(text);
+    done('copied');
+  } catch (e) {
+    done('share_failed');
+  }
 }

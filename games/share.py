@@ -1,0 +1,72 @@
+"""A result to share (docs/rules.md, "Sharing a result"): one line that names the game,
+the day, the time, the moves against par and the medal, and a line of five squares for
+how the game went, e.g.
+
+    Daily Solitaire · FreeCell 2026-12-01 · 4:12 · 98 moves (par 84) · silver
+    🟥🟨🟦🟦🟩
+
+Each square is the number of cards up at the end of a fifth of the moves: ⬛ fewer than
+13, 🟥 13 to 25, 🟨 26 to 38, 🟦 39 to 51, 🟩 all 52.  Nothing in it names a card or a
+position: counts and times only, which the board shows anyway.
+"""
+
+from __future__ import annotations
+
+from games import medals
+from games.engine import GAMES, new_game
+from games.engine.record import UNDO_TOKENS
+from games.models import GameSession
+
+SITE = "Daily Solitaire"
+SQUARES = "⬛🟥🟨🟦🟩"
+
+
+def _square(cards_up: int) -> str:
+    return SQUARES[4] if cards_up >= 52 else SQUARES[min(3, cards_up // 13)]
+
+
+def progress(session: GameSession) -> str:
+    """Five squares: cards up at the end of each fifth of the stored moves."""
+    g = new_game(session.game, int(session.deal.seed))
+    tokens = [m[0] for m in session.moves]
+    marks = {max(1, round(len(tokens) * k / 5)) for k in range(1, 6)} if tokens else set()
+    ups = []
+    for i, token in enumerate(tokens, start=1):
+        if token.strip().lower() in UNDO_TOKENS:
+            g.undo()
+        else:
+            g.play(token)
+        if i in marks:
+            ups.append(g.cards_up)
+    while len(ups) < 5:  # fewer than five moves: the last count repeats
+        ups.append(ups[-1] if ups else g.cards_up)
+    return "".join(_square(n) for n in ups[:5])
+
+
+def _clock(ms: int) -> str:
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def text(session: GameSession) -> str:
+    cls = GAMES[session.game]
+    deal = session.deal
+    if deal.date is not None:
+        which = deal.date.isoformat() + ("" if session.ranked else " (practice)")
+    elif cls.public_deal_numbers:
+        which = f"#{deal.seed}"
+    else:
+        which = "random deal"
+    parts = [SITE, f"{cls.title} {which}"]
+    won = session.status == GameSession.WON
+    if won and session.time_ms is not None:
+        parts.append(_clock(session.time_ms))
+    moves = f"{session.move_count} moves"
+    parts.append(moves + (f" (par {deal.par})" if deal.par else ""))
+    if won:
+        parts.append(medals.medal(True, session.move_count, deal.par) or "won")
+    else:
+        parts.append(f"{session.cards_up}/52 cards up" + (
+            ", resigned" if session.status == GameSession.RESIGNED else ""))
+    return " · ".join(parts) + "\n" + progress(session)
