@@ -69,7 +69,12 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
     if outcome.repeated:
         out["repeated"] = True
     if outcome.hint_source is not None:
-        out["hint"] = outcome.hint
+        # The hint is one of the legal moves, given as that entry itself (its "best" mark
+        # included), so a client can find it in the list by equality.
+        hint = outcome.hint
+        if isinstance(hint, dict):
+            hint = next((m for m in out["legal_moves"] if m["move"] == hint.get("move")), hint)
+        out["hint"] = hint
         out["source"] = outcome.hint_source
         out["verdict"] = {"solver": "solved", "unsolvable": "unsolvable"}.get(
             outcome.hint_source, "unknown"
