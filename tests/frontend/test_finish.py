@@ -131,7 +131,7 @@ def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at
     t.page.keyboard.press("Enter")
     t.page.wait_for_function(f"() => window.solitaire.state.s.cards_up >= {up + 2}")
     # A press anywhere (here on a column's card) stops it, and does nothing else.
-    box = t.page.locator('#table .card[data-pile="tableau:0"]').last.bounding_box()
+    box = t.page.locator('#table .card[data-pile^="tableau:"]').first.bounding_box()
     t.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + 5)
     _idle(t)
     t.page.wait_for_timeout(500)  # a move in flight may land
@@ -158,6 +158,12 @@ def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at
     t.page.keyboard.press("x")
     _idle(t)
     assert not t.s["won"]
+    # Started, stopped and started again at once, a move still in flight: one run goes on,
+    # never two sending the same card, and the game is won.
+    for key in ("Enter", "x", "Enter"):
+        t.page.keyboard.press(key)
+    t.page.locator("#win").wait_for(state="visible", timeout=60000)
+    assert t.s["won"] and not t.page.locator("#notice.refusal").count()
     assert not t.errors
 
 

@@ -9,6 +9,7 @@ import { drawNotice } from './notice.js';
 import { draw, drawBar } from './view.js';
 
 const PAUSE = 110;
+let runs = 0; // numbers the runs, so that each knows whether it is still the one going
 
 export function stopFinish(st) {
   if (st.finishing) { st.finishing = false; drawBar(st); drawNotice(st); }
@@ -22,18 +23,23 @@ export function runFinish(st, upOnly = false) {
 
 export function sendUp(st) { runFinish(st, true); }
 
+// `st.finishing` holds this run while it lasts: a finish stopped and started again while a
+// move of the first was in flight leaves the first run's loop to end by itself, rather
+// than two loops sending the same cards up.
 async function play(st, upOnly) {
-  st.finishing = true;
+  const run = ++runs;
+  st.finishing = run;
   st.sel = null; st.targets = null;
   drawBar(st); drawNotice(st);
   let idle = 0;
-  while (st.finishing && !st.s.won) {
+  while (st.finishing === run && !st.s.won) {
     const step = finishStep(st, idle, upOnly);
     idle = step.idle;
     if (!step.move) break;
     if (!(await send(st, step.move.move, null))) break;
     await new Promise((r) => setTimeout(r, PAUSE));
   }
+  if (st.finishing && st.finishing !== run) return; // a newer run carries on
   st.finishing = false;
   draw(st);
 }

@@ -40,7 +40,8 @@ export function createState(meta) {
     hint: null,
     // The AbortController of the hint request in flight, so a move can abandon it.
     hintAsk: null,
-    // The finish (or Send up) is playing cards up one by one; any press stops it.
+    // The finish (or Send up) is playing cards up one by one: the run's number while it
+    // lasts (finish.js), false otherwise; any press stops it.
     finishing: false,
     // Where the cards were before a move in flight, so its answer animates from there.
     pendingBefore: null,
