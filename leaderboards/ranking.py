@@ -11,8 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db.models import F
+
 from games import medals
 from games.models import Deal, GameSession
+from leaderboards import index
 from leaderboards.keys import sort_key
 from leaderboards.models import Entry
 
@@ -63,6 +66,7 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any,
         "review": _review(v),
         "clean": v["clean_win"],
         "medal": medals.medal(v["won"], v["moves"], par),
+        "status": v.get("status") or ("won" if v["won"] else "playing"),
     }
 
 
@@ -73,27 +77,35 @@ def _review(v: dict[str, Any]) -> str:
     return "pending" if v["won"] and v["verified"] is None else "none"
 
 
-def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:
+MAX_OFFSET = 10_000  # deeper than any player pages; a bound on the work of one answer
+
+
+def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0
+            ) -> list[dict[str, Any]]:
+    """Rows ``offset`` to ``offset + limit`` of the day's board, in rank order."""
+    offset = min(max(offset, 0), MAX_OFFSET)
+    upto = offset + limit
     scored = list(
         Entry.objects.filter(game=game, date=date, session__disqualified=False,
                              session__ranked=True)
-        .select_related("player")
-        .order_by("sort_key", "session_id")[:limit]
+        .select_related("player").annotate(status=F("session__status"))
+        .order_by("sort_key", "session_id")[:upto]
     )
     rows: list[tuple[int, str, dict[str, Any], Any]] = [
         (e.sort_key, e.player.display_name, e.__dict__, e.session_id) for e in scored
     ]
-    if len(rows) < limit:
+    if len(rows) < upto:
         pending = (
             GameSession.objects.filter(
                 deal__game=game, deal__date=date, ranked=True, disqualified=False,
                 started_at__isnull=False, entry__isnull=True,
             )
-            .select_related("player", "deal")
-            .order_by("-cards_up", "move_count", "id")[: limit - len(rows)]
+            .select_related("player", "deal").defer("moves")
+            .order_by("-cards_up", "move_count", "id")[: upto - len(rows)]
         )
         for s in pending:
             v = entry_values(s)
+            v["status"] = s.status
             if v["won"]:
                 # Won but not scored yet: shown at once, at its place, by the same key.
                 v["score"] = s.score
@@ -101,4 +113,33 @@ def entries(game: str, date: dt.date, limit: int = 100) -> list[dict[str, Any]]:
         rows.sort(key=lambda r: (r[0], str(r[3])))
     par = day_par(game, date)
     return [_row(i, name, v, sid, par)
-            for i, (_, name, v, sid) in enumerate(rows[:limit], start=1)]
+            for i, (_, name, v, sid) in enumerate(rows[offset:upto], start=offset + 1)]
+
+
+def total(game: str, date: dt.date) -> int:
+    """How many rows the day's board has (every page together)."""
+    scored = Entry.objects.filter(game=game, date=date, session__disqualified=False,
+                                  session__ranked=True).count()
+    pending = GameSession.objects.filter(
+        deal__game=game, deal__date=date, ranked=True, disqualified=False,
+        started_at__isnull=False, entry__isnull=True).count()
+    return scored + pending
+
+
+def own_row(game: str, date: dt.date, player_id: int | None) -> dict[str, Any] | None:
+    """The player's own row on the day's board, wherever it is (pinned by the page): a
+    win with its rank, or an unfinished attempt with its status; None with no attempt."""
+    if player_id is None:
+        return None
+    session = (GameSession.objects.filter(
+        player_id=player_id, deal__game=game, deal__date=date, ranked=True,
+        disqualified=False, started_at__isnull=False).select_related("player", "deal")
+        .defer("moves").first())
+    if session is None:
+        return None
+    v = entry_values(session)
+    v["status"] = session.status
+    rank = index.rank(game, date, session.pk) if v["won"] else None
+    row = _row(rank or 0, session.player.display_name, v, session.pk, session.deal.par)
+    row["rank"] = rank  # null for an attempt not won: it has a place, not a rank
+    return row

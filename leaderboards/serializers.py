@@ -7,7 +7,8 @@ from rest_framework import serializers
 
 class LeaderboardEntryOut(serializers.Serializer):
     session = serializers.UUIDField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True,
+                                    help_text="null only in `me`, for an attempt not won")
     player = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
     time_ms = serializers.IntegerField(allow_null=True)
@@ -20,6 +21,8 @@ class LeaderboardEntryOut(serializers.Serializer):
     verified = serializers.BooleanField(help_text="a win whose fair-play check passed")
     review = serializers.ChoiceField(choices=["none", "pending", "cleared", "disqualified"])
     clean = serializers.BooleanField(help_text="won without an undo or a hint")
+    status = serializers.ChoiceField(choices=["won", "playing", "resigned"],
+                                     help_text="unfinished attempts are playing or resigned")
     medal = serializers.ChoiceField(choices=["gold", "silver", "bronze"], allow_null=True,
                                    help_text="a win against par (docs/rules.md)")
 
@@ -29,7 +32,11 @@ class LeaderboardOut(serializers.Serializer):
     date = serializers.DateField()
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
     par = serializers.IntegerField(allow_null=True, help_text="the day's par (docs/rules.md)")
+    offset = serializers.IntegerField(help_text="the first row's place, from 0 (?offset=)")
+    total = serializers.IntegerField(help_text="rows on the whole board")
     entries = LeaderboardEntryOut(many=True)
+    me = LeaderboardEntryOut(allow_null=True, help_text="the asking player's own row "
+                             "(rank null for an attempt not won); null with no attempt")
 
 
 class PeriodEntryOut(serializers.Serializer):

@@ -19,7 +19,7 @@ from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Player
 from leaderboards import export, live, stats
-from leaderboards.ranking import day_par, entries
+from leaderboards.ranking import MAX_OFFSET, day_par, entries, own_row, total
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 
 
@@ -77,8 +77,19 @@ class DailyLeaderboardView(APIView):
             return bad
         if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
+        try:
+            offset = int(request.query_params.get("offset", "0"))
+            limit = int(request.query_params.get("limit", "100"))
+        except ValueError:
+            offset = limit = -1
+        if not (0 <= offset <= MAX_OFFSET and 1 <= limit <= 100):
+            return error("bad_request", f"offset runs from 0 to {MAX_OFFSET} and limit from "
+                         "1 to 100 (rows of the board)", 400)
+        player = current_player(request._request, create=False)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
-                         "par": day_par(game, day), "entries": entries(game, day)})
+                         "par": day_par(game, day), "offset": offset, "total": total(game, day),
+                         "entries": entries(game, day, limit, offset),
+                         "me": own_row(game, day, player.pk if player else None)})
 
 
 class ExportView(APIView):

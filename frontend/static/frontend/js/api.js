@@ -39,7 +39,7 @@ export const resign = (id, seq, op) => call('POST', S(id) + 'resign/', { seq, op
 export const hint = (id, seq, signal) => call('POST', S(id) + 'hint/', { seq }, signal);
 export const share = (id) => call('GET', S(id) + 'share/');
 export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op });
-export const leaderboard = (game, date) => call('GET', `/api/leaderboards/${game}/${date}/`);
+export const leaderboard = (game, date, offset = 0) => call('GET', `/api/leaderboards/${game}/${date}/` + (offset ? `?offset=${offset}` : ''));
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);
 export const rename = (name) => call('PATCH', '/api/me/', { display_name: name });
 export const setAnonymous = (anonymous) => call('PATCH', '/api/me/', { anonymous });

@@ -1,5 +1,7 @@
 // A leaderboard: today's ranking of one game, kept live by its websocket (with a slow HTTP
-// poll while the socket is down), and the all-time table.
+// poll while the socket is down), and the all-time table.  Wins come first with their
+// ranks; unfinished attempts follow in a section of their own with their status; the
+// player's own row is pinned above, wherever it is; a long board comes in pages of 100.
 import * as api from './api.js';
 import { clock, page, t } from './i18n.js';
 import { openSocket } from './socket.js';
@@ -11,6 +13,12 @@ let view = 'daily';
 let date = null;
 let lastDaily = [];
 let seen = new Set();
+let offset = 0;  // the first row's place on the board: the page shown
+let total = 0;
+let mine = null;  // the player's own row (GET answer's "me")
+const PAGE = 100;
+const unfinished = document.getElementById('board-unfinished');
+const unfinishedRows = document.getElementById('board-unfinished-rows');
 
 const time = (ms) => (ms == null ? '–' : clock(ms));
 // A win's fair-play mark beside the name: verified, or under review (docs/rules.md).
@@ -29,35 +37,74 @@ function filtered(entries) {
     && (!only.clean.checked || (e.won && e.clean)));
   return keep.length === entries.length ? entries : keep.map((e, i) => ({ ...e, rank: i + 1 }));
 }
+const UNFINISHED = [
+  ['player', (e) => e.player], ['status', (e) => t('status_' + e.status)],
+  ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
+];
 const ALL_TIME = [
   ['rank', (e) => e.rank], ['player', (e) => e.player], ['wins', (e) => e.wins],
   ['played', (e) => e.played], ['best_time', (e) => time(e.best_time_ms)], ['best_streak', (e) => e.best_streak ?? ''],
 ];
 
-function draw(entries, highlight) {
-  const cols = view === 'daily' ? DAILY : ALL_TIME;
-  const head = document.querySelector('#board thead tr');
-  head.replaceChildren(...cols.map(([key]) => {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    th.textContent = t(key);
-    return th;
-  }));
-  rows.replaceChildren();
-  empty.hidden = entries.length > 0;
+function fill(body, cols, entries, highlight) {
+  body.replaceChildren();
   for (const e of entries) {
     const tr = document.createElement('tr');
     const key = `${e.player}|${e.rank}|${e.time_ms}|${e.won}`;
     if (highlight && !seen.has(key)) tr.className = 'fresh';
+    if (mine && e.session === mine.session) tr.classList.add('me');
     for (const [, get] of cols) {
       const td = document.createElement('td');
       td.textContent = get(e);
       tr.append(td);
     }
     tr.dataset.player = e.player;
-    rows.append(tr);
+    body.append(tr);
   }
-  if (view === 'daily') seen = new Set(entries.map((e) => `${e.player}|${e.rank}|${e.time_ms}|${e.won}`));
+}
+
+function head(table, cols) {
+  table.querySelector('thead tr').replaceChildren(...cols.map(([key]) => {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = t(key);
+    return th;
+  }));
+}
+
+function draw(entries, highlight) {
+  const daily = view === 'daily';
+  const cols = daily ? DAILY : ALL_TIME;
+  head(document.getElementById('board'), cols);
+  const wins = daily ? entries.filter((e) => e.won) : entries;
+  const rest = daily ? entries.filter((e) => !e.won) : [];
+  fill(rows, cols, wins, highlight);
+  empty.hidden = wins.length > 0 || offset > 0;
+  unfinished.hidden = rest.length === 0;
+  head(unfinished.querySelector('table'), UNFINISHED);
+  fill(unfinishedRows, UNFINISHED, rest, highlight);
+  if (daily) seen = new Set(entries.map((e) => `${e.player}|${e.rank}|${e.time_ms}|${e.won}`));
+  drawMine();
+  drawPager();
+}
+
+// The player's own line, pinned above the board: a rank for a win, else the status.
+function drawMine() {
+  const line = document.getElementById('board-me');
+  line.hidden = view !== 'daily' || !mine;
+  if (line.hidden) return;
+  line.textContent = mine.won && mine.rank
+    ? t('you_ranked', { rank: mine.rank, time: time(mine.time_ms), moves: mine.moves })
+    : t('you_unfinished', { status: t('status_' + mine.status), up: mine.cards_up });
+}
+
+function drawPager() {
+  const pager = document.getElementById('board-pager');
+  pager.hidden = view !== 'daily' || total <= PAGE;
+  document.getElementById('board-prev').disabled = offset === 0;
+  document.getElementById('board-next').disabled = offset + PAGE >= total;
+  document.getElementById('board-page').textContent = t('board_rows', {
+    first: total ? offset + 1 : 0, last: Math.min(total, offset + PAGE), total });
 }
 
 function showDaily(entries, live) {
@@ -67,7 +114,9 @@ function showDaily(entries, live) {
 
 async function poll() {
   try {
-    const r = await api.leaderboard(game, date);
+    const r = await api.leaderboard(game, date, offset);
+    mine = r.me ?? null;
+    total = r.total ?? (r.entries || []).length;
     showDaily(r.entries || [], true);
     if (typeof r.playing === 'number') setPlaying(r.playing);
   } catch { /* keep the last table */ }
@@ -91,7 +140,8 @@ async function start() {
     onOpen() { clearInterval(pollTimer); pollTimer = 0; poll(); },
     onClose() { if (!pollTimer) pollTimer = setInterval(poll, 5000); },
     onMessage(msg) {
-      if (msg.type === 'leaderboard') showDaily(msg.entries || [], true);
+      // The socket carries the first page; another page is polled.
+      if (msg.type === 'leaderboard') { if (offset === 0) showDaily(msg.entries || [], true); else poll(); }
       else if (msg.type === 'presence') setPlaying(msg.playing);
     },
   });
@@ -106,6 +156,8 @@ function tab(which) {
   api.allTime(game).then((r) => draw(r.entries || [], false), () => draw([], false));
 }
 document.getElementById('tab-daily').addEventListener('click', () => tab('daily'));
+document.getElementById('board-prev').addEventListener('click', () => { offset = Math.max(0, offset - PAGE); poll(); });
+document.getElementById('board-next').addEventListener('click', () => { offset += PAGE; poll(); });
 document.getElementById('tab-all').addEventListener('click', () => tab('all'));
 for (const box of Object.values(only)) box.addEventListener('change', () => { if (view === 'daily') draw(filtered(lastDaily), false); });
 
