@@ -274,3 +274,19 @@ def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(new_ta
     dest = t.s["view"]["piles"][m["to"]]
     assert dest[-m["count"]] == m["card"], (m, others)
     assert not t.errors
+
+
+def test_a_double_tap_with_a_finger_on_a_foundation_card_sends_the_cards_up(new_table: Any) -> None:
+    t = new_table(390, 844, touch=True).open("bakers-dozen")
+    path, g = _until("bakers-dozen", lambda g: _ups(g)[0] and not endgame.can_finish(g))
+    _post(t, path)
+    up = t.s["cards_up"]
+    t.settle()
+    card = _foundation_top(t)
+    box = card.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 10
+    t.page.touchscreen.tap(x, y)
+    t.page.touchscreen.tap(x, y)
+    t.page.wait_for_function(f"() => window.solitaire.state.s.cards_up === {up + _ups(g)[1]}")
+    _idle(t)
+    assert not t.errors
