@@ -108,6 +108,7 @@ def ui_strings() -> dict[str, str]:
         "saved": _("Saved."),
         "share": _("Share"),
         "status": _("Status"),
+        "rank_of": _("#%(rank)s of %(total)s"),
         "status_won": _("won"),
         "status_playing": _("still playing"),
         "status_resigned": _("resigned"),

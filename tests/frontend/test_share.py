@@ -23,6 +23,9 @@ def test_share_copies_the_same_text_as_the_api(new_table: Any) -> None:
     win.wait_for(state="visible", timeout=30000)
     assert t.page.evaluate("() => typeof navigator.share") == "undefined"
     assert t.page.locator("#win-board").is_visible()  # a daily: its board is one click away
+    rank = t.page.locator("#win-rank")
+    rank.wait_for(state="visible", timeout=10000)  # the rank, once the win is scored
+    assert rank.inner_text().startswith("#")
     t.page.get_by_role("button", name="Share").click()
     t.page.locator("#win-share", has_text="Copied").wait_for()
     copied = t.page.evaluate("() => navigator.clipboard.readText()")

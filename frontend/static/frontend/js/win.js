@@ -25,6 +25,8 @@ export function showWin(st) {
     ? t('medal_par', { medal: t('medal_' + s.medal), par: s.par }) : '';
   $('win-board').hidden = !s.date;  // a daily's board; other deals have none
   $('win-share').onclick = () => shareResult(st);
+  $('win-rank-row').hidden = true;
+  if (s.ranked && s.date) showRank(s, 0);
   $('win-share').textContent = t('share');
   dlg.showModal();
   announce(t('won'));
@@ -64,4 +66,18 @@ export async function shareResult(st) {
   } catch (e) {
     done('share_failed');
   }
+}
+
+// The win's rank on today's board: the board's own row for this player, once the win is
+// scored (a worker does it within a moment of the win, so it is asked again a few times).
+async function showRank(s, tries) {
+  try {
+    const r = await api.leaderboard(s.game, s.date);
+    if (r.me && r.me.session === s.id && r.me.rank) {
+      $('win-rank').textContent = t('rank_of', { rank: r.me.rank, total: r.total });
+      $('win-rank-row').hidden = false;
+      return;
+    }
+  } catch { /* the panel does without */ }
+  if (tries < 4) setTimeout(() => showRank(s, tries + 1), 800 * (tries + 1));
 }
