@@ -109,9 +109,12 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
 @ensure_csrf_cookie
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
+    from games.days import parse_day
+
+    day = parse_day(request.GET.get("date", ""))  # a past day's board; today's without
     return _page(
         request, "frontend/leaderboard.html", game=meta, title=_title(game),
-        page={"game": meta},
+        page={"game": meta, "date": day.isoformat() if day else None},
     )
 
 
@@ -140,3 +143,21 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
 @ensure_csrf_cookie
 def account(request: HttpRequest) -> HttpResponse:
     return _page(request, "frontend/account.html")
+
+
+def replay(request: HttpRequest, session_id: str) -> HttpResponse:
+    """A game step by step; whether it may be watched is the API's answer (games/replays.py)."""
+    from uuid import UUID
+
+    from games.models import GameSession
+
+    try:
+        UUID(session_id)
+    except ValueError:
+        raise Http404("no such session") from None
+    game = GameSession.objects.filter(pk=session_id).values_list("game", flat=True).first()
+    if game is None:
+        raise Http404("no such session")
+    meta = _game(game)
+    return _page(request, "frontend/replay.html", game=meta, title=_title(game),
+                 page={"game": meta, "session": session_id})

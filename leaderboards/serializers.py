@@ -34,6 +34,8 @@ class LeaderboardOut(serializers.Serializer):
     par = serializers.IntegerField(allow_null=True, help_text="the day's par (docs/rules.md)")
     offset = serializers.IntegerField(help_text="the first row's place, from 0 (?offset=)")
     total = serializers.IntegerField(help_text="rows on the whole board")
+    closed = serializers.BooleanField(help_text="the day is closed and its seeds revealed: "
+                                      "every row's session can be watched (/replay/<id>/)")
     entries = LeaderboardEntryOut(many=True)
     me = LeaderboardEntryOut(allow_null=True, help_text="the asking player's own row "
                              "(rank null for an attempt not won); null with no attempt")

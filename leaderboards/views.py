@@ -17,7 +17,7 @@ from games.api.errors import error
 from games.api.serializers import ErrorOut
 from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
-from games.models import Player
+from games.models import Deal, Player
 from leaderboards import export, live, stats
 from leaderboards.ranking import MAX_OFFSET, day_par, entries, own_row, total
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
@@ -88,6 +88,9 @@ class DailyLeaderboardView(APIView):
         player = current_player(request._request, create=False)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
                          "par": day_par(game, day), "offset": offset, "total": total(game, day),
+                         # Closed and revealed: every row's game can be watched (replays).
+                         "closed": Deal.objects.filter(game=game, date=day,
+                                                       revealed_at__isnull=False).exists(),
                          "entries": entries(game, day, limit, offset),
                          "me": own_row(game, day, player.pk if player else None)})
 

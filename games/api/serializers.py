@@ -270,3 +270,24 @@ class EmailIn(serializers.Serializer):
 class ShareOut(serializers.Serializer):
     text = serializers.CharField(help_text="two lines: the result, and five squares of "
                                  "progress (docs/rules.md, \"Sharing a result\")")
+
+
+class ReplayStepOut(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0 is the deal, before any move")
+    move = serializers.CharField(allow_null=True)
+    at_ms = serializers.IntegerField(allow_null=True, help_text="server time, ms since the epoch")
+    view = serializers.DictField(help_text="the table as its player saw it (as in a state)")
+    cards_up = serializers.IntegerField()
+    score = serializers.IntegerField(allow_null=True)
+
+
+class ReplayOut(serializers.Serializer):
+    session = serializers.UUIDField()
+    game = serializers.CharField()
+    deal = serializers.CharField()
+    date = serializers.DateField(allow_null=True)
+    ranked = serializers.BooleanField()
+    player = serializers.CharField()
+    status = serializers.CharField()
+    time_ms = serializers.IntegerField(allow_null=True)
+    steps = ReplayStepOut(many=True)

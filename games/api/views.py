@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -11,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import daily, share
+from games import daily, replays, share
 from games.accounts import devices, players, recovery
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
-from games.errors import BadRequest, answer_for
+from games.errors import BadRequest, SessionNotFound, answer_for
 from games.live import presence
 from games.models import GameSession, Player
 from games.play import locked, operations
@@ -225,3 +226,24 @@ class ShareView(PlayerAPIView):
         session = locked.owned(GameSession.objects.select_related("deal"), session_id,
                                player_of(request))
         return Response({"text": share.text(session)})
+
+
+class ReplayView(PlayerAPIView):
+    @extend_schema(responses={200: s.ReplayOut, 404: ERR}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
+    def get(self, request: Request, session_id: str) -> Response:
+        viewer = players.current_player(request._request, create=False)
+        session = (GameSession.objects.select_related("deal", "player")
+                   .filter(pk=session_id).first() if _uuid(session_id) else None)
+        if session is None or not replays.watchable(session, viewer):
+            # The same answer as for no such session: whether it exists is not said.
+            raise SessionNotFound("there is no such session to watch (another player's "
+                                  "ranked game can be watched once its day is closed)")
+        return Response(replays.replay(session))
+
+
+def _uuid(text: str) -> bool:
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return True

@@ -393,6 +393,53 @@ def remember(game: Game, kept: Kept) -> None:
         game.dead_end_memo = (kept[0], game.history[-1], kept[1])
 
 
+# A path to progress longer than this is shortened before it is kept (see ``_shortened``).
+_SHORT_PATH = 60
+
+
+def _layout(g: Game) -> tuple[Any, ...]:
+    """The table exactly, columns in place (unlike ``position_key``, two tables with the
+    same layout take the same moves)."""
+    return (tuple(map(tuple, g.tab)), tuple(g.down), tuple(g.cells), tuple(g.found),
+            tuple(g.stock), tuple(g.waste), g.redeals_used)
+
+
+def _shortened(game: Game, path: tuple[Move, ...]) -> tuple[Move, ...]:
+    """A shorter path to progress than the search's: from each position reached, the legal
+    move that lands furthest along the path (or makes progress at once).
+
+    The search's path is its stack when progress came, with every detour it took on the
+    way (hundreds of moves in Klondike); the next move's verdict replays the kept path, so
+    a long one costs every move that follows, and a replay too long for the event loop's
+    share sends the verdict to a worker to find the same path again.  Settled off the loop,
+    a pass over the path's positions is paid once."""
+    g = game.copy()
+    g.history = []
+    floor = game.cards_up
+    along = {_layout(g): 0}
+    for i, move in enumerate(path, 1):
+        g.apply(move)
+        along[_layout(g)] = i
+    for _ in path:
+        g.undo()
+    out: list[Move] = []
+    at = 0
+    while at < len(path):
+        reach, via = at + 1, path[at]
+        for move in g.legal_moves():
+            g.apply(move)
+            if g.cards_up > floor or (g.history[-1][2] == 1 and g.draw > 0):
+                return (*out, move)
+            j = along.get(_layout(g), -1)
+            g.undo()
+            if j > reach:
+                reach, via = j, move
+        out.append(via)
+        g.apply(via)
+        at = reach
+    return tuple(out)
+
+
 def _search(game: Game, deadline: float | None) -> tuple[bool | None, Kept]:
     """The search behind ``no_move_matters``: its verdict (None: ``deadline`` passed first)
     and what to remember of it."""
@@ -418,7 +465,10 @@ def _search(game: Game, deadline: float | None) -> tuple[bool | None, Kept]:
         g.apply(move)
         turned = g.history[-1][2] == 1 and g.draw > 0
         if g.cards_up > floor or turned:
-            return False, (False, tuple(e[0] for e in g.history))
+            path = tuple(e[0] for e in g.history)
+            if deadline is None and len(path) > _SHORT_PATH:
+                path = _shortened(game, path)
+            return False, (False, path)
         key = position_key(g)
         if key in seen:
             g.undo()

@@ -129,3 +129,29 @@ def test_bakers_dozen_quick_proof_reaches_the_same_fixed_point(seed, salt):
         if not moves or g.won:
             break
         g.apply(rng.choice(moves))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(["klondike", "klondike-draw3", "whitehorse"]),
+       seed=st.integers(1, 10_000), salt=st.integers(0, 2**32 - 1))
+def test_a_shortened_path_still_leads_to_progress_and_is_no_longer(key, seed, salt):
+    """The path a search keeps is a witness the next move replays: shortened, it must still
+    send a card up or turn one from the position it was found at."""
+    rng = random.Random(salt)
+    g = new_game(key, seed)
+    checked = 0
+    for _ in range(150):
+        copy = detached(g)
+        dead, kept = endgame.settle(copy)
+        if kept is not None and not kept[0]:
+            long = endgame._search(detached(g), None)[1]
+            assert long is not None
+            short = endgame._shortened(g, long[1])
+            assert len(short) <= len(long[1])
+            assert endgame._leads_up(g, short, None) is True, (key, seed, g.moves)
+            checked += 1
+        moves = list(g.legal_moves())
+        if not moves or g.won:
+            break
+        g.apply(rng.choice(moves))
+    event(f"checked {min(checked, 5)}+")

@@ -21,10 +21,18 @@ const unfinished = document.getElementById('board-unfinished');
 const unfinishedRows = document.getElementById('board-unfinished-rows');
 
 const time = (ms) => (ms == null ? '–' : clock(ms));
+let closed = false;  // a closed day: each row links to its replay
+function watch(e) {
+  const a = document.createElement('a');
+  a.href = `/replay/${e.session}/`;
+  a.textContent = e.player + mark(e);
+  a.title = t('watch_game');
+  return a;
+}
 // A win's fair-play mark beside the name: verified, or under review (docs/rules.md).
 const mark = (e) => (!e.won ? '' : e.verified ? ' ✓' : e.review === 'pending' ? ` (${t('under_review')})` : '');
 const DAILY = [
-  ['rank', (e) => e.rank], ['player', (e) => e.player + mark(e)],
+  ['rank', (e) => e.rank], ['player', (e) => (closed ? watch(e) : e.player + mark(e))],
   ...(page.game.has_score ? [['score', (e) => e.score ?? '']] : []),
   ['time', (e) => time(e.time_ms)], ['active_time', (e) => time(e.active_ms)],
   ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
@@ -38,7 +46,7 @@ function filtered(entries) {
   return keep.length === entries.length ? entries : keep.map((e, i) => ({ ...e, rank: i + 1 }));
 }
 const UNFINISHED = [
-  ['player', (e) => e.player], ['status', (e) => t('status_' + e.status)],
+  ['player', (e) => (closed ? watch(e) : e.player)], ['status', (e) => t('status_' + e.status)],
   ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],
 ];
 const ALL_TIME = [
@@ -55,7 +63,8 @@ function fill(body, cols, entries, highlight) {
     if (mine && e.session === mine.session) tr.classList.add('me');
     for (const [, get] of cols) {
       const td = document.createElement('td');
-      td.textContent = get(e);
+      const value = get(e);
+      if (value instanceof Node) td.append(value); else td.textContent = value;
       tr.append(td);
     }
     tr.dataset.player = e.player;
@@ -116,6 +125,7 @@ async function poll() {
   try {
     const r = await api.leaderboard(game, date, offset);
     mine = r.me ?? null;
+    closed = Boolean(r.closed);
     total = r.total ?? (r.entries || []).length;
     showDaily(r.entries || [], true);
     if (typeof r.playing === 'number') setPlaying(r.playing);
@@ -126,11 +136,14 @@ function setPlaying(n) { document.getElementById('board-playing').textContent = 
 
 async function start() {
   try { await api.me(); } catch { /* cookies only */ }
-  try {
-    const d = await api.daily();
-    date = (d.deals.find((x) => x.game === game) || d).date;
-  } catch {
-    date = new Date().toISOString().slice(0, 10);
+  if (page.date) date = page.date;  // a past day's board (?date=YYYY-MM-DD)
+  else {
+    try {
+      const d = await api.daily();
+      date = (d.deals.find((x) => x.game === game) || d).date;
+    } catch {
+      date = new Date().toISOString().slice(0, 10);
+    }
   }
   document.getElementById('board-date').textContent = date;
   draw([], false);

@@ -25,6 +25,7 @@ export function showWin(st) {
     ? t('medal_par', { medal: t('medal_' + s.medal), par: s.par }) : '';
   $('win-board').hidden = !s.date;  // a daily's board; other deals have none
   $('win-share').onclick = () => shareResult(st);
+  $('win-watch').href = `/replay/${s.id}/`;
   $('win-rank-row').hidden = true;
   if (s.ranked && s.date) showRank(s, 0);
   $('win-share').textContent = t('share');

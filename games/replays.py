@@ -1,0 +1,50 @@
+"""Watching a game step by step (docs/rules.md, "Replays").
+
+Each step is the table as its player saw it after that move (``seen.view``: face-down cards
+stay face down), so a replay shows nothing its player did not see.  Who may watch:
+
+- the player, their own session, at any time;
+- anyone, a ranked daily session once its day is closed and its seeds revealed.  Before
+  that, another player's moves would show the cards they turned to whoever is still
+  playing the same deal.
+
+Practice sessions stay their player's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import new_game, seen
+from games.engine.record import UNDO_TOKENS
+from games.models import GameSession, Player
+
+
+def watchable(session: GameSession, viewer: Player | None) -> bool:
+    if viewer is not None and session.player_id == viewer.pk:
+        return True
+    return bool(session.ranked and session.deal.date is not None
+                and session.deal.revealed_at is not None)
+
+
+def steps(session: GameSession) -> list[dict[str, Any]]:
+    """The deal, then one step per stored move: the move, its server time, the table."""
+    g = new_game(session.game, int(session.deal.seed))
+    out = [{"index": 0, "move": None, "at_ms": None, "view": seen.view(g),
+            "cards_up": g.cards_up, "score": g.score if g.has_score else None}]
+    for i, (token, at_ms, *_) in enumerate(session.moves, start=1):
+        if token.strip().lower() in UNDO_TOKENS:
+            g.undo()
+        else:
+            g.play(token)
+        out.append({"index": i, "move": token, "at_ms": at_ms, "view": seen.view(g),
+                    "cards_up": g.cards_up, "score": g.score if g.has_score else None})
+    return out
+
+
+def replay(session: GameSession) -> dict[str, Any]:
+    deal = session.deal
+    return {"session": str(session.pk), "game": session.game, "deal": deal.public_id,
+            "date": deal.date.isoformat() if deal.date else None, "ranked": session.ranked,
+            "player": session.player.display_name, "status": session.status,
+            "time_ms": session.time_ms, "steps": steps(session)}
