@@ -88,6 +88,9 @@ DAILY_SECRET = env_str("DAILY_SECRET")
 DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 2)
 SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per candidate, ahead
+# Solver seconds for one game's "where was it lost?" analysis (games/analysis.py), spent in
+# a worker over about a dozen searches.
+ANALYSIS_SECONDS = float(env_str("ANALYSIS_SECONDS", "20"))
 # A daily missing at request time (the schedule missed it) is certified with a short budget;
 # tests skip that so their run time does not depend on the day's deals.
 SOLVER_REQUEST_BUDGET_SECONDS = float(env_str("SOLVER_REQUEST_BUDGET_SECONDS", "2"))

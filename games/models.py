@@ -190,6 +190,9 @@ class GameSession(models.Model):
     signals = models.JSONField(default=dict, blank=True)
     disqualified = models.BooleanField(default=False)
     disqualified_reason = models.TextField(blank=True)
+    # Where the game was lost (games/analysis.py): null until asked for, then pending, then
+    # the solver's answer.
+    analysis = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -291,3 +291,22 @@ class ReplayOut(serializers.Serializer):
     status = serializers.CharField()
     time_ms = serializers.IntegerField(allow_null=True)
     steps = ReplayStepOut(many=True)
+
+
+class AnalysisOut(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["pending", "done", "unknown"],
+                                     help_text="unknown: the solver ran out of its budget")
+    par = serializers.IntegerField(allow_null=True)
+    full_knowledge = serializers.BooleanField(help_text="analysed with every card known "
+                                              "(the Klondike family, after the day's close)")
+    waiting_for = serializers.CharField(required=False)
+    turning_point = serializers.IntegerField(required=False, allow_null=True,
+                                             help_text="index in the stored moves of the move "
+                                             "that lost the game; null for none")
+    losing_move = serializers.CharField(required=False, allow_null=True)
+    winning_alternative = serializers.CharField(required=False, allow_null=True,
+                                                help_text="a move that kept the win")
+    winning_line = serializers.ListField(child=serializers.CharField(), required=False,
+                                         allow_null=True)
+    budget_seconds = serializers.FloatField(required=False)
+    analysed_at = serializers.CharField(required=False)

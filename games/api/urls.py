@@ -20,6 +20,8 @@ urlpatterns = [
     path("sessions/<str:session_id>/undo/", views.UndoView.as_view(), name="session-undo"),
     path("sessions/<str:session_id>/hint/", views.HintView.as_view(), name="session-hint"),
     path("sessions/<str:session_id>/finish/", views.FinishView.as_view(), name="session-finish"),
+    path("sessions/<str:session_id>/analysis/", views.AnalysisView.as_view(),
+         name="session-analysis"),
     path("sessions/<str:session_id>/replay/", views.ReplayView.as_view(), name="session-replay"),
     path("sessions/<str:session_id>/share/", views.ShareView.as_view(), name="session-share"),
     path("sessions/<str:session_id>/resign/", views.ResignView.as_view(), name="session-resign"),

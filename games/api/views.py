@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import daily, replays, share
+from games import analysis, daily, replays, share
 from games.accounts import devices, players, recovery
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
@@ -239,6 +239,17 @@ class ReplayView(PlayerAPIView):
             raise SessionNotFound("there is no such session to watch (another player's "
                                   "ranked game can be watched once its day is closed)")
         return Response(replays.replay(session))
+
+
+class AnalysisView(PlayerAPIView):
+    @extend_schema(responses={200: s.AnalysisOut, 400: ERR, 404: ERR}, summary="Where the game was lost: the turning point, found by the solver in a worker (pending until it is)")
+    def get(self, request: Request, session_id: str) -> Response:
+        viewer = players.current_player(request._request, create=False)
+        session = (GameSession.objects.select_related("deal", "player")
+                   .filter(pk=session_id).first() if _uuid(session_id) else None)
+        if session is None or not replays.watchable(session, viewer):
+            raise SessionNotFound("there is no such session of yours")
+        return Response(analysis.answer(session))
 
 
 def _uuid(text: str) -> bool:

@@ -1,0 +1,72 @@
+"""Where did I lose? (docs/rules.md, "Where was it lost?"): the turning point of a finished
+or resigned game, found by the solver in a worker (``games.tasks.analyse_session``) and
+kept on the session.
+
+A full-information game (FreeCell, Baker's Dozen) is analysed as soon as it is over.  A
+game with hidden cards is analysed with every card known, which would tell whoever is
+still playing the same daily where its hidden cards lie: a daily of the Klondike family is
+analysed only once its day is closed and its seed revealed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import HIDDEN_CARD_GAMES
+from games.engine.solver.turning import turning_point
+from games.errors import BadRequest
+from games.models import GameSession
+
+log = logging.getLogger(__name__)
+REQUEUE_AFTER = dt.timedelta(minutes=10)  # a pending analysis whose task was lost
+
+
+def _waits_for_close(session: GameSession) -> bool:
+    deal = session.deal
+    return (session.game in HIDDEN_CARD_GAMES and deal.date is not None
+            and deal.revealed_at is None)
+
+
+def answer(session: GameSession) -> dict[str, Any]:
+    """The analysis as it stands, asking a worker for it the first time (idempotent)."""
+    if session.status == GameSession.PLAYING:
+        raise BadRequest("a game is analysed once it is over: win, or resign it first")
+    base = {"par": session.deal.par, "full_knowledge": session.game in HIDDEN_CARD_GAMES}
+    if _waits_for_close(session):
+        return {**base, "status": "pending", "waiting_for": "the day's close: the analysis "
+                "knows every card, so it waits until no one is playing this deal"}
+    current = session.analysis
+    stale = timezone.now() - REQUEUE_AFTER
+    if current is None or (current.get("status") == "pending"
+                           and current.get("queued_at", "") < stale.isoformat()):
+        queued = {"status": "pending", "queued_at": timezone.now().isoformat()}
+        # One request queues it: the row says pending before the task is sent.
+        claim = GameSession.objects.filter(pk=session.pk).filter(
+            Q(analysis__isnull=True) | Q(analysis__status="pending",
+                                         analysis__queued_at__lt=stale.isoformat()))
+        if claim.update(analysis=queued):
+            from games.tasks import analyse_session
+
+            try:
+                analyse_session.delay(str(session.pk))
+            except Exception as exc:  # noqa: BLE001 - the broker is down: asked again later
+                log.warning("analysis not queued, broker unavailable: %s", exc)
+        session.refresh_from_db(fields=["analysis"])
+        current = session.analysis or queued
+    out = {**base, **current}
+    out.pop("queued_at", None)
+    return out
+
+
+def analyse(session: GameSession) -> dict[str, Any]:
+    """Run the solver over the stored game (the task's work)."""
+    found = turning_point(session.game, int(session.deal.seed), session.tokens,
+                          settings.ANALYSIS_SECONDS)
+    found["analysed_at"] = timezone.now().isoformat()
+    return found
