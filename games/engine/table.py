@@ -65,7 +65,7 @@ class Table:
     # cannot even send the move for the server to refuse.
     foundation_from: ClassVar[str | None] = None
 
-    # -- dead ends (docs/rules.md, Dead ends; see endgame.py) --------------------------------
+    # -- dead ends (docs/rules.md, Dead ends; see dead_ends.py) ------------------------------
     dead_end_search: ClassVar[bool] = True  # FreeCell's dead end is "no legal move at all"
     DEAD_END_BUDGET: ClassVar[int] = 1000
 
@@ -83,7 +83,7 @@ class Table:
     # (move, score before it, what undo needs to put back of its automatic consequences)
     history: deque[tuple[Move, int, Any]] | list[tuple[Move, int, Any]]
     _fits: tuple[bool, ...]  # piles.FITS of the game's build
-    # The last dead-end search's verdict, kept on the table (see endgame._remembered).
+    # The last dead-end search's verdict, kept on the table (see dead_ends._remembered).
     dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
 
     @classmethod

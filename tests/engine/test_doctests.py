@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "deals", "table", "legal", "game", "endgame", "seen", "catalogue", "record",
-           "taps", "solver.registry"]
+MODULES = ["cards", "deals", "table", "legal", "game", "endgame", "dead_ends", "seen", "catalogue",
+           "record", "taps", "solver.registry"]
 
 
 @pytest.mark.parametrize("name", MODULES)
