@@ -11,9 +11,9 @@ import datetime as dt
 
 from games.daily import today
 from games.engine import IllegalMove, new_game, seen
+from games.engine.record import replay
 from games.engine.solver.api import solve
 from games.engine.solver.search import UNSOLVABLE, Budget
-from games.engine.record import replay
 from games.models import Deal, GameSession
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day

@@ -39,6 +39,7 @@ export const resign = (id, seq, op) => call('POST', S(id) + 'resign/', { seq, op
 export const hint = (id, seq, signal) => call('POST', S(id) + 'hint/', { seq }, signal);
 export const share = (id) => call('GET', S(id) + 'share/');
 export const replay = (id) => call('GET', S(id) + 'replay/');
+export const analysis = (id) => call('GET', S(id) + 'analysis/');
 export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op });
 export const leaderboard = (game, date, offset = 0) => call('GET', `/api/leaderboards/${game}/${date}/` + (offset ? `?offset=${offset}` : ''));
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);

@@ -7,6 +7,7 @@ import { newDeal, replay, resign, start, undo } from './flow.js';
 import { askHint } from './hint.js';
 import { page } from './i18n.js';
 import { bindKeys } from './keys.js';
+import { whereLost } from './lost.js';
 import { closePicker, stepPicker } from './picker.js';
 import { bindPointer } from './pointer.js';
 import { createState } from './state.js';
@@ -21,7 +22,9 @@ const $ = (id) => document.getElementById(id);
 const on = (id, type, fn) => $(id).addEventListener(type, fn);
 
 // The commands a notice's exit buttons name (notice.js).
-const exits = { undo: () => undo(st), hint: () => askHint(st), replay: () => replay(st), another: () => newDeal(st) };
+const exits = { undo: () => undo(st), hint: () => askHint(st), replay: () => replay(st), another: () => newDeal(st),
+  // The replay, opened at the position before the move that lost the game.
+  watch: () => window.location.assign(`/replay/${st.s.id}/?step=${st.lostAt ?? 0}`) };
 on('notice', 'click', (e) => {
   const b = e.target.closest('button[data-exit]');
   if (b) exits[b.dataset.exit]();
@@ -37,6 +40,7 @@ on('btn-third', 'click', () => {
 // Baker's Dozen's Send up: whatever can go up now, whether or not that wins.
 if ($('btn-send-up')) on('btn-send-up', 'click', () => (st.finishing ? stopFinish(st) : sendUp(st)));
 on('btn-resign', 'click', () => resign(st));
+on('btn-lost', 'click', () => whereLost(st));
 
 on('win-copy', 'click', () => copyDeal(st));
 on('win-new', 'click', () => newDeal(st));

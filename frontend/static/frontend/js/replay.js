@@ -36,7 +36,9 @@ async function start() {
     steps = r.steps;
     $('rp-who').textContent = t('replay_of', { player: r.player, date: r.date || '', status: t('status_' + r.status) })
       + (r.time_ms != null ? ` · ${clock(r.time_ms)}` : '');
-    show(0);
+    // ?step=N opens at that step (the table's "where was it lost?" links the one before
+    // the losing move).
+    show(Number(new URLSearchParams(window.location.search).get('step')) || 0);
   } catch (e) {
     $('rp-error').hidden = false;
     $('rp-error').textContent = e.message;

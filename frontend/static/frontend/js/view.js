@@ -36,6 +36,7 @@ export function drawBar(st) {
   if ($('btn-send-up')) $('btn-send-up').disabled = st.finishing || !upMove(s);
   $('btn-undo').disabled = !s.can_undo;
   $('btn-resign').hidden = !(s.ranked && s.status === 'playing');
+  $('btn-lost').hidden = s.status !== 'resigned';
 }
 
 export function drawClock(st) { $('st-time').textContent = clock(st.elapsed); }

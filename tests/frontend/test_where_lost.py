@@ -1,0 +1,30 @@
+"""After a resigned game the table says where it was lost (games/analysis.py), and its
+"Watch it" opens the replay at the position before the losing move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.games.test_analysis import losing_line
+
+
+def test_a_resigned_freecell_daily_says_where_it_was_lost(new_table: Any) -> None:
+    t = new_table().open("freecell", "daily")
+    sid = t.s["id"]
+    moves = losing_line(t.s["deal_number"])
+    for seq, token in enumerate(moves):
+        assert t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": token})["status"] == 200
+    t.page.reload()
+    t.page.wait_for_selector("#table[data-ready]")
+    assert not t.page.locator("#btn-lost").is_visible()  # still being played
+    t.page.once("dialog", lambda d: d.accept())
+    t.page.locator("#btn-resign").click()
+    t.page.wait_for_function("() => window.solitaire.state.s.status === 'resigned'")
+    t.page.get_by_role("button", name="Where was it lost?").click()
+    notice = t.page.locator("#notice", has_text="The game was lost at move")
+    notice.wait_for(timeout=30000)
+    tp = t.page.evaluate("() => window.solitaire.state.lostAt")
+    assert f"move {tp + 1} ({moves[tp]})" in notice.inner_text()
+    t.page.locator("#notice button", has_text="Watch it").click()
+    t.page.locator("#rp-step", has_text=f"{tp} / {len(moves)}").wait_for()
+    assert not t.errors, t.errors
