@@ -39,6 +39,14 @@ def today() -> dt.date:
     return timezone.now().astimezone(zoneinfo.ZoneInfo(settings.DAILY_TIME_ZONE)).date()
 
 
+def next_opening() -> dt.datetime:
+    """When the next day's dailies open: the coming midnight in the configured time zone
+    (a day of 23 or 25 hours around a clock change included)."""
+    zone = zoneinfo.ZoneInfo(settings.DAILY_TIME_ZONE)
+    tomorrow = today() + dt.timedelta(days=1)
+    return dt.datetime.combine(tomorrow, dt.time(0, 0), tzinfo=zone)
+
+
 def load_certifier() -> Certifier | None:
     """The solver's certification, when the solver package is installed."""
     try:

@@ -67,6 +67,14 @@ class GameStatsOut(serializers.Serializer):
     best_streak = serializers.IntegerField()
 
 
+class CalendarDayOut(serializers.Serializer):
+    date = serializers.DateField()
+    played = serializers.BooleanField()
+    won = serializers.BooleanField()
+    frozen = serializers.BooleanField()
+    cards_up = serializers.IntegerField(help_text="the most cards up in a ranked daily that day")
+
+
 class PlayerStatsOut(serializers.Serializer):
     player = serializers.CharField()
     played = serializers.IntegerField()
@@ -74,4 +82,9 @@ class PlayerStatsOut(serializers.Serializer):
     win_rate = serializers.FloatField()
     current_streak = serializers.IntegerField(help_text="days in a row with a daily won")
     best_streak = serializers.IntegerField()
+    freezes = serializers.IntegerField(help_text="streak freezes held (one per 7 days won in "
+                                       "a row, 2 at most), spent on a missed day")
+    frozen_days = serializers.ListField(child=serializers.DateField(),
+                                        help_text="missed days a freeze covered")
+    calendar = CalendarDayOut(many=True, help_text="the last 35 days, oldest first")
     games = serializers.DictField(child=GameStatsOut())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q
@@ -18,25 +19,54 @@ from games.engine import DAILY_GAMES, GAMES
 from games.models import GameSession, Player
 from leaderboards.models import Entry
 
+FREEZE_EVERY, FREEZES_MAX = 7, 2  # a freeze for every 7 days in a row, at most 2 held
+
+
+@dataclass
+class Streak:
+    current: int = 0
+    best: int = 0
+    freezes: int = 0  # held now, to spend on the next missed day
+    frozen: list[dt.date] = field(default_factory=list)  # missed days a freeze covered
+
+
+def streak(days: Iterable[dt.date], now: dt.date | None = None) -> Streak:
+    """Runs of won days, with freezes (docs/rules.md, "Streaks"): every 7 days won in a row
+    earn a freeze (2 held at most), spent by itself on a missed day, which then keeps the
+    run going without adding to it.  Today not yet won does not break the current run.
+    Computed from the won days alone, so it is the same however often it is asked."""
+    won = set(days)
+    now = now or today()
+    out = Streak()
+    if not won:
+        return out
+    day, end = min(won), max(now, max(won))
+    run = in_a_row = 0
+    while day <= end:
+        if day in won:
+            run += 1
+            in_a_row += 1
+            if in_a_row % FREEZE_EVERY == 0:
+                out.freezes = min(FREEZES_MAX, out.freezes + 1)
+        elif day == now:
+            pass  # today is still to be played
+        elif run and out.freezes:
+            out.freezes -= 1
+            out.frozen.append(day)
+            in_a_row = 0  # the next freeze takes 7 more days in a row
+        else:
+            run = in_a_row = 0
+            out.freezes = 0  # a broken streak keeps nothing
+        out.best = max(out.best, run)
+        day += dt.timedelta(days=1)
+    out.current = run
+    return out
+
 
 def streaks(days: Iterable[dt.date], now: dt.date | None = None) -> tuple[int, int]:
-    """(current, best) runs of consecutive days.  Today not yet won does not break the
-    current streak: it still runs from yesterday."""
-    won = sorted(set(days))
-    best = run = 0
-    previous: dt.date | None = None
-    for day in won:
-        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    now = now or today()
-    current = 0
-    day = now if now in won else now - dt.timedelta(days=1)
-    won_set = set(won)
-    while day in won_set:
-        current += 1
-        day -= dt.timedelta(days=1)
-    return current, best
+    """(current, best) runs of won days, freezes counted (``streak``)."""
+    s = streak(days, now)
+    return s.current, s.best
 
 
 def player_stats(player: Player) -> dict[str, Any]:
@@ -71,7 +101,8 @@ def player_stats(player: Player) -> dict[str, Any]:
             "current_streak": current,
             "best_streak": best,
         }
-    any_current, any_best = streaks(d for g in DAILY_GAMES for d in won_days.get(g, []))
+    overall = streak([d for g in DAILY_GAMES for d in won_days.get(g, [])])
+    any_current, any_best = overall.current, overall.best
     played = sum(g["played"] for g in games.values())
     won = sum(g["won"] for g in games.values())
     return {
@@ -81,8 +112,36 @@ def player_stats(player: Player) -> dict[str, Any]:
         "win_rate": round(won / played, 4) if played else 0.0,
         "current_streak": any_current,
         "best_streak": any_best,
+        "freezes": overall.freezes,
+        "frozen_days": [d.isoformat() for d in overall.frozen],
+        "calendar": calendar(sessions, set(overall.frozen)),
         "games": games,
     }
+
+
+CALENDAR_DAYS = 35  # five weeks
+
+
+def calendar(sessions: Any, frozen: set[dt.date]) -> list[dict[str, Any]]:
+    """The last five weeks, a day each: won a daily, played one, or a freeze covered it,
+    and the most cards up that day (the profile's calendar and its small chart)."""
+    last = today()
+    first = last - dt.timedelta(days=CALENDAR_DAYS - 1)
+    days: dict[dt.date, dict[str, Any]] = {}
+    for day, status, up in sessions.filter(
+            ranked=True, deal__date__gte=first, deal__date__lte=last).values_list(
+            "deal__date", "status", "cards_up"):
+        d = days.setdefault(day, {"won": False, "cards_up": 0})
+        d["won"] = d["won"] or status == GameSession.WON
+        d["cards_up"] = max(d["cards_up"], up)
+    out = []
+    for n in range(CALENDAR_DAYS):
+        day = first + dt.timedelta(days=n)
+        d = days.get(day)
+        out.append({"date": day.isoformat(), "played": d is not None,
+                    "won": bool(d and d["won"]), "frozen": day in frozen,
+                    "cards_up": d["cards_up"] if d else 0})
+    return out
 
 
 def period_board(game: str, start: dt.date | None, end: dt.date | None,

@@ -217,6 +217,7 @@ class DailyDealOut(serializers.Serializer):
 class DailyOut(serializers.Serializer):
     date = serializers.DateField()
     deals = DailyDealOut(many=True)
+    next_at = serializers.DateTimeField(help_text="when the next day's dailies open (UTC)")
 
 
 class PlayerOut(serializers.Serializer):

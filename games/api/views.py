@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 from uuid import UUID
 
@@ -137,7 +138,9 @@ class DailyView(PlayerAPIView):
             if GAMES[game].public_deal_numbers:
                 item["deal_number"] = deal.seed
             out.append(item)
-        return Response({"date": day.isoformat(), "deals": out})
+        opens = daily.next_opening().astimezone(dt.UTC)
+        return Response({"date": day.isoformat(), "deals": out,
+                         "next_at": opens.isoformat().replace("+00:00", "Z")})
 
 
 class SessionsView(PlayerAPIView):

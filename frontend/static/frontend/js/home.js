@@ -1,12 +1,14 @@
 // Home: today's dailies with how many are playing each right now.
 import * as api from './api.js';
 import { t } from './i18n.js';
+import { startCountdown } from './countdown.js';
 import { openSocket } from './socket.js';
 
 async function start() {
   try { await api.me(); } catch { /* cookies only */ }
   let daily;
   try { daily = await api.daily(); } catch { return; }
+  startCountdown(document.getElementById('countdown'), daily.next_at);
   for (const d of daily.deals || []) {
     const li = document.querySelector(`.daily[data-game="${d.game}"]`);
     if (!li) continue;

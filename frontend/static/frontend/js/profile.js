@@ -11,6 +11,8 @@ async function start() {
   stats = stats || { games: {} };
   document.getElementById('me-streak').textContent = stats.current_streak ?? '–';
   document.getElementById('me-best-streak').textContent = stats.best_streak ?? '–';
+  document.getElementById('me-freezes').textContent = stats.freezes ?? '–';
+  drawCalendar(stats.calendar || []);
   const body = document.getElementById('me-stats');
   const games = stats.games || {};
   for (const [key, g] of Object.entries(games)) {
@@ -30,6 +32,28 @@ async function start() {
     body.append(tr);
   }
 }
+// Five weeks of days, a square each (won, played, frozen, missed), each with its name for
+// a screen reader, and beneath them a bar per day of the most cards up (CSS heights).
+function drawCalendar(days) {
+  const cal = document.getElementById('me-calendar');
+  const chart = document.getElementById('me-chart');
+  cal.replaceChildren();
+  chart.replaceChildren();
+  for (const d of days) {
+    const kind = d.won ? 'won' : d.frozen ? 'frozen' : d.played ? 'played' : 'missed';
+    const li = document.createElement('li');
+    li.className = 'day ' + kind;
+    li.dataset.date = d.date;
+    li.title = `${d.date}: ${t('day_' + kind)}`;
+    li.setAttribute('aria-label', li.title);
+    cal.append(li);
+    const bar = document.createElement('span');
+    bar.className = 'bar ' + kind;
+    bar.style.height = Math.round((100 * d.cards_up) / 52) + '%';
+    chart.append(bar);
+  }
+}
+
 // The player's own ranked wins and what the fair-play review made of each.
 async function showReviews() {
   let r = null;

@@ -1,6 +1,7 @@
 // The win panel: the game's figures, the medal against par, the deal's id to copy, the
 // result to share, and the ways on.
 import * as api from './api.js';
+import { startCountdown } from './countdown.js';
 import { announce, clock, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -28,6 +29,9 @@ export function showWin(st) {
   $('win-watch').href = `/replay/${s.id}/`;
   $('win-rank-row').hidden = true;
   if (s.ranked && s.date) showRank(s, 0);
+  if (s.date && !st.countdown) {
+    api.daily().then((d) => { st.countdown = startCountdown($('win-next'), d.next_at); }, () => {});
+  }
   $('win-share').textContent = t('share');
   dlg.showModal();
   announce(t('won'));
