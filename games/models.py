@@ -87,6 +87,9 @@ class Player(models.Model):
     # The player's choice: named "anonymous" in the open data of closed days (docs/api.md,
     # "Open data").  The boards still show the display name: they are the game itself.
     anonymous = models.BooleanField(default=False)
+    # The player's choice: left out of the live race others see on a ranked daily
+    # (docs/api.md, "race").  The boards still list the game once it is an entry.
+    hide_from_race = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["id"]

@@ -1,5 +1,6 @@
 """Live daily boards: ``leaderboard`` messages when the ranking changes, ``presence`` with
-how many play sockets are open on that day's deal."""
+how many play sockets are open on that day's deal, and with ``?race=1`` the live race
+(``leaderboards.race``) once a second."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.days import parse_day
 from games.engine import GAMES
-from leaderboards import live
+from leaderboards import live, race
 
 CLOSE_BAD_BOARD = 4400
 
 
 class BoardConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
+    racing: tuple[str, Any] | None = None
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -30,8 +32,13 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json(await database_sync_to_async(live.board_message)(kwargs["game"], day))
         await self.send_json(await database_sync_to_async(live.presence_message)(kwargs["game"], day))
+        if b"race=1" in self.scope.get("query_string", b"").split(b"&"):
+            self.racing = (kwargs["game"], day)
+            race.watch(self.racing, self)
 
     async def disconnect(self, code: int) -> None:
+        if self.racing is not None:
+            race.unwatch(self.racing, self)
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -236,6 +236,14 @@ def set_anonymous(player: Player, anonymous: bool) -> Player:
     return player
 
 
+def set_hide_from_race(player: Player, hide: bool) -> Player:
+    """Whether the live race on ranked dailies leaves this player out (the next second's
+    race message already does)."""
+    player.hide_from_race = hide
+    player.save(update_fields=["hide_from_race"])
+    return player
+
+
 def sign_up(request: HttpRequest, username: object, password: object,
             email: object = None) -> Player:
     """Give the current guest an account; its games stay with it.  The email is optional

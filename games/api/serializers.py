@@ -228,6 +228,8 @@ class PlayerOut(serializers.Serializer):
     email = serializers.CharField(allow_null=True, help_text="the account's email (only "
                                   "the player sees it); null for a guest or none")
     anonymous = serializers.BooleanField(help_text='named "anonymous" in the open data')
+    hide_from_race = serializers.BooleanField(help_text="left out of the live race on "
+                                              "ranked dailies")
     csrf_token = serializers.CharField()
 
 
@@ -245,10 +247,13 @@ class RenameIn(serializers.Serializer):
                                    help_text="3-24 letters, digits, spaces, _ - .")
     anonymous = StrictBooleanField(required=False, help_text='named "anonymous" in the open '
                                    "data of closed days (the boards still show the name)")
+    hide_from_race = StrictBooleanField(required=False, help_text="left out of the live race "
+                                        "others see on a ranked daily")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
-            raise serializers.ValidationError("give display_name, anonymous or both")
+            raise serializers.ValidationError("give display_name, anonymous or "
+                                              "hide_from_race")
         return attrs
 
 

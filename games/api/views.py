@@ -50,6 +50,7 @@ def player_json(request: Request, player: Player) -> dict[str, Any]:
         "username": player.user.get_username() if player.user else None,
         "email": (player.user.email or None) if player.user else None,
         "anonymous": player.anonymous,
+        "hide_from_race": player.hide_from_race,
         "csrf_token": get_token(request._request),  # also sets the CSRF cookie
     }
 
@@ -74,7 +75,7 @@ class MeView(PlayerAPIView):
     def get(self, request: Request) -> Response:
         return Response(player_json(request, player_of(request)))
 
-    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name, or whether the open data names the player")
+    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name, whether the open data names the player, or whether the live race shows them")
     def patch(self, request: Request) -> Response:
         data = validated(s.RenameIn, request.data)
         player = player_of(request)
@@ -82,6 +83,8 @@ class MeView(PlayerAPIView):
             player = players.rename(player, data["display_name"])
         if "anonymous" in data:
             players.set_anonymous(player, data["anonymous"])
+        if "hide_from_race" in data:
+            players.set_hide_from_race(player, data["hide_from_race"])
         return Response(player_json(request, player))
 
 

@@ -34,7 +34,7 @@ from games.accounts import session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
-from games.live import driver, presence
+from games.live import driver, presence, race
 from games.models import Player
 from games.play import hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
@@ -176,6 +176,7 @@ def _leave(board: tuple[str, Any], channel: str) -> None:
 class PlayConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     board: tuple[str, Any] | None = None
+    racing = False  # a ranked daily: its progress is noted for the live race
     seq: int | None = None  # the session's seq in the last state sent
     within: float | None = None  # what a move's dead-end verdict may take of the loop
     settling: asyncio.Task[None] | None = None  # the verdict being settled for that seq
@@ -214,6 +215,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.player, self.board = player, board
+        self.racing = board is not None and bool(state.get("ranked"))
+        if board is not None and self.racing:
+            race.note(board, self.session_id, player.pk, state)
         # The greeting has a type of its own, so a client never takes it for the answer to
         # its first operation.  ?protocol=1 keeps the old greeting (a "state") for clients
         # written before it, for this release only (docs/api.md, "Play").
@@ -227,6 +231,8 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.settling is not None:
             self.settling.cancel()
+        if self.racing and self.board is not None:
+            race.leave(self.board, self.session_id)
         if self.board is not None:
             await in_pool(_leave)(self.board, self.channel_name)
 
@@ -284,6 +290,8 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                 self.settling.cancel()
                 self.settling = None
         await self.send_json(answer)
+        if self.racing and self.board is not None and answer.get("type") == "state":
+            race.note(self.board, self.session_id, self.player.pk, answer)
         if unsettled is not None and unsettled[1] == self.seq:
             self.settling = asyncio.create_task(self._settle(*unsettled))
 

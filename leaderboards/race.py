@@ -1,0 +1,100 @@
+"""The live race on a ranked daily (docs/api.md, "race"): ``{"type": "race", "players":
+[...]}`` to the board sockets that asked for it (``?race=1``), once a second.
+
+The players' progress is written by the play sockets (``games.live.race``) to a Redis hash
+per board.  Each process runs one ticker per board it has race watchers for: once a second
+it reads the hash, leaves out the players hidden from the race, encodes the message once and
+hands the same text to each of its watchers.  The cost is one read, one query and one
+encoding a second per board and process, however many race; nothing goes through the
+channel layer, which would copy the message once per watcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections import defaultdict
+from typing import Any, Protocol
+
+import orjson
+from channels.db import database_sync_to_async
+
+from games.live import race as progress
+from games.models import Player
+
+SECONDS = 1.0
+# Everything a race entry may say: progress, and whose it is.  No card, no position.
+FIELDS = ("player", "session", "cards_up", "moves", "elapsed_ms", "finished")
+
+Board = tuple[str, dt.date]
+
+
+class Watcher(Protocol):
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None: ...
+
+
+_watchers: dict[Board, set[Watcher]] = defaultdict(set)
+_tickers: dict[Board, asyncio.Task[None]] = {}
+
+
+def players(game: str, date: dt.date) -> list[dict[str, Any]]:
+    """The race now: the leaders first (finished, then most cards up, then the quickest)."""
+    now = progress.racers(game, date)
+    ids = {e["player"] for e in now.values()}
+    shown = dict(Player.objects.filter(pk__in=ids, hide_from_race=False)
+                 .values_list("pk", "display_name"))
+    out = [{"player": shown[e["player"]], "session": session_id, "cards_up": e["cards_up"],
+            "moves": e["moves"], "elapsed_ms": e["elapsed_ms"], "finished": e["finished"]}
+           for session_id, e in now.items() if e["player"] in shown]
+    out.sort(key=lambda e: (not e["finished"], -e["cards_up"], e["elapsed_ms"]))
+    return out
+
+
+def race_message(game: str, date: dt.date) -> dict[str, Any]:
+    return {"type": "race", "players": players(game, date)}
+
+
+def _encoded(game: str, date: dt.date) -> str:
+    return orjson.dumps(race_message(game, date)).decode()
+
+
+async def _tick(board: Board) -> None:
+    loop = asyncio.get_running_loop()
+    try:
+        while _watchers.get(board):
+            try:
+                text = await database_sync_to_async(_encoded)(*board)
+            except Exception:  # noqa: BLE001 - Redis or the database is restarting
+                text = None
+            for w in list(_watchers.get(board, ())):
+                if text is not None:
+                    try:
+                        await w.send(text_data=text)
+                    except Exception:  # noqa: BLE001 - that socket is closing
+                        _watchers[board].discard(w)
+            # Sleeping a full second after the send, never less: a slow read delays the
+            # next message instead of bringing two closer than a second.
+            sent = loop.time()
+            await asyncio.sleep(max(0.0, sent + SECONDS - loop.time()))
+    finally:
+        if _tickers.get(board) is asyncio.current_task():
+            del _tickers[board]
+
+
+def watch(board: Board, watcher: Watcher) -> None:
+    """A board socket asked for the race: it gets the next second's message and every one
+    after, until ``unwatch``."""
+    _watchers[board].add(watcher)
+    ticker = _tickers.get(board)
+    loop = asyncio.get_running_loop()
+    if ticker is None or ticker.done() or ticker.get_loop() is not loop:
+        _tickers[board] = loop.create_task(_tick(board))
+
+
+def unwatch(board: Board, watcher: Watcher) -> None:
+    watching = _watchers.get(board)
+    if watching is not None:
+        watching.discard(watcher)
+        if not watching:
+            del _watchers[board]  # the ticker ends at its next second
