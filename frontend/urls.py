@@ -12,6 +12,7 @@ urlpatterns = [
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
     path("profile/", views.profile, name="profile"),
     path("fair/", views.fair, name="fair"),
+    path("archive/", views.archive, name="archive"),
     path("replay/<str:session_id>/", views.replay, name="replay"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("account/", views.account, name="account"),

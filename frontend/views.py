@@ -161,3 +161,14 @@ def replay(request: HttpRequest, session_id: str) -> HttpResponse:
     meta = _game(game)
     return _page(request, "frontend/replay.html", game=meta, title=_title(game),
                  page={"game": meta, "session": session_id})
+
+
+@ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    """Past dailies, a month at a time, with the player's own results (games/archive.py)."""
+    daily_games = [k for k, cls in GAMES.items() if cls.daily]
+    game = request.GET.get("game", daily_games[0])
+    if game not in daily_games:
+        raise Http404("no daily for that game")
+    return _page(request, "frontend/archive.html", game=_game(game), title=_title(game),
+                 page={"game": _game(game), "today": daily.today().isoformat()})

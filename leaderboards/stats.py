@@ -137,10 +137,10 @@ def calendar(sessions: Any, frozen: set[dt.date]) -> list[dict[str, Any]]:
     out = []
     for n in range(CALENDAR_DAYS):
         day = first + dt.timedelta(days=n)
-        d = days.get(day)
-        out.append({"date": day.isoformat(), "played": d is not None,
-                    "won": bool(d and d["won"]), "frozen": day in frozen,
-                    "cards_up": d["cards_up"] if d else 0})
+        seen = days.get(day)
+        out.append({"date": day.isoformat(), "played": seen is not None,
+                    "won": bool(seen and seen["won"]), "frozen": day in frozen,
+                    "cards_up": seen["cards_up"] if seen else 0})
     return out
 
 

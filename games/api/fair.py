@@ -13,11 +13,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import daily
+from games import archive, daily
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
 from games.days import BAD_DAY, parse_day
+from games.engine import DAILY_GAMES
 from games.models import GameSession
 from games.review import REASONS
 
@@ -88,3 +89,47 @@ class UpcomingView(APIView):
         first = daily.today() + dt.timedelta(days=1)
         last = first + dt.timedelta(days=max(settings.DAILY_DAYS_AHEAD, 1) + 7)
         return Response({"deals": daily.days_record(first, last)})
+
+
+class ArchiveMineOut(serializers.Serializer):
+    session = serializers.UUIDField()
+    status = serializers.CharField()
+    ranked = serializers.BooleanField()
+    cards_up = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    tries = serializers.IntegerField()
+    medal = serializers.CharField(allow_null=True)
+
+
+class ArchiveDayOut(serializers.Serializer):
+    date = serializers.DateField()
+    deal = serializers.CharField(help_text="public id: start a session with it to play again")
+    par = serializers.IntegerField(allow_null=True)
+    closed = serializers.BooleanField(help_text="closed and revealed: its board's games can "
+                                      "be watched")
+    mine = ArchiveMineOut(allow_null=True, help_text="the asking player's best try, or null")
+
+
+class ArchiveOut(serializers.Serializer):
+    game = serializers.CharField()
+    month = serializers.CharField()
+    days = ArchiveDayOut(many=True)
+
+
+class ArchiveView(APIView):
+    @extend_schema(responses={200: ArchiveOut, 400: OpenApiResponse(ErrorOut)},
+                   summary="A month of past dailies of a game (?month=YYYY-MM), each with the "
+                           "player's own result; each can be played again as practice")
+    def get(self, request: Request, game: str) -> Response:
+        if game not in DAILY_GAMES:
+            return error("bad_request", f"no daily for that game; daily games: "
+                         f"{', '.join(DAILY_GAMES)}", 400)
+        month = request.query_params.get("month") or daily.today().strftime("%Y-%m")
+        try:
+            first, last = archive.month_days(month)
+        except ValueError:
+            return error("bad_request", "month is written YYYY-MM, from 2000-01 to 2999-12",
+                         400)
+        player = current_player(request._request, create=False)
+        return Response({"game": game, "month": first.strftime("%Y-%m"),
+                         "days": archive.month(game, first, last, player)})

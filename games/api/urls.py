@@ -12,6 +12,7 @@ urlpatterns = [
     path("auth/signout/", views.SignOutView.as_view(), name="signout"),
     path("daily/", views.DailyView.as_view(), name="daily"),
     path("me/reviews/", fair.MyReviewsView.as_view(), name="my-reviews"),
+    path("archive/<str:game>/", fair.ArchiveView.as_view(), name="archive"),
     path("daily/upcoming/", fair.UpcomingView.as_view(), name="daily-upcoming"),
     path("daily/<str:date>/", fair.DayRecordView.as_view(), name="daily-day"),
     path("sessions/", views.SessionsView.as_view(), name="sessions"),
