@@ -66,13 +66,13 @@ def ensure_daily(
         return existing
     secret = settings.DAILY_SECRET
     seed, candidate, certified, par = daily_seed(date, game, secret, 0), 0, None, None
-    line = None
+    line, effort = None, None
     if certifier is not None:
         cert = certifier(date, game, secret, budget=budget or settings.SOLVER_BUDGET_SECONDS,
                          max_candidates=max_candidates)
         if cert is not None:
             seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
-            line = list(cert.moves)
+            line, effort = list(cert.moves), getattr(cert, "states", None) or None
         else:
             log.error("no certified %s deal for %s in %d candidates: publishing candidate 0 "
                       "uncertified", game, date, max_candidates)
@@ -84,6 +84,7 @@ def ensure_daily(
             if not created and deal.date is not None and deal.date != date:
                 raise IntegrityError("seed already used by another day")
             deal.date, deal.candidate, deal.certified, deal.par = date, candidate, certified, par
+            deal.effort = effort
             # Committed to now, days before the day opens; revealed when it closes.
             deal.line, deal.salt = line, new_salt()
             deal.commitment = commitment(game, date, seed, deal.salt)

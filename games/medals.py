@@ -1,4 +1,4 @@
-"""Medals against par (docs/rules.md, "Par and medals").
+"""Medals against par, and a daily's difficulty (docs/rules.md, "Par and medals").
 
 A certified daily keeps its par: the move count of the winning line the solver found
 before the day opened.  A won attempt earns gold within 10% over par, silver within 30%,
@@ -9,6 +9,8 @@ daily) gives no medal.
 """
 
 from __future__ import annotations
+
+from games.engine import GAMES
 
 GOLD, SILVER, BRONZE = "gold", "silver", "bronze"
 # Share of par a win may go over and keep the medal: gold, then silver.
@@ -24,3 +26,18 @@ def medal(won: bool, moves: int | None, par: int | None) -> str | None:
     if moves <= par * (1 + SILVER_OVER):
         return SILVER
     return BRONZE
+
+
+EASY, MEDIUM, HARD = "easy", "medium", "hard"
+
+
+def difficulty(game: str, par: int | None, effort: int | None) -> str | None:
+    """easy, medium or hard from the certifying search's effort (positions looked at) per
+    move of par, against the game's own thresholds (``effort_per_move``); None unknown."""
+    if not par or not effort:
+        return None
+    easy, hard = GAMES[game].effort_per_move
+    per_move = effort / par
+    if per_move <= easy:
+        return EASY
+    return MEDIUM if per_move <= hard else HARD

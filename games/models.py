@@ -114,6 +114,9 @@ class Deal(models.Model):
         null=True, blank=True, help_text="proven winnable by the solver (unknown when empty)"
     )
     par = models.PositiveIntegerField(null=True, blank=True, help_text="solver's move count")
+    # Positions the certifying search looked at before it won: how hard the deal is to
+    # find a way through (games/medals.py difficulty).
+    effort = models.PositiveIntegerField(null=True, blank=True, help_text="solver's states")
     # Commit, then reveal (games/engine/commitment.py): the commitment is public from the
     # deal's creation; the salt (and so the seed) only once its day is closed.
     salt = models.CharField(max_length=32, blank=True, help_text="revealed with the seed")

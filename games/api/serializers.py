@@ -154,6 +154,8 @@ class SessionOut(serializers.Serializer):
         help_text="the ranked clock now: time_ms once won, else the time since the deal was shown")
     par = serializers.IntegerField(allow_null=True, help_text="the solver's move count for "
                                    "this deal (certified dailies); null for none")
+    difficulty = serializers.ChoiceField(choices=["easy", "medium", "hard"], allow_null=True,
+                                         help_text="from the solver's effort; null unknown")
     medal = serializers.ChoiceField(choices=["gold", "silver", "bronze"], allow_null=True,
                                    help_text="a win against par (docs/rules.md)")
     created_at = serializers.DateTimeField(help_text="when the deal was first shown")
@@ -212,6 +214,8 @@ class DailyDealOut(serializers.Serializer):
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
     commitment = serializers.CharField(help_text="published before the day (docs/deals.md)")
     par = serializers.IntegerField(allow_null=True, help_text="the solver's move count")
+    difficulty = serializers.ChoiceField(choices=["easy", "medium", "hard"], allow_null=True,
+                                         help_text="from the solver's effort (docs/rules.md)")
 
 
 class DailyOut(serializers.Serializer):

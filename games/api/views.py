@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, daily, replays, share
+from games import analysis, daily, medals, replays, share
 from games.accounts import devices, players, recovery
 from games.api import serializers as s
 from games.engine import DAILY_GAMES, GAMES
@@ -137,6 +137,7 @@ class DailyView(PlayerAPIView):
                 "game": game, "date": day.isoformat(), "deal": deal.public_id,
                 "certified": deal.certified, "playing": presence.playing(game, day),
                 "commitment": deal.commitment, "par": deal.par,
+                "difficulty": medals.difficulty(game, deal.par, deal.effort),
             }
             if GAMES[game].public_deal_numbers:
                 item["deal_number"] = deal.seed

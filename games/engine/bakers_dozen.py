@@ -26,6 +26,7 @@ class BakersDozen(Game):
     empty_pile = NEVER_REFILLED
     runs = SINGLE_CARD
     send_up = True
+    effort_per_move = (4.0, 30.0)
     time_bonus_from = 1200  # docs/rules.md, Scores: only Baker's Dozen adds a time bonus
     column_names = "123456789tjqk"  # the rank letters for columns 10-13
     foundation_from = None  # only top cards move, and foundation cards never come back

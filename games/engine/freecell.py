@@ -28,6 +28,7 @@ class FreeCell(Game):
 
     key, title, daily = "freecell", "FreeCell", True
     public_deal_numbers = True  # Microsoft's deal numbers (docs/deals.md)
+    effort_per_move = (7.0, 20.0)
     columns = 8
     free_cells = 4
     build = ALTERNATE

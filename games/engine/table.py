@@ -58,6 +58,11 @@ class Table:
     # marks that move ``best`` (taps.py, docs/rules.md "Mouse and touch").
     tap_to_best: ClassVar[bool] = False
 
+    # A daily's difficulty (docs/rules.md, "Par and medals"): positions the certifying
+    # search looked at per move of its line, at most this for easy, above it for hard.
+    # Per game: a stock search and a free-cell search count positions very differently.
+    effort_per_move: ClassVar[tuple[float, float]] = (5.0, 40.0)
+
     # -- the notation's names for the piles (docs/api.md, Move notation) ---------------------
     column_names: ClassVar[str] = ""  # one character per column, left to right
     # How a foundation is named as the source of a move, "{suit}" standing for its suit's

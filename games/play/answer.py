@@ -56,6 +56,7 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
     }
     out["par"] = session.deal.par
+    out["difficulty"] = medals.difficulty(session.game, session.deal.par, session.deal.effort)
     out["medal"] = medals.medal(st["won"], st["moves"], session.deal.par)
     if session.status == GameSession.WON:
         out["active_ms"] = session.active_ms

@@ -34,6 +34,7 @@ class Certificate:
     moves: list[str] = field(default_factory=list)
     seconds: float = 0.0
     rejected: list[tuple[int, str]] = field(default_factory=list)  # (seed, verdict)
+    states: int = 0  # positions the winning search looked at: the deal's difficulty
 
     @property
     def par(self) -> int:
@@ -57,7 +58,7 @@ def certify(
         r = solve_deal(game, seed, Budget(budget, states))
         if r.status == SOLVED and _replays_as_win(game, seed, r.moves):
             return Certificate(game, date, seed, candidate, r.moves, time.monotonic() - t0,
-                               rejected)
+                               rejected, r.states)
         rejected.append((seed, r.status))
     return None
 

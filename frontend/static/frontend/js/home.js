@@ -12,7 +12,8 @@ async function start() {
   for (const d of daily.deals || []) {
     const li = document.querySelector(`.daily[data-game="${d.game}"]`);
     if (!li) continue;
-    li.querySelector('[data-date]').textContent = d.date + (d.deal_number ? ` · #${d.deal_number}` : '');
+    li.querySelector('[data-date]').textContent = d.date + (d.deal_number ? ` · #${d.deal_number}` : '')
+      + (d.difficulty ? ` · ${t('difficulty_' + d.difficulty)}` : '') + (d.par ? ` · ${t('ar_par', { par: d.par })}` : '');
     const count = li.querySelector('[data-count]');
     if (typeof d.playing === 'number') count.textContent = t('playing_now', { n: d.playing });
     openSocket(`/ws/leaderboards/${d.game}/${d.date}/`, {

@@ -29,7 +29,10 @@ export function drawBar(st) {
     const left = s.view.passes_left;
     $('st-passes').textContent = left === null ? '' : t('passes_left', { n: left });
   }
-  $('st-ranked').textContent = s.date ? t(s.ranked ? 'ranked' : 'practice') : '';
+  // Ranked or practice, and for a certified daily its par and difficulty.
+  $('st-ranked').textContent = [s.date ? t(s.ranked ? 'ranked' : 'practice') : '',
+    s.par ? t('ar_par', { par: s.par }) : '', s.difficulty ? t('difficulty_' + s.difficulty) : '']
+    .filter(Boolean).join(' · ');
   const third = $('btn-third');
   third.textContent = st.finishing ? t('stop') : s.can_finish ? t(st.meta.single ? 'auto_finish' : 'finish') : t('new_deal');
   third.setAttribute('aria-keyshortcuts', s.can_finish ? 'F' : 'N');
