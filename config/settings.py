@@ -108,6 +108,9 @@ HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
 # it is a dead end (games/play/verdicts.py; 0 workers: settled on the loop, however long).
 DEAD_END_LOOP_MS = float(env_str("DEAD_END_LOOP_MS", "0.5"))
 DEAD_END_WORKERS = env_int("DEAD_END_WORKERS", 1)
+# ...after the player has stayed DEAD_END_SETTLE_MS on the position: a search for one the
+# player has already left is work for nobody.
+DEAD_END_SETTLE_MS = float(env_str("DEAD_END_SETTLE_MS", "150"))
 
 # Fair-play review of ranked wins (games/review.py, docs/rules.md "Fair play"): a win whose
 # signals cross one of these is under review until an operator clears or disqualifies it.

@@ -298,6 +298,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     async def _settle(self, pk: Any, seq: int, game: Any) -> None:
         """The verdict the move's answer had no time for, settled in a worker; a dead end is
         told to the player while the session is still at that seq (docs/api.md, "verdict")."""
+        await asyncio.sleep(verdicts.settle_after())  # cancelled if the player moves on
         dead, kept = await verdicts.settle(game)
         tables.remember(pk, seq, kept)
         if dead and self.seq == seq:

@@ -35,6 +35,12 @@ _lock = threading.Lock()
 _pool: tuple[ProcessPoolExecutor, Any] | None = None  # the executor and the workers' pipe
 
 
+def settle_after() -> float:
+    """How long a position must stay the session's before its verdict is searched for: a
+    player who moves on sooner makes the search moot, and it is then never sent."""
+    return settings.DEAD_END_SETTLE_MS / 1000
+
+
 def loop_seconds() -> float | None:
     """What a verdict may take on the loop (None: all it needs, with no workers to hand
     the rest to)."""

@@ -281,6 +281,7 @@ def _started(client, key):
 def verdicts_deferred(settings):
     """Every dead-end verdict that needs a search is settled in the worker, none on the loop."""
     settings.DEAD_END_LOOP_MS = 0
+    settings.DEAD_END_SETTLE_MS = 0
     # The workers started now, so that the first verdicts do not wait for them.
     asyncio.run(verdicts.settle(verdicts.detached(new_game("klondike", 1))))
     yield
