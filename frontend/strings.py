@@ -152,6 +152,11 @@ def ui_strings() -> dict[str, str]:
         "no_email": _("No email: a forgotten password cannot be reset. Add one here."),
         "play": _("Play"),
         "leaderboard": _("Leaderboard"),
+        # the live race beside a ranked daily (race.js)
+        "race_none": _("Nobody else is playing this daily now."),
+        "race_row": _("Cards up: %(up)s · Moves: %(moves)s · %(time)s"),
+        "race_finished": _("finished"),
+        "race_offline": _("The race is reconnecting..."),
         # the engine's refusals, said again in the player's language (reasons.js)
         "r_cannot_go_on": _("%(card)s cannot go on %(onto)s: %(need)s"),
         "r_need_colour": _("it needs %(art)s %(colour)s %(rank)s"),

@@ -1,4 +1,4 @@
-// Rename, sign up, sign in, the email, sign out: each form posts to its endpoint and says
+// Rename, open data and race choices, sign up, sign in, the email, sign out: each form posts to its endpoint and says
 // what happened.  (A forgotten password is reset on pages of their own: frontend/accounts.py.)
 import * as api from './api.js';
 import { announce, t } from './i18n.js';
@@ -16,6 +16,7 @@ function render(me) {
   document.getElementById('acct-name').textContent = me.display_name;
   document.querySelector('#f-rename [name=name]').value = me.display_name;
   document.querySelector('#f-anonymous [name=anonymous]').checked = me.anonymous;
+  document.querySelector('#f-race [name=hide_from_race]').checked = me.hide_from_race;
   document.getElementById('f-signup').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
   document.getElementById('f-email').hidden = me.guest;
@@ -41,6 +42,7 @@ function form(id, fn) {
 
 form('f-rename', (d) => api.rename(d.name));
 form('f-anonymous', (d) => api.setAnonymous(d.anonymous === 'on'));
+form('f-race', (d) => api.setHideFromRace(d.hide_from_race === 'on'));
 form('f-signup', (d) => api.signUp(d.username, d.password, d.email));
 form('f-email', (d) => api.setEmail(d.email, d.password));
 form('f-signin', (d) => api.signIn(d.username, d.password));

@@ -11,6 +11,7 @@ import { whereLost } from './lost.js';
 import { closePicker, stepPicker } from './picker.js';
 import { bindPointer } from './pointer.js';
 import { createState } from './state.js';
+import { raceFits, toggleRace } from './race.js';
 import { pileOrder } from './table.js';
 import { startTimer } from './timer.js';
 import { draw } from './view.js';
@@ -41,6 +42,7 @@ on('btn-third', 'click', () => {
 if ($('btn-send-up')) on('btn-send-up', 'click', () => (st.finishing ? stopFinish(st) : sendUp(st)));
 on('btn-resign', 'click', () => resign(st));
 on('btn-lost', 'click', () => whereLost(st));
+on('btn-race', 'click', () => toggleRace(st));
 
 on('win-copy', 'click', () => copyDeal(st));
 on('win-new', 'click', () => newDeal(st));

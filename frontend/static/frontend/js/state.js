@@ -65,5 +65,7 @@ export function createState(meta) {
     looked: false,
     // The redraw waiting for the next frame after a resize.
     resizeFrame: 0,
+    // The board socket of the live race while the Race strip is open (race.js), else null.
+    race: null,
   };
 }

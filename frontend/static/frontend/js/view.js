@@ -3,6 +3,7 @@
 import { clock, t } from './i18n.js';
 import { keptFocus, upMove } from './intents.js';
 import { drawNotice } from './notice.js';
+import { raceFits } from './race.js';
 import { animateFrom, renderTable } from './table.js';
 
 export const root = document.getElementById('table');
@@ -40,6 +41,7 @@ export function drawBar(st) {
   $('btn-undo').disabled = !s.can_undo;
   $('btn-resign').hidden = !(s.ranked && s.status === 'playing');
   $('btn-lost').hidden = s.status !== 'resigned';
+  if ($('btn-race')) raceFits(st);
 }
 
 export function drawClock(st) { $('st-time').textContent = clock(st.elapsed); }
