@@ -31,4 +31,10 @@ def test_share_copies_the_same_text_as_the_api(new_table: Any) -> None:
     copied = t.page.evaluate("() => navigator.clipboard.readText()")
     expected = t.api(f"/api/sessions/{sid}/share/")["body"]["text"]
     assert copied == expected and copied.startswith("Daily Solitaire · FreeCell ")
+    # The board offers the same, on the player's own line.
+    t.page.evaluate("() => navigator.clipboard.writeText('')")
+    t.page.goto(f"{t.base}/leaderboards/freecell/")
+    t.page.locator("#board-share").click()
+    t.page.locator("#board-share", has_text="Copied").wait_for()
+    assert t.page.evaluate("() => navigator.clipboard.readText()") == expected
     assert not t.errors, t.errors

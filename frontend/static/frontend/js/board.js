@@ -4,6 +4,7 @@
 // player's own row is pinned above, wherever it is; a long board comes in pages of 100.
 import * as api from './api.js';
 import { clock, page, t } from './i18n.js';
+import { shareSession } from './share.js';
 import { openSocket } from './socket.js';
 
 const game = page.game.key;
@@ -102,9 +103,20 @@ function drawMine() {
   const line = document.getElementById('board-me');
   line.hidden = view !== 'daily' || !mine;
   if (line.hidden) return;
-  line.textContent = mine.won && mine.rank
+  const text = document.createElement('span');
+  text.textContent = mine.won && mine.rank
     ? t('you_ranked', { rank: mine.rank, time: time(mine.time_ms), moves: mine.moves })
     : t('you_unfinished', { status: t('status_' + mine.status), up: mine.cards_up });
+  // The player's own result, shared from here as from the win panel (share.js).
+  const share = document.createElement('button');
+  share.type = 'button';
+  share.id = 'board-share';
+  share.textContent = t('share');
+  share.addEventListener('click', async () => {
+    const how = await shareSession(mine.session);
+    if (how === 'copied' || how === 'failed') share.textContent = t(how === 'copied' ? 'copied' : 'share_failed');
+  });
+  line.replaceChildren(text, ' ', share);
 }
 
 function drawPager() {

@@ -2,6 +2,7 @@
 // result to share, and the ways on.
 import * as api from './api.js';
 import { startCountdown } from './countdown.js';
+import { shareSession } from './share.js';
 import { announce, clock, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,22 +55,14 @@ export function copyDeal(st) {
   if (navigator.clipboard) navigator.clipboard.writeText(id).then(done, done); else done();
 }
 
-// The server words the result (GET /api/sessions/<id>/share/, the same text for every
-// client); the Web Share API sends it where the browser has one, else it is copied.
+// Share: the server's words for the result (share.js), said on the button.
 export async function shareResult(st) {
   const button = $('win-share');
-  const done = (key) => { button.textContent = t(key); announce(t(key)); };
-  try {
-    const { text } = await api.share(st.s.id);
-    if (navigator.share) {
-      try { await navigator.share({ text }); return; } catch (e) {
-        if (e.name === 'AbortError') return;  // the player closed the share sheet
-      }
-    }
-    await navigator.clipboard.writeText(text);
-    done('copied');
-  } catch (e) {
-    done('share_failed');
+  const how = await shareSession(st.s.id);
+  if (how === 'copied' || how === 'failed') {
+    const key = how === 'copied' ? 'copied' : 'share_failed';
+    button.textContent = t(key);
+    announce(t(key));
   }
 }
 
