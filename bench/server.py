@@ -22,6 +22,21 @@ jobs paused; 50 players, 15 s, one process each side; several runs where a range
     whitehorse    1330-1544    27-30   64-84   3,608-4,154    37%    0.63-0.73 ms (0.25-0.29)
     bakers-dozen  1529-1688    24-25   58-88   4,887-4,956  31-34%  0.57-0.63 ms (0.21-0.22)
 
+``--moves random`` (any legal move, the stock as likely as any other, as a person plays):
+2026-12-01, 50 players, 8 s, the machine shared with other work (the echo between 900 and
+3,500/s from run to run), before -> after the dead-end verdict got a bounded share of the
+event loop (docs/api.md, the verdict message), 3-11 runs each, alternated:
+
+    game           moves/s before   p99 ms before   moves/s after   p99 ms after
+    klondike         550-1,190        120-480         490-970         140-470
+    whitehorse         400-910        120-350         440-1,120        85-435
+    freecell           810-1,140      100-155         830-1,070       100-145
+    bakers-dozen       580-730        165-230         700-870         135-200
+
+The spread from run to run is wider than the change: what it bounds is the event loop's
+time per move (bench/endgame.py), not the machine's total work, which moved in part to the
+worker process on the same two cores.
+
 The echo rate itself moves between about 3,600 and 5,800/s from run to run on this machine,
 and the ratio with it.  What a move costs the server now: Daphne and Channels' framing (the
 echo's cost, about 0.2 ms), the engine's answer (legal moves, the table, "finish" and the
