@@ -437,7 +437,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the one set of review states (a session's review, a board entry's).
-    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": ["none", "pending", "cleared", "disqualified"]},
+    # A session's status (a state, a board entry) and an analysis' status are two sets.
+    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": ["none", "pending", "cleared", "disqualified"],
+                            "SessionStatusEnum": ["playing", "won", "resigned"],
+                            "AnalysisStatusEnum": ["pending", "done", "unknown"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_common_answers",  # 403 CSRF, 429 rate limited, 503 DB down
