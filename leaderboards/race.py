@@ -23,6 +23,10 @@ from games.live import race as progress
 from games.models import Player
 
 SECONDS = 1.0
+# The leaders a message names: a strip shows no more, and the message's size (what every
+# watcher is sent each second) stays the same however many race.
+LEADERS = 25
+SLICE = 10  # watchers sent to before the loop is given back to the moves
 # Everything a race entry may say: progress, and whose it is.  No card, no position.
 FIELDS = ("player", "session", "cards_up", "moves", "elapsed_ms", "finished")
 
@@ -39,7 +43,8 @@ _tickers: dict[Board, asyncio.Task[None]] = {}
 
 
 def players(game: str, date: dt.date) -> list[dict[str, Any]]:
-    """The race now: the leaders first (finished, then most cards up, then the quickest)."""
+    """The race now: the ``LEADERS`` leading players (finished, then most cards up, then the
+    quickest)."""
     now = progress.racers(game, date)
     ids = {e["player"] for e in now.values()}
     shown = dict(Player.objects.filter(pk__in=ids, hide_from_race=False)
@@ -48,7 +53,7 @@ def players(game: str, date: dt.date) -> list[dict[str, Any]]:
             "moves": e["moves"], "elapsed_ms": e["elapsed_ms"], "finished": e["finished"]}
            for session_id, e in now.items() if e["player"] in shown]
     out.sort(key=lambda e: (not e["finished"], -e["cards_up"], e["elapsed_ms"]))
-    return out
+    return out[:LEADERS]
 
 
 def race_message(game: str, date: dt.date) -> dict[str, Any]:
@@ -64,15 +69,22 @@ async def _tick(board: Board) -> None:
     try:
         while _watchers.get(board):
             try:
-                text = await database_sync_to_async(_encoded)(*board)
+                # Not in the thread the board sockets' own queries share: a burst of them
+                # connecting must not hold the second's message back.
+                text = await database_sync_to_async(_encoded, thread_sensitive=False)(*board)
             except Exception:  # noqa: BLE001 - Redis or the database is restarting
                 text = None
-            for w in list(_watchers.get(board, ())):
-                if text is not None:
-                    try:
-                        await w.send(text_data=text)
-                    except Exception:  # noqa: BLE001 - that socket is closing
-                        _watchers[board].discard(w)
+            for n, w in enumerate(list(_watchers.get(board, ()))):
+                if text is None:
+                    break
+                try:
+                    await w.send(text_data=text)
+                except Exception:  # noqa: BLE001 - that socket is closing
+                    _watchers[board].discard(w)
+                if n % SLICE == SLICE - 1:
+                    # A send does not give the loop back: without this, moves that arrive
+                    # meanwhile would wait for the whole second's sends to be done.
+                    await asyncio.sleep(0)
             # Sleeping a full second after the send, never less: a slow read delays the
             # next message instead of bringing two closer than a second.
             sent = loop.time()
