@@ -77,15 +77,28 @@ class GameSessionAdmin(admin.ModelAdmin):
     inlines = [AuditInline]
     actions = ["revalidate_selected"]
     change_form_template = "admin/games/gamesession/change_form.html"
+    # Every stored field is read-only: a session is the record of what a player did, and
+    # operators change it only through the audited actions (re-validate, disqualify,
+    # reinstate, the review queue).  The moves are shown as a table of their own.
     readonly_fields = [
-        "player", "deal", "game", "ranked", "status", "score", "cards_up", "move_count",
-        "undo_count", "hint_count", "created_at", "started_at", "finished_at", "time_ms",
-        "disqualified", "disqualified_reason", "timing", "move_table",
+        *(f.name for f in GameSession._meta.concrete_fields if f.name != "moves"),
+        "timing", "move_table",
     ]
     exclude = ["moves"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # deleting a session would delete its audit trail with it
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # Nothing on the form can be edited: no Save buttons that would save nothing.
+        context = {**(extra_context or {}), "show_save": False,
+                   "show_save_and_continue": False, "show_save_and_add_another": False,
+                   "show_delete": False}
+        return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description="day", ordering="deal__date")
     def day(self, obj: GameSession) -> Any:

@@ -1,0 +1,64 @@
+"""The admin's session page in a real browser: every stored field read-only, no Save that
+would save nothing, and Re-validate, Disqualify and Reinstate working, each leaving an
+entry in the audit trail."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import psycopg
+
+from .conftest import DB_NAME, PG, ROOT
+from .test_review_queue import scripted_win
+
+PASSWORD = "admin-session-pw-1"
+
+
+def test_the_session_page_is_read_only_and_its_actions_work(new_table: Any,
+                                                              live_server_url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": f"{PG}/{DB_NAME}", "DEBUG": "1",
+           "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
+    subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput",
+                    "--username", "operator", "--email", "o@example.com"],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    sid = scripted_win(new_table())
+    op = new_table()
+    page = op.page
+    page.goto(f"{live_server_url}/admin/login/?next=/admin/games/gamesession/{sid}/change/")
+    page.fill("#id_username", "operator")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#gamesession_form")
+    form = page.locator("#gamesession_form")
+    editable = form.locator("input:not([type=hidden]), select, textarea")
+    assert editable.count() == 0, editable.evaluate_all("els => els.map(e => e.name)")
+    assert page.locator("input[name=_save], a.deletelink").count() == 0
+    for field in ("status", "ranked", "verified", "review", "client_key", "analysis"):
+        assert page.locator(f".field-{field} .readonly").count() == 1, field
+
+    page.click("#revalidate")
+    page.wait_for_selector(".messagelist .success")
+    assert "agrees" in page.locator(".messagelist").inner_text()
+
+    page.click("#disqualify-link")
+    page.fill("#reason", "a solver's line at machine speed")
+    page.click("input[value^='Disqualify']")
+    page.wait_for_selector("#disqualify-link", state="attached")
+    assert page.locator("#disqualify-link").inner_text().lower() == "reinstate"
+    page.click("#disqualify-link")
+    page.fill("#reason", "the replay shows a person")
+    page.click("input[value^='Reinstate']")
+    page.wait_for_selector(".messagelist .success")
+    with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
+        actions = [a for (a,) in conn.execute(
+            "SELECT action FROM games_auditentry WHERE session_id = %s ORDER BY created_at",
+            (sid,)).fetchall()]
+        disqualified = conn.execute("SELECT disqualified FROM games_gamesession WHERE id = %s",
+                                    (sid,)).fetchone()[0]
+    assert actions[-3:] == ["revalidate", "disqualify", "reinstate"], actions
+    assert disqualified is False
+    audit = page.locator(".inline-group").inner_text()
+    assert "disqualify" in audit and "reinstate" in audit
