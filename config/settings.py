@@ -410,6 +410,8 @@ RATE_LIMITS = {
     # Password-reset mails asked for, per client address and per address written to: each
     # one sends a mail, so this is what keeps the form from mailing someone a flood.
     "resets": (env_int("RATE_LIMIT_RESETS", 3000 if TESTING else 5), 3600),
+    # Whole days (open data) and whole games (replays) per player or client address.
+    "records": (env_int("RATE_LIMIT_RECORDS", 3000 if TESTING else 30), 60),
 }
 
 # Form posts (the admin) stay well under this; API bodies have a far lower limit of their

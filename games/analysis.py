@@ -5,7 +5,8 @@ kept on the session.
 A full-information game (FreeCell, Baker's Dozen) is analysed as soon as it is over.  A
 game with hidden cards is analysed with every card known, which would tell whoever is
 still playing the same daily where its hidden cards lie: a daily of the Klondike family is
-analysed only once its day is closed and its seed revealed.
+analysed only once its day is closed and its seed revealed.  Only its player may ask:
+each analysis is a worker's time.
 """
 
 from __future__ import annotations

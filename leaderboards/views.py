@@ -96,6 +96,10 @@ class DailyLeaderboardView(APIView):
 
 
 class ExportView(APIView):
+    # A whole day's games in one answer: limited per client (games/ratelimit.py), and
+    # cacheable by anything in front for the hour.
+    rate_limit_scope = "records"
+
     @extend_schema(responses={
         (200, "application/x-ndjson"): OpenApiResponse(
             description="one JSON object a line: a `deal` line per daily, then a `session` "

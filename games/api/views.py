@@ -236,6 +236,8 @@ class ShareView(PlayerAPIView):
 
 
 class ReplayView(PlayerAPIView):
+    rate_limit_scope = "records"  # a whole game's tables: limited like the open data
+
     @extend_schema(responses={200: s.ReplayOut, 404: ERR}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
     def get(self, request: Request, session_id: str) -> Response:
         viewer = players.current_player(request._request, create=False)
@@ -251,11 +253,11 @@ class ReplayView(PlayerAPIView):
 class AnalysisView(PlayerAPIView):
     @extend_schema(responses={200: s.AnalysisOut, 400: ERR, 404: ERR}, summary="Where the game was lost: the turning point, found by the solver in a worker (pending until it is)")
     def get(self, request: Request, session_id: str) -> Response:
-        viewer = players.current_player(request._request, create=False)
-        session = (GameSession.objects.select_related("deal", "player")
-                   .filter(pk=session_id).first() if _uuid(session_id) else None)
-        if session is None or not replays.watchable(session, viewer):
-            raise SessionNotFound("there is no such session of yours")
+        # The player's own games only: each analysis is up to ANALYSIS_SECONDS of a worker,
+        # and anyone asking for every session of a closed day would keep the workers from
+        # scoring the wins of the day being played.
+        session = locked.owned(GameSession.objects.select_related("deal", "player"),
+                               session_id, player_of(request))
         return Response(analysis.answer(session))
 
 

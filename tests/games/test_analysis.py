@@ -3,7 +3,8 @@ of a finished game, found by the solver in a worker task.
 
 Why it gives nothing away: a full-information game (FreeCell) is analysed once it is over;
 a Klondike daily, whose analysis knows every hidden card, only once its day is closed and
-its seed public anyway; another player's game only as its replay is (closed days)."""
+its seed public anyway; and only the player's own games (each analysis is a worker's
+time, which anyone asking for every session of a day could otherwise use up)."""
 
 from __future__ import annotations
 

@@ -116,3 +116,14 @@ def test_the_anonymous_choice_is_a_boolean(api):
         assert r.status_code == 400, bad
     assert c.patch("/api/me/", {}).status_code == 400
     assert c.get("/api/me/").json()["anonymous"] is False
+
+
+def test_whole_days_and_whole_games_are_rate_limited(api, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "records": (2, 60)}
+    c = api()
+    s = c.start("klondike", "random")
+    codes = [c.get(f"/api/sessions/{s['id']}/replay/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    # The open data counts in the same scope.
+    r = c.get(f"/api/export/{today().isoformat()}/")
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0
