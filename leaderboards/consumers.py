@@ -1,5 +1,5 @@
 """Live daily boards: ``leaderboard`` messages when the ranking changes, ``presence`` with
-how many play sockets are open on that day's deal, and with ``?race=1`` the live race
+how many play sockets are open on that day's deal; with ``?race=1``, only the live race
 (``leaderboards.race``) once a second."""
 
 from __future__ import annotations
@@ -28,13 +28,16 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "reason": "no such board: /ws/leaderboards/<game>/<YYYY-MM-DD>/"})
             await self.close(code=CLOSE_BAD_BOARD)
             return
+        if b"race=1" in self.scope.get("query_string", b"").split(b"&"):
+            # The race only: a table's strip has no use for the board, and a thousand
+            # players turning the race on must not each cost the board's query.
+            self.racing = (kwargs["game"], day)
+            race.watch(self.racing, self)
+            return
         self.group = live.board_group(kwargs["game"], day)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json(await database_sync_to_async(live.board_message)(kwargs["game"], day))
         await self.send_json(await database_sync_to_async(live.presence_message)(kwargs["game"], day))
-        if b"race=1" in self.scope.get("query_string", b"").split(b"&"):
-            self.racing = (kwargs["game"], day)
-            race.watch(self.racing, self)
 
     async def disconnect(self, code: int) -> None:
         if self.racing is not None:

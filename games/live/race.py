@@ -27,7 +27,7 @@ import redis
 from django.conf import settings
 
 FLUSH_SECONDS = 1.0
-HEARTBEAT = 15.0  # seconds between full rewrites of a process's players
+HEARTBEAT = 5.0  # seconds between full rewrites of a process's players (Redis restarted)
 STALE = 60.0  # an entry not rewritten for this long belongs to a socket that is gone
 
 Board = tuple[str, Any]  # (game, date), as the play socket holds it
