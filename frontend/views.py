@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from uuid import UUID
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -12,8 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games import daily
+from games.days import parse_day
 from games.engine import GAMES
 from games.engine.piles import SINGLE_CARD, SUPERMOVE
+from games.models import GameSession
 
 from .strings import ui_strings
 
@@ -109,8 +112,6 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
 @ensure_csrf_cookie
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
-    from games.days import parse_day
-
     day = parse_day(request.GET.get("date", ""))  # a past day's board; today's without
     return _page(
         request, "frontend/leaderboard.html", game=meta, title=_title(game),
@@ -147,10 +148,6 @@ def account(request: HttpRequest) -> HttpResponse:
 
 def replay(request: HttpRequest, session_id: str) -> HttpResponse:
     """A game step by step; whether it may be watched is the API's answer (games/replays.py)."""
-    from uuid import UUID
-
-    from games.models import GameSession
-
     try:
         UUID(session_id)
     except ValueError:
@@ -170,5 +167,6 @@ def archive(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", daily_games[0])
     if game not in daily_games:
         raise Http404("no daily for that game")
-    return _page(request, "frontend/archive.html", game=_game(game), title=_title(game),
-                 page={"game": _game(game), "today": daily.today().isoformat()})
+    meta = _game(game)
+    return _page(request, "frontend/archive.html", game=meta, title=_title(game),
+                 page={"game": meta, "today": daily.today().isoformat()})

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import new_game, seen
-from games.engine.record import UNDO_TOKENS
+from games.engine import Game, new_game, seen
+from games.engine.record import positions
 from games.models import GameSession, Player
 
 
@@ -29,16 +29,15 @@ def watchable(session: GameSession, viewer: Player | None) -> bool:
 
 def steps(session: GameSession) -> list[dict[str, Any]]:
     """The deal, then one step per stored move: the move, its server time, the table."""
-    g = new_game(session.game, int(session.deal.seed))
-    out = [{"index": 0, "move": None, "at_ms": None, "view": seen.view(g),
-            "cards_up": g.cards_up, "score": g.score if g.has_score else None}]
-    for i, (token, at_ms, *_) in enumerate(session.moves, start=1):
-        if token.strip().lower() in UNDO_TOKENS:
-            g.undo()
-        else:
-            g.play(token)
-        out.append({"index": i, "move": token, "at_ms": at_ms, "view": seen.view(g),
-                    "cards_up": g.cards_up, "score": g.score if g.has_score else None})
+    def step(i: int, token: str | None, at_ms: int | None, g: Game) -> dict[str, Any]:
+        return {"index": i, "move": token, "at_ms": at_ms, "view": seen.view(g),
+                "cards_up": g.cards_up, "score": g.score if g.has_score else None}
+
+    out = [step(0, None, None, new_game(session.game, int(session.deal.seed)))]
+    played = positions(session.game, int(session.deal.seed), session.tokens)
+    for i, ((token, at_ms, *_), g) in enumerate(zip(session.moves, played, strict=True),
+                                                start=1):
+        out.append(step(i, token, at_ms, g))
     return out
 
 

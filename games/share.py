@@ -13,8 +13,8 @@ position: counts and times only, which the board shows anyway.
 from __future__ import annotations
 
 from games import medals
-from games.engine import GAMES, new_game
-from games.engine.record import UNDO_TOKENS
+from games.engine import GAMES
+from games.engine.record import positions
 from games.models import GameSession
 
 SITE = "Daily Solitaire"
@@ -27,19 +27,12 @@ def _square(cards_up: int) -> str:
 
 def progress(session: GameSession) -> str:
     """Five squares: cards up at the end of each fifth of the stored moves."""
-    g = new_game(session.game, int(session.deal.seed))
-    tokens = [m[0] for m in session.moves]
+    tokens = session.tokens
     marks = {max(1, round(len(tokens) * k / 5)) for k in range(1, 6)} if tokens else set()
-    ups = []
-    for i, token in enumerate(tokens, start=1):
-        if token.strip().lower() in UNDO_TOKENS:
-            g.undo()
-        else:
-            g.play(token)
-        if i in marks:
-            ups.append(g.cards_up)
-    while len(ups) < 5:  # fewer than five moves: the last count repeats
-        ups.append(ups[-1] if ups else g.cards_up)
+    ups = [g.cards_up for i, g in enumerate(positions(session.game, int(session.deal.seed),
+                                                       tokens), start=1) if i in marks]
+    while len(ups) < 5:  # fewer than five moves (or none): the last count repeats
+        ups.append(ups[-1] if ups else 0)
     return "".join(_square(n) for n in ups[:5])
 
 

@@ -7,6 +7,8 @@ session -- moves and undos in the order they were made -- replays to the same ta
 from __future__ import annotations
 
 import json
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,8 +45,9 @@ class Record:
         return replay(self.game, self.seed, self.moves)
 
 
-def replay(game: str, seed: int, moves: list[str]) -> Game:
-    """Play ``moves`` from the deal, checking each; raises ReplayError at the first bad one."""
+def positions(game: str, seed: int, moves: list[str]) -> Iterator[Game]:
+    """The table after each of ``moves`` in turn (one table, played on: copy what is kept),
+    checking each; raises ReplayError at the first bad one."""
     g = new_game(game, seed)
     for i, token in enumerate(moves):
         try:
@@ -54,4 +57,11 @@ def replay(game: str, seed: int, moves: list[str]) -> Game:
                 g.play(token)
         except IllegalMove as exc:
             raise ReplayError(i, token, str(exc)) from None
-    return g
+        yield g
+
+
+def replay(game: str, seed: int, moves: list[str]) -> Game:
+    """Play ``moves`` from the deal, checking each; raises ReplayError at the first bad one."""
+    # The last table the moves leave (a deque of one keeps it without a loop variable).
+    last = deque(positions(game, seed, moves), maxlen=1)
+    return last[0] if last else new_game(game, seed)

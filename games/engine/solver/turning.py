@@ -21,7 +21,7 @@ from typing import Any
 
 from ..catalogue import new_game
 from ..game import Game
-from ..record import UNDO_TOKENS
+from ..record import UNDO_TOKENS, positions
 from .api import solve
 from .search import SOLVED, UNSOLVABLE, Budget
 
@@ -29,15 +29,12 @@ from .search import SOLVED, UNSOLVABLE, Budget
 def final_line(game: str, seed: int, moves: list[str]) -> list[tuple[int | None, Game]]:
     """(index of the stored move that made it, position) along the final line, from the
     deal (index None) to the last position."""
-    g = new_game(game, seed)
-    line: list[tuple[int | None, Game]] = [(None, g.copy())]
-    for i, token in enumerate(moves):
+    line: list[tuple[int | None, Game]] = [(None, new_game(game, seed))]
+    for i, (token, g) in enumerate(zip(moves, positions(game, seed, moves), strict=True)):
         if token.strip().lower() in UNDO_TOKENS:
-            g.undo()
             if len(line) > 1:
                 line.pop()
         else:
-            g.play(token)
             line.append((i, g.copy()))
     return line
 
