@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -145,6 +146,45 @@ def _wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> st
 @pytest.fixture
 def wait_for_line() -> Callable[[subprocess.Popen[str], str, float], str]:
     return _wait_for_line
+
+
+@pytest.fixture
+def real_worker(wait_for_line: Callable[..., str]) -> Iterator[str]:
+    """A real Celery worker on a queue of its own, reading this test's database (the test
+    must commit: ``django_db(transaction=True)``); yields the queue to send tasks to, with
+    tasks no longer run inline meanwhile."""
+    import os
+    import uuid
+
+    from django.conf import settings
+    from django.db import connection
+
+    from config.celery import app as celery_app
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    env = {**os.environ,
+           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+           "REDIS_KEY_PREFIX": "test-solitaire", "CELERY_TASK_ALWAYS_EAGER": "0",
+           "DAILY_SECRET": settings.DAILY_SECRET}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool", "solo",
+         "--concurrency", "1", "--loglevel", "INFO", "--without-heartbeat", "--without-gossip",
+         "--without-mingle"], cwd=root, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    celery_app.conf.task_always_eager = False
+    try:
+        wait_for_line(worker, " ready.", 60)
+        yield queue
+    finally:
+        celery_app.conf.task_always_eager = True
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -4,33 +4,19 @@ entry in the audit trail."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from typing import Any
 
 import psycopg
 
-from .conftest import DB_NAME, PG, ROOT
-from .test_review_queue import scripted_win
-
-PASSWORD = "admin-session-pw-1"
+from .conftest import DB_NAME, PG
+from .test_review_queue import operator, scripted_win
 
 
 def test_the_session_page_is_read_only_and_its_actions_work(new_table: Any,
                                                               live_server_url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": f"{PG}/{DB_NAME}", "DEBUG": "1",
-           "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
-    subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput",
-                    "--username", "operator", "--email", "o@example.com"],
-                   cwd=ROOT, env=env, check=True, capture_output=True)
     sid = scripted_win(new_table())
-    op = new_table()
-    page = op.page
-    page.goto(f"{live_server_url}/admin/login/?next=/admin/games/gamesession/{sid}/change/")
-    page.fill("#id_username", "operator")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
+    page: Any = operator(new_table(), live_server_url, "operator",
+                         f"/admin/games/gamesession/{sid}/change/")
     page.wait_for_selector("#gamesession_form")
     form = page.locator("#gamesession_form")
     editable = form.locator("input:not([type=hidden]), select, textarea")

@@ -27,20 +27,25 @@ def scripted_win(t) -> str:
     return s["id"]
 
 
-def test_an_operator_clears_and_disqualifies_wins_under_review(new_table, live_server_url):
+def operator(t, base: str, username: str, start: str) -> object:
+    """A superuser made on the browser tests' database, signed in to the admin in ``t``'s
+    browser at ``start``; the page."""
     env = {**os.environ, "DATABASE_URL": f"{PG}/{DB_NAME}", "DEBUG": "1",
            "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
     subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput",
-                    "--username", "reviewer", "--email", "r@example.com"],
+                    "--username", username, "--email", f"{username}@example.com"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
-    wins = [scripted_win(new_table()), scripted_win(new_table())]
-
-    op = new_table()
-    page = op.page
-    page.goto(f"{live_server_url}/admin/login/?next=/admin/games/winunderreview/")
-    page.fill("#id_username", "reviewer")
+    page = t.page
+    page.goto(f"{base}/admin/login/?next={start}")
+    page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    return page
+
+
+def test_an_operator_clears_and_disqualifies_wins_under_review(new_table, live_server_url):
+    wins = [scripted_win(new_table()), scripted_win(new_table())]
+    page = operator(new_table(), live_server_url, "reviewer", "/admin/games/winunderreview/")
     page.wait_for_selector("#result_list")
     for sid, button, reason in ((wins[0], "Clear", "a fast person: the replay shows it"),
                                 (wins[1], "Disqualify", "a solver's line at machine speed")):

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.db import connection
 from django.test import override_settings
 
 from config.asgi import application
-from config.celery import app as celery_app
 from games.daily import today
 from games.models import GameSession
 from leaderboards.models import Entry
@@ -104,53 +98,24 @@ def test_a_bad_board_address_is_closed_with_4400(api):
 
 @pytest.mark.slow
 def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
-    api, solve_freecell, wait_for_line
+    api, solve_freecell, real_worker
 ):
-    queue = f"test-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "REDIS_KEY_PREFIX": "test-solitaire",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "DAILY_SECRET": os.environ.get("DAILY_SECRET", ""),
-    }
-    from django.conf import settings
-
-    env["DAILY_SECRET"] = settings.DAILY_SECRET
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue,
-         "--pool", "solo", "--concurrency", "1", "--loglevel", "INFO", "--without-heartbeat",
-         "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    celery_app.conf.task_always_eager = False
-    try:
-        wait_for_line(worker, " ready.", 60)
-        with override_settings(CELERY_TASK_DEFAULT_QUEUE=queue):
-            watcher, player = api(), api()
-            loop = asyncio.new_event_loop()
-            board = board_socket(watcher)
-            loop.run_until_complete(board.connect())
-            loop.run_until_complete(_next(board, "leaderboard"))
-            won = _win_over_http(player, solve_freecell)
-            t0 = time.monotonic()
-            pushed = loop.run_until_complete(_next(board, "leaderboard", timeout=60))
-            latency = time.monotonic() - t0
-            loop.run_until_complete(board.disconnect())
-            loop.close()
-        assert pushed["entries"][0]["session"] == won["id"] and pushed["entries"][0]["won"]
-        assert latency < 1.0, f"the ranking arrived {latency:.2f} s after the win"
-        entry = Entry.objects.get(session_id=won["id"])
-        assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
-        # The worker's scoring also reviewed it: a solver's line sent at machine speed.
-        assert pushed["entries"][0]["review"] == "pending" and entry.review == "pending"
-        assert "fast_gaps" in GameSession.objects.get(pk=won["id"]).review_reasons
-    finally:
-        celery_app.conf.task_always_eager = True
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+    with override_settings(CELERY_TASK_DEFAULT_QUEUE=real_worker):
+        watcher, player = api(), api()
+        loop = asyncio.new_event_loop()
+        board = board_socket(watcher)
+        loop.run_until_complete(board.connect())
+        loop.run_until_complete(_next(board, "leaderboard"))
+        won = _win_over_http(player, solve_freecell)
+        t0 = time.monotonic()
+        pushed = loop.run_until_complete(_next(board, "leaderboard", timeout=60))
+        latency = time.monotonic() - t0
+        loop.run_until_complete(board.disconnect())
+        loop.close()
+    assert pushed["entries"][0]["session"] == won["id"] and pushed["entries"][0]["won"]
+    assert latency < 1.0, f"the ranking arrived {latency:.2f} s after the win"
+    entry = Entry.objects.get(session_id=won["id"])
+    assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
+    # The worker's scoring also reviewed it: a solver's line sent at machine speed.
+    assert pushed["entries"][0]["review"] == "pending" and entry.review == "pending"
+    assert "fast_gaps" in GameSession.objects.get(pk=won["id"]).review_reasons
