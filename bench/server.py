@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import itertools
 import json
@@ -64,6 +65,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import websockets
@@ -266,6 +268,15 @@ def main() -> None:
                     help="Daphne processes for the site, and as many for the echo (default 1)")
     ap.add_argument("--log", help="write the servers' output to this file")
     args = ap.parse_args()
+    with servers(args.processes, args.log) as (site_ports, echo_ports, site_pids, echo_pids):
+        asyncio.run(run(args, site_ports, echo_ports, site_pids, echo_pids))
+
+
+@contextlib.contextmanager
+def servers(processes: int, log_path: str | None = None
+            ) -> Iterator[tuple[list[int], list[int], list[int], list[int]]]:
+    """The site's Daphne processes and as many bare echoes, started and stopped: their
+    ports and pids (bench/api_client.py starts them the same way)."""
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     env = {**os.environ, "DATABASE_URL": db,
            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -279,9 +290,9 @@ def main() -> None:
     ensure_database(db)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
-    site_ports = [free_port() for _ in range(args.processes)]
-    echo_ports = [free_port() for _ in range(args.processes)]
-    log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
+    site_ports = [free_port() for _ in range(processes)]
+    echo_ports = [free_port() for _ in range(processes)]
+    log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115
     quiet = {"stdout": log, "stderr": log}
 
     def daphne(port: int, app: str) -> subprocess.Popen[bytes]:
@@ -293,14 +304,12 @@ def main() -> None:
     try:
         for port, proc in zip(site_ports + echo_ports, sites + echoes, strict=True):
             wait_for(port, proc)
-        asyncio.run(run(args, site_ports, echo_ports, [p.pid for p in sites],
-                        [p.pid for p in echoes]))
+        yield site_ports, echo_ports, [p.pid for p in sites], [p.pid for p in echoes]
     finally:
         for proc in sites + echoes:
             proc.terminate()
         for proc in sites + echoes:
             proc.wait(timeout=10)
-
 
 if __name__ == "__main__":
     main()
