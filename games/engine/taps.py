@@ -56,17 +56,22 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         groups.setdefault((src, n), []).append(m)
     if not groups:
         return set()
-    dom = KlondikeDomain(game)
-    s0 = _as_seen(game)
     safe = safe_cards(list(game.found))
     prev = previous_move(game)
     out: set[Move] = set()
+    scored: tuple[KlondikeDomain, tuple[Any, ...]] | None = None
     for (src, n), group in groups.items():
+        if len(group) == 1:
+            out.add(group[0])  # one destination: nothing to rank (most cards, most moves)
+            continue
         card = game.waste[-1] if src == WASTE else game.tab[src][-n]
         up = [m for m in group if FOUNDATION <= m[1] < STOCK]
         if up and card in safe and not undoes(game, up[0], None, prev):
             out.add(up[0])
             continue
+        if scored is None:  # built only for a card with a choice: it is most of the cost
+            scored = KlondikeDomain(game), _as_seen(game)
+        dom, s0 = scored
         # The position after the move, with the cards the search would send up by
         # itself sent up, scored as the hint's fallback scores the moves it compares.
         out.add(min(group, key=lambda m: (
