@@ -5,14 +5,25 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 8000
 
-.PHONY: install test run lint bench clean
+.PHONY: install test run lint bench clean pyodide
 
 $(STAMP): pyproject.toml
 	@echo "==> setting up $(VENV) (first run takes a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(MAKE) pyodide
 	@touch $(STAMP)
+
+# Pyodide for offline play (package.json pins it; frontend/offline.py), with the .br and
+# .gz copies the site serves.  npm's registry only: the site itself serves every file.
+PYODIDE := node_modules/pyodide/pyodide.asm.wasm.br
+$(PYODIDE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python -m servestatic.compress -q node_modules/pyodide
+	@touch $(PYODIDE)
+
+pyodide: $(PYODIDE)
 
 install: $(STAMP)
 
@@ -31,4 +42,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis node_modules

@@ -29,9 +29,34 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestStaticFilesStorage, staticfiles_storage
 from servestatic import ServeStaticASGI
+from servestatic.asgi import FileServerASGI
 
 YEAR = 365 * 24 * 3600
 MODULES = "frontend/js/"  # the site's ES modules, the ones that import each other
+
+# Pyodide (the browser's Python, for offline play: frontend/offline.py), from the npm
+# package `make install` fetches (package.json pins its version).  Its loader finds its
+# files by their own names beside it (indexURL), so they keep them, under a path that names
+# the version instead: a new version is a new address, so each may be cached for a year.
+# Only the files the loader fetches are served; `make install` writes their .br and .gz.
+PYODIDE_DIR = Path(settings.BASE_DIR) / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+
+
+def pyodide_url() -> str | None:
+    """``/pyodide/<version>/``, or None when the package is not installed."""
+    global _pyodide_url
+    if _pyodide_url is None:
+        try:
+            version = json.loads((PYODIDE_DIR / "package.json").read_text())["version"]
+        except (OSError, ValueError, KeyError):
+            return None
+        _pyodide_url = f"/pyodide/{version}/"
+    return _pyodide_url
+
+
+_pyodide_url: str | None = None
 
 
 def _ignored(name: str) -> bool:
@@ -70,14 +95,31 @@ class StaticFiles(ServeStaticASGI):
             if Path(settings.STATIC_ROOT).is_dir():  # else nothing was collected to serve
                 self.add_files(settings.STATIC_ROOT, self.prefix)
             self.files.pop(self.prefix + ManifestStaticFilesStorage.manifest_name, None)
+        self.pyodide = pyodide_url()
+        if self.pyodide:
+            for name in PYODIDE_FILES:
+                path = PYODIDE_DIR / name
+                if path.is_file():
+                    self.add_file_to_dictionary(self.pyodide + name, str(path))
 
     def find_file(self, url: str) -> Any:
         if _ignored(url.removeprefix(self.prefix)):
             return None
         return super().find_file(url)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if self.pyodide and path.startswith(self.pyodide):  # served from the table above
+            # With DEBUG on every other file is looked up afresh; these never change.
+            found = self.files.get(path)
+            if found is not None:
+                await FileServerASGI(found)(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
     def add_cache_headers(self, headers: Headers, path: str, url: str) -> None:
-        if self.immutable_file_test(path, url):  # a hashed name: its content never changes
+        if self.immutable_file_test(path, url) or (self.pyodide and url.startswith(self.pyodide)):
+            # A hashed name, or Pyodide's under its version: the content never changes.
             headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
         else:
             super().add_cache_headers(headers, path, url)

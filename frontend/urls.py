@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import accounts, views
+from . import accounts, offline, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", views.offline_page, name="offline"),
+    path("offline/engine.<str:digest>.zip", offline.engine, name="offline-engine"),
     path("play/<slug:game>/", views.play, name="play"),
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
     path("profile/", views.profile, name="profile"),

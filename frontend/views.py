@@ -6,6 +6,8 @@ import datetime as dt
 from typing import Any
 from uuid import UUID
 
+from csp.constants import WASM_UNSAFE_EVAL
+from csp.decorators import csp_update
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -18,6 +20,7 @@ from games.engine import GAMES
 from games.engine.piles import SINGLE_CARD, SUPERMOVE
 from games.models import GameSession
 
+from . import offline
 from .strings import ui_strings
 
 LANGS = ("en", "fr")
@@ -60,7 +63,8 @@ def site_context(request: HttpRequest, **context: Any) -> dict[str, Any]:
     games = [{"key": k, "title": titles.get(k, cls.title), "daily": cls.daily}
              for k, cls in GAMES.items()]
     context.setdefault("page", {})
-    context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles})
+    context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles,
+                            "offline": offline.page_data()})
     return {"lang": lang, "games": games, "titles": titles,
             "other_lang": "fr" if lang == "en" else "en", **context}
 
@@ -100,6 +104,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+# Pyodide compiles WebAssembly when the table is played offline (frontend/offline.py): the
+# table alone may, no other page.
+@csp_update({"script-src": [WASM_UNSAFE_EVAL]})  # type: ignore[arg-type]  # typed as (request)
 def play(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
     deal = request.GET.get("deal", "daily" if meta["daily"] else "random")
@@ -107,6 +114,11 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
     return _page(
         request, "frontend/play.html", game=meta, title=_title(game), page={"game": meta}
     )
+
+
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a page it has no copy of (frontend/offline.py)."""
+    return _page(request, "frontend/offline.html")
 
 
 @ensure_csrf_cookie

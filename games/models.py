@@ -186,6 +186,9 @@ class GameSession(models.Model):
     # the same deal from the same address or device by another player is a linked attempt.
     client_key = models.CharField(max_length=64, blank=True, db_index=True)
     device_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # A practice game played offline and uploaded (games/offline.py): the client's id for
+    # it, so that a retried upload finds the game it stored instead of storing it twice.
+    offline_id = models.CharField(max_length=40, blank=True, default="")
     # Fair-play review of a ranked win (games/review.py): verified (None until checked),
     # the review state, why, and the signals it was decided from.
     REVIEW_CHOICES = [("", "none"), ("pending", "pending"), ("cleared", "cleared"),
@@ -207,6 +210,10 @@ class GameSession(models.Model):
             models.Index(fields=["deal", "ranked", "disqualified", "status"], name="board_idx"),
             models.Index(fields=["player", "deal"], name="player_deal_idx"),
             models.Index(fields=["game", "status", "created_at"], name="admin_filter_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "offline_id"], condition=~Q(offline_id=""),
+                                    name="one_session_per_offline_game"),
         ]
 
     def __str__(self) -> str:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.api import fair, views
+from games.api import fair, offline, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="me"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("daily/upcoming/", fair.UpcomingView.as_view(), name="daily-upcoming"),
     path("daily/<str:date>/", fair.DayRecordView.as_view(), name="daily-day"),
     path("sessions/", views.SessionsView.as_view(), name="sessions"),
+    path("offline-games/", offline.OfflineGamesView.as_view(), name="offline-games"),
     path("sessions/<str:session_id>/", views.SessionView.as_view(), name="session"),
     path("sessions/<str:session_id>/moves/", views.MoveView.as_view(), name="session-moves"),
     path("sessions/<str:session_id>/undo/", views.UndoView.as_view(), name="session-undo"),

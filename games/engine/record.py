@@ -56,7 +56,8 @@ def positions(game: str, seed: int, moves: list[str]) -> Iterator[Game]:
             else:
                 g.play(token)
         except IllegalMove as exc:
-            raise ReplayError(i, token, str(exc)) from None
+            # The engine's reason itself (a str with its code: games/engine/reasons.py).
+            raise ReplayError(i, token, exc.args[0]) from None
         yield g
 
 

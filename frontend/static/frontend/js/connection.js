@@ -18,6 +18,17 @@ export class Refusal extends Error {
 
 const WS_TIMEOUT = 5000;
 
+// Retries waiting out their delay, woken at once when the browser says the network is back.
+const sleepers = new Set();
+window.addEventListener('online', () => { for (const wake of [...sleepers]) wake(); });
+function pause(ms) {
+  return new Promise((resolve) => {
+    const wake = () => { clearTimeout(timer); sleepers.delete(wake); resolve(); };
+    const timer = setTimeout(wake, ms);
+    sleepers.add(wake);
+  });
+}
+
 function newOp() {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
@@ -30,6 +41,7 @@ export function connect(session, { onState, onStatus, onVerdict }) {
   let waiting = null; // {op, resolve, reject, timer} for the request on the websocket
   let chain = Promise.resolve();
   let online = true;
+  let opened = false;
 
   const socket = openSocket(`/ws/sessions/${id}/`, {
     onMessage(msg) {
@@ -50,11 +62,16 @@ export function connect(session, { onState, onStatus, onVerdict }) {
         else w.reject(new Refusal(msg.reason || msg.error || 'refused', msg.code, msg.params));
       }
     },
-    onOpen() { status(true); },
+    onOpen() { opened = true; status(true); },
     onClose() {
+      // Said at once, not after a retry times out: a table shows the cut as it happens (a
+      // socket that never opened says nothing: HTTP may still carry the moves).
+      if (opened) status(false);
+      opened = false;
       if (waiting) { const w = waiting; waiting = null; clearTimeout(w.timer); w.reject(new Error('socket closed')); }
     },
   });
+  window.addEventListener('offline', () => status(false));
 
   function status(up) {
     if (up !== online) { online = up; onStatus && onStatus(up); }
@@ -102,7 +119,7 @@ export function connect(session, { onState, onStatus, onVerdict }) {
         if (e.status === 409) return api.getSession(id);
         if (e.status && e.status < 500) throw e;
         status(false); // network down or server restarting: keep trying, in order
-        await new Promise((r) => setTimeout(r, wait));
+        await pause(wait);
       }
     }
   }

@@ -1,12 +1,15 @@
 // The session's life on this page: find the player's session for this deal or start one,
 // follow the server's states, and undo, resign, replay or deal again.
 import * as api from './api.js';
+import { celebrate } from './celebrate.js';
 import { connect, Refusal } from './connection.js';
 import { stopFinish } from './finish.js';
 import { announce, t } from './i18n.js';
 import { stopHint } from './hint.js';
 import { drawNotice, say } from './notice.js';
 import { translateReason } from './reasons.js';
+import { leaveOffline, openOffline } from './offline.js';
+import { offlineGames, offlineMode } from './pwa.js';
 import { positions } from './table.js';
 import { draw, root } from './view.js';
 import { dealId, showReview, showWin } from './win.js';
@@ -20,7 +23,10 @@ function setState(st, state, before) {
   if (typeof state.clock_ms === 'number') { st.serverClock = state.clock_ms; st.serverClockAt = performance.now(); }
   if (prev && state.seq !== prev.seq) st.hint = null;
   draw(st, before || (prev ? positions(root) : null));
-  if (state.won && !st.looked) setTimeout(() => showWin(st), 350);
+  // A win played here gets its flourish first (celebrate.js); a won game opened again,
+  // only the panel.
+  const justWon = prev && !prev.won && prev.id === state.id;
+  if (state.won && !st.looked) setTimeout(() => (justWon ? celebrate(root, () => showWin(st)) : showWin(st)), 350);
   if (state.won && state.review && state.review.verified === null) recheck(st, state.id, 1);
 }
 
@@ -59,9 +65,39 @@ async function findSession(st) {
   }
 }
 
+// A practice deal on the engine in the browser (offline.js): when the server cannot be
+// reached, or to go on with a practice game begun that way.  Never a ranked attempt.
+async function startOffline(st) {
+  let opened;
+  try {
+    opened = await openOffline(st.meta.key);
+  } catch (e) {
+    say(st, t('error', { error: e.message }), 'refusal', null, true);
+    return;
+  }
+  st.conn = opened.conn;
+  st.conn.bind((state) => setState(st, state, st.pendingBefore));
+  st.elapsed = 0;
+  st.focus = { pile: 'tableau:0', index: (opened.session.view.piles['tableau:0'] || []).length - 1 };
+  setState(st, opened.session);
+  say(st, t('offline_practice'), 'offline', null, true);
+  root.dataset.ready = '1';
+  root.dataset.offline = '1';
+}
+
+function offlineGameOpen(key) {
+  const id = localStorage.getItem(`ds:offline:${key}`);
+  return !!id && offlineGames().some((g) => g.client === id && !g.done);
+}
+
 // Resolves once the table is drawn and playable (or the page has said why not).
 export async function start(st) {
-  try { await api.me(); } catch { /* the session cookie may already exist */ }
+  let reachable = navigator.onLine;
+  try { await api.me(); } catch (e) { if (!(e instanceof api.ApiError)) reachable = false; /* else the session cookie may already exist */ }
+  if (offlineMode() && (!reachable || (st.meta.deal === 'random' && offlineGameOpen(st.meta.key)))) {
+    await startOffline(st);
+    return;
+  }
   const session = await findSession(st);
   if (!session) return;
   localStorage.setItem(storeKey(st.meta, st.meta.deal), session.id);
@@ -107,11 +143,13 @@ export async function resign(st) {
 }
 
 export function newDeal(st) {
+  if (st.conn && st.conn.offline) leaveOffline(st.meta.key);
   localStorage.removeItem(storeKey(st.meta, 'random'));
   location.href = `/play/${st.meta.key}/?deal=random`;
 }
 
 export function replay(st) {
+  if (st.conn && st.conn.offline) { newDeal(st); return; } // an offline deal has no id to open again
   const id = dealId(st.s);
   localStorage.removeItem(storeKey(st.meta, id));
   location.href = `/play/${st.meta.key}/?deal=${encodeURIComponent(id)}`;

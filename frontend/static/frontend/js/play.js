@@ -7,6 +7,7 @@ import { newDeal, replay, resign, start, undo } from './flow.js';
 import { askHint } from './hint.js';
 import { page } from './i18n.js';
 import { bindKeys } from './keys.js';
+import { send } from './moves.js';
 import { whereLost } from './lost.js';
 import { closePicker, stepPicker } from './picker.js';
 import { bindPointer } from './pointer.js';
@@ -64,5 +65,6 @@ window.addEventListener('resize', () => {
 });
 
 // For the browser tests and for curious players.
-window.solitaire = { state: st, get conn() { return st.conn; }, order: st.order };
+window.solitaire = { state: st, get conn() { return st.conn; }, order: st.order,
+  move: (token) => send(st, token) };
 start(st);
