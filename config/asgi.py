@@ -21,9 +21,13 @@ from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_session import ReadOnlySessionStack  # noqa: E402
 from config.static import StaticFiles  # noqa: E402
+from config.threads import RequestThreads  # noqa: E402
 
-# /static/ is answered by ServeStatic on the event loop, never entering Django.
-http_app: Any = StaticFiles(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
+# Django's requests run in threads kept between requests (config/threads.py); /static/ is
+# answered by ServeStatic on the event loop, never entering Django.
+http_app: Any = RequestThreads(django_asgi_app, settings.REQUEST_THREADS)
+if settings.SERVE_STATIC:
+    http_app = StaticFiles(http_app)
 
 
 class _SocketRequestId:

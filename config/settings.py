@@ -192,15 +192,18 @@ _default_db = (
     else f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 )
 DATABASES = {"default": dj_database_url.parse(env_str("DATABASE_URL", _default_db))}
+DB_CHECK_AFTER_SECONDS = float(env_str("DB_CHECK_AFTER_SECONDS", "1"))
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SIZE", 20) > 0:
     # Under ASGI every HTTP request runs in a thread of its own, so a connection kept per
     # thread (CONN_MAX_AGE) would be a new connection per request, left open until the
     # thread is collected.  A pool per process hands the same few connections round
     # instead, and checks each one as it goes out, so one that died with a database restart
-    # is replaced rather than failing a request (CONN_HEALTH_CHECKS).
+    # is replaced rather than failing a request; not one given back less than
+    # DB_CHECK_AFTER_SECONDS ago (config/dbpool.py).
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},
     }
+    DATABASES["default"]["ENGINE"] = "config.postgresql"  # its check: config/dbpool.py
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 0 if TESTING else 60)
@@ -223,6 +226,26 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Django's cache: Redis, shared by every process (a copy kept in one process would go stale
+# when another changes the thing), with short timeouts, as the rate limits' client: a Redis
+# that stopped answering must not hold a request up.  Without Redis, each process its own.
+if REDIS_URL:
+    _redis_cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:cache",
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+    }
+    # "sessions": the browser sessions read through it (games/accounts/session_life.py).
+    CACHES = {"default": _redis_cache, "sessions": _redis_cache}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Idle threads kept for Django's HTTP requests under ASGI (config/threads.py); 0: a new
+# thread for every request, as Django does by itself.
+REQUEST_THREADS = env_int("REQUEST_THREADS", 32)
+# How long a session's cached copy lives (PostgreSQL holds the session itself); 0: none.
+SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 600)
 
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

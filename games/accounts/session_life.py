@@ -6,7 +6,13 @@ end back, but only once its remaining life is a day short of the full age, so re
 costs at most one write a day per browser, not one per request.
 
 ``SessionStore`` (``SESSION_ENGINE``) is Django's database store that also keeps the
-stored expiry it read, so deciding costs no query.  Over HTTP, ``SessionLifeMiddleware``
+stored expiry it read, so deciding costs no query.  With Redis configured it reads through
+Django's cache (``cached_db``, the ``sessions`` cache): a request then finds its session,
+and that expiry, in Redis without a database query.  PostgreSQL stays the truth: every
+write goes there first, a cached copy lives at most ``SESSION_CACHE_SECONDS``, and a cache
+that cannot be reached is read around (the database answers), so a Redis outage costs a
+query per request and nothing else.  Deleting a session (signing out) does not hide a
+failure to drop the cached copy: that copy would keep a signed-out session signed in.  Over HTTP, ``SessionLifeMiddleware``
 marks a due session changed and Django's ``SessionMiddleware`` saves it and sends the
 cookie again with a fresh Max-Age; a socket (which never writes the session) calls
 ``keep_alive`` when it opens, which moves the stored expiry only.  Expired sessions are
@@ -20,7 +26,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.core.cache import caches
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
@@ -34,8 +42,21 @@ SESSION_KEY = "player_id"  # the browser session's entry naming its player
 RENEW_AFTER = dt.timedelta(days=1)
 
 
+CACHE_PREFIX = "ds.session:"  # its own: an entry is (data, expiry), not cached_db's data
+
+
+def _cache() -> Any:
+    if "sessions" not in settings.CACHES or settings.SESSION_CACHE_SECONDS <= 0:
+        return None
+    return caches["sessions"]
+
+
 class SessionStore(DatabaseSessionStore):
     stored_expiry: dt.datetime | None = None
+
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self._cache = _cache()
 
     # The store's own loaders (not in the type stubs), extended to remember the expiry.
     def _get_session_from_db(self) -> Any:
@@ -47,6 +68,55 @@ class SessionStore(DatabaseSessionStore):
         row = await super()._aget_session_from_db()  # type: ignore[misc]
         self.stored_expiry = row.expire_date if row is not None else None
         return row
+
+    def _cache_put(self, data: dict[str, Any], expiry: dt.datetime) -> None:
+        age = min(self.get_expiry_age(expiry=expiry), settings.SESSION_CACHE_SECONDS)
+        if self._cache is None or age <= 0 or self.session_key is None:
+            return
+        try:
+            self._cache.set(CACHE_PREFIX + self.session_key, (data, expiry), age)
+        except Exception as exc:  # read around next time; the database has it
+            log.warning("session not cached: %s", exc)
+
+    def load(self) -> dict[str, Any]:
+        if self._cache is not None and self.session_key:
+            try:
+                cached = self._cache.get(CACHE_PREFIX + self.session_key)
+            except Exception:  # unreachable, or a key it refuses: the database answers
+                cached = None
+            if isinstance(cached, tuple) and len(cached) == 2:
+                data, self.stored_expiry = cached
+                return dict(data)
+        row = self._get_session_from_db()
+        if row is None:
+            return {}
+        data = self.decode(row.session_data)
+        self._cache_put(data, row.expire_date)
+        return data
+
+    def create_model_instance(self, data: dict[str, Any]) -> Any:
+        row = super().create_model_instance(data)
+        self._saved_expiry = row.expire_date
+        return row
+
+    def save(self, must_create: bool = False) -> None:
+        super().save(must_create)
+        self.stored_expiry = self._saved_expiry
+        self._cache_put(getattr(self, "_session_cache", {}), self._saved_expiry)  # as saved
+
+    def delete(self, session_key: str | None = None) -> None:
+        key = session_key or self.session_key
+        super().delete(session_key)
+        if self._cache is not None and key:
+            self._cache.delete(CACHE_PREFIX + key)  # raises if it cannot: see the docstring
+
+    def forget_cached(self) -> None:
+        """Drop the cached copy (the row was changed in the database by other means)."""
+        if self._cache is not None and self.session_key:
+            try:
+                self._cache.delete(CACHE_PREFIX + self.session_key)
+            except Exception as exc:  # it lives SESSION_CACHE_SECONDS at most
+                log.warning("cached session not dropped: %s", exc)
 
 
 def _due(session: Any) -> dt.datetime | None:
@@ -74,6 +144,8 @@ def keep_alive(session: Any) -> None:
         log.warning("session not renewed: %s", exc)
         return
     session.stored_expiry = renewed
+    if isinstance(session, SessionStore):
+        session.forget_cached()  # its copy still holds the old expiry
 
 
 class SessionLifeMiddleware:
