@@ -234,10 +234,18 @@ def dead_end_within(game: Game, moves: Iterable[Move] | None = None,
     if known is not None:
         return known
     mark = game.history[-1] if game.history else None
-    game.dead_end_memo = None
-    verdict, kept = _search(game, deadline)
-    if kept is not None and mark is not None:
-        game.dead_end_memo = (kept[0], mark, kept[1])
+    key = _packed(game)
+    before = game.dead_end_known.get(key) if game.dead_end_known is not None else None
+    verdict: bool | None
+    if before is not None:
+        verdict, kept = before
+    else:
+        game.dead_end_memo = None
+        verdict, kept = _search(game, deadline)
+        if verdict is not None:
+            _know(game, key, verdict, kept)
+    game.dead_end_memo = (kept[0], mark, kept[1]) if kept is not None and mark is not None \
+        else None
     return verdict
 
 
@@ -260,6 +268,45 @@ def remember(game: Game, kept: Kept) -> None:
     the caller makes sure), as the table's own search would have."""
     if kept is not None and game.history:
         game.dead_end_memo = (kept[0], game.history[-1], kept[1])
+    if kept is not None:
+        _know(game, _packed(game), kept[0], kept)
+
+
+# Positions a table remembers the verdict of (see ``_know``): enough for the stock's cycle.
+_KNOWN = 64
+
+
+def _know(game: Game, key: bytes, verdict: bool, kept: Kept) -> None:
+    """Remember a position's verdict on the table.  A player who turns the stock comes back
+    to the same positions at every turn-over (and an undo to the one before), and the
+    verdict depends on the position alone, so a search made once is not made again; the
+    oldest of ``_KNOWN`` positions is forgotten first."""
+    known = game.dead_end_known
+    if known is None:
+        known = game.dead_end_known = {}
+    elif len(known) >= _KNOWN:
+        del known[next(iter(known))]
+    known[key] = (verdict, kept)
+
+
+def _packed(g: Game) -> bytes:
+    """``position_key`` as a few dozen bytes (a table keeps many): the columns in sorted
+    order, each after a byte above any card's for its face-down count, then the cells,
+    the foundations, the stock, the waste and the passes, 255 between them."""
+    out = bytearray()
+    for cards, down in sorted(zip(map(bytes, g.tab), g.down, strict=True)):
+        out.append(64 + down)
+        out += cards
+    out.append(255)
+    out += bytes(63 if c < 0 else c for c in g.cells)
+    out += bytes(g.found)
+    out.append(255)
+    out += bytes(g.stock)
+    out.append(255)
+    out += bytes(g.waste)
+    out.append(255)
+    out.append(min(g.redeals_used, 254) if g.redeals is not None else 0)
+    return bytes(out)
 
 
 # A path to progress longer than this is shortened before it is kept (see ``_shortened``).

@@ -241,6 +241,7 @@ class Game(Legal):
     def copy(self) -> Game:
         g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)
+        g.dead_end_known = None  # this table's own: a copy may be a search's scratch table
         g.tab = [p[:] for p in self.tab]
         g.down = self.down[:]
         g.cells = self.cells[:]

@@ -90,6 +90,8 @@ class Table:
     _fits: tuple[bool, ...]  # piles.FITS of the game's build
     # The last dead-end search's verdict, kept on the table (see dead_ends._remembered).
     dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
+    # Verdicts of positions this table has been in (see dead_ends._known), never copied.
+    dead_end_known: dict[bytes, tuple[bool, Any]] | None = None
 
     @classmethod
     def time_bonus(cls, seconds: float) -> int:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine import dead_ends, endgame, new_game
 from games.engine.bakers_dozen import BakersDozen
 from games.engine.cards import RANK
-from games.engine.klondike import KlondikeOnePass
+from games.engine.klondike import Klondike, KlondikeOnePass
 
 GAMES = ["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse", "bakers-dozen",
          "freecell"]
@@ -160,3 +160,18 @@ def test_a_shortened_path_still_leads_to_progress_and_is_no_longer(key, seed, sa
             break
         g.apply(rng.choice(moves))
     event(f"checked {min(checked, 5)}+")
+
+
+def test_a_table_back_in_a_position_it_was_in_has_its_verdict_without_a_search() -> None:
+    # Dead as above, with a stock whose cards never play: turning it comes back here.
+    g = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
+                       stock=["2D", "TH"])
+    g.apply(g.parse("12"))
+    assert endgame.dead_end_within(g, None, 0.0) is None
+    dead, kept = endgame.settle(detached(g))
+    endgame.remember(g, kept)
+    for token in ["s", "s", "r"]:  # a whole turn of the stock, back to the same position
+        g.apply(g.parse(token))
+    g.dead_end_memo = None  # what the last search left names another position now
+    assert dead is True and endgame.dead_end_within(g, None, 0.0) is True
+    assert g.copy().dead_end_known is None  # a copy searches afresh
