@@ -35,23 +35,64 @@ function topSlots(meta, cols) {
   return slots;
 }
 
+// The table's size follows the screen: cards as wide as the columns allow (MAX_CW at most,
+// where a bigger table would only be harder to take in), and no taller than leaves each
+// row of columns FAN card heights below the top row, so a long column fits too.
+const MAX_CW = 120;
+const RATIO = 1.4;
+const FAN = 2.6;
+const MAX_UP = 0.7; // the widest spacing of a fan, as a share of a card's height
+
+// The height the table may take: the window's, less what lies above it and what the page
+// keeps under it (the buttons and the keys' line).  A notice shown for a moment is left
+// out, so that the cards stay put when one appears.
+function room(root) {
+  const box = root.getBoundingClientRect();
+  const main = root.closest('main');
+  let bottom = box.bottom;
+  for (let el = root.nextElementSibling; el; el = el.nextElementSibling) {
+    if (el.id === 'notice' || el.hidden) continue;
+    const r = el.getBoundingClientRect();
+    // Under the table, not beside it (a phone on its side has its buttons to the right).
+    if (r.height && r.top >= box.bottom - 1 && r.left < box.right && r.right > box.left) {
+      bottom = Math.max(bottom, r.bottom + parseFloat(getComputedStyle(el).marginBottom || 0));
+    }
+  }
+  const pad = main ? parseFloat(getComputedStyle(main).paddingBottom || 0) : 0;
+  return window.innerHeight - (box.top + window.scrollY) - (bottom - box.bottom) - pad;
+}
+
 export function sizes(root, meta) {
   const width = root.clientWidth || window.innerWidth;
-  const gap = width < 500 ? 3 : 8;
-  // Thirteen columns on a phone held upright: two rows of columns, cards twice as wide.
-  const split = meta.columns > 8 && width < 700 && window.innerHeight > window.innerWidth;
-  const cols = split ? 7 : meta.columns;
-  let cw = Math.floor((width - gap * (cols + 1)) / cols);
-  cw = Math.max(22, Math.min(cw, 104));
   const portrait = window.innerHeight > window.innerWidth;
-  let ch = Math.round(cw * 1.4);
-  // Short landscape screens: keep the top row and a decent fan in view.
-  const maxCh = Math.floor((window.innerHeight - 140) / (split ? 5 : 3.2));
-  if (ch > maxCh && maxCh > 50 && !portrait) { ch = maxCh; cw = Math.round(ch / 1.4); }
-  return { cw, ch, gap, cols, split };
+  const gap = width < 500 ? 3 : width < 1000 ? 6 : 10;
+  // Thirteen columns on a phone held upright: two rows of columns, cards twice as wide.
+  const split = meta.columns > 8 && width < 700 && portrait;
+  const cols = split ? 7 : meta.columns;
+  const rows = split ? 2 : 1;
+  const upper = gap * 2 + 4; // the top row's margin (site.css)
+  const height = room(root);
+  let cw = Math.floor((width - gap * (cols + 1)) / cols);
+  const byHeight = Math.floor((height - upper - (rows - 1) * 3 * gap) / (1 + rows * FAN) / RATIO);
+  cw = Math.max(22, Math.min(cw, MAX_CW, Math.max(byHeight, 22)));
+  const ch = Math.round(cw * RATIO);
+  const avail = Math.max(ch * 2, (height - ch - upper - (rows - 1) * 3 * gap) / rows);
+  // FreeCell's free cells and foundations share the top row: a gap between the two
+  // groups, as wide as the margins beside the row allow.
+  const side = (width - cols * cw - (cols - 1) * gap) / 2;
+  const parting = Math.max(0, Math.min(side - 2, Math.round(cw * 0.3)));
+  return { cw, ch, gap, cols, split, avail, parting };
 }
 
 function rankText(code) { return code[0] === 'T' ? '10' : code[0]; }
+
+// The card's drawing, from the sprite (scripts/card_sprite.py) whose address the table
+// element carries (data-cards, from {% static %}: hashed in production): a face by its
+// code, or the back.
+let sprite = document.getElementById('table')?.dataset.cards || '';
+function face(id) {
+  return `<svg class="face" viewBox="0 0 200 280" aria-hidden="true" focusable="false"><use href="${sprite}#${id}"></use></svg>`;
+}
 
 export function cardEl(code, interactive = true) {
   const el = document.createElement('div');
@@ -59,6 +100,7 @@ export function cardEl(code, interactive = true) {
     el.className = 'card down';
     el.setAttribute('role', 'img');
     el.setAttribute('aria-label', t('face_down'));
+    el.innerHTML = face('back');
     return el;
   }
   el.className = 'card ' + (RED[code[1]] ? 'red' : 'black');
@@ -66,41 +108,52 @@ export function cardEl(code, interactive = true) {
   el.setAttribute('aria-label', cardName(code));
   if (interactive) { el.setAttribute('role', 'button'); el.tabIndex = -1; } else el.setAttribute('role', 'img');
   const r = rankText(code), s = SYM[code[1]];
-  el.innerHTML = `<span class="ix" aria-hidden="true">${r}<b>${s}</b></span><span class="pip" aria-hidden="true">${'JQK'.includes(code[0]) ? code[0] : s}</span><span class="ix2" aria-hidden="true">${r}<b>${s}</b></span>`;
+  el.innerHTML = `${face(code)}<span class="ix" aria-hidden="true">${r}<b>${s}</b></span><span class="ix2" aria-hidden="true">${r}<b>${s}</b></span>`;
   return el;
 }
 
-// Vertical offsets for a column so that it fits the height left on screen.
-function fan(cards, ch, avail, cw) {
+// Vertical offsets for a column: spread to use the height there is (MAX_UP of a card at
+// most), closed up before the column would run past it; face-up cards keep a readable
+// strip as long as the face-down ones can give way.
+function fan(cards, ch, avail) {
   const n = cards.length;
   if (!n) return [];
-  let down = Math.round(ch * 0.12), up = Math.round(ch * 0.3);
-  if (cw < 46) up = Math.max(up, Math.round(cw * 0.42) + 5);
-  const downs = cards.filter((c) => !c).length;
-  const need = downs * down + (n - downs - 1) * up + ch;
-  if (need > avail && n > 1) {
-    const k = Math.max(0.35, (avail - ch) / (need - ch));
-    down = Math.max(4, Math.floor(down * k));
-    up = Math.max(10, Math.floor(up * k));
+  const downs = cards.slice(0, -1).filter((c) => !c).length;
+  const ups = n - 1 - downs; // offsets after a face-up card (the last card has none)
+  let down = Math.round(ch * 0.12);
+  let up = Math.round(ch * MAX_UP);
+  const free = avail - ch;
+  if (ups && downs * down + ups * up > free) {
+    up = Math.floor((free - downs * down) / ups);
+    const readable = Math.max(12, Math.round(ch * 0.2));
+    if (up < readable) {
+      up = readable;
+      if (downs) down = Math.max(3, Math.floor((free - ups * up) / downs));
+      if (downs * down + ups * up > free) up = Math.max(6, Math.floor((free - downs * down) / ups));
+    }
+  } else if (downs * down > free) {
+    down = Math.max(3, Math.floor(free / downs));
   }
   const tops = [];
   let y = 0;
   cards.forEach((c) => { tops.push(y); y += c ? up : down; });
-  tops.up = n - downs > 1 ? up : Infinity;
+  tops.up = ups ? up : Infinity;
   return tops;
 }
 
 export function renderTable(root, st) {
-  const meta = st.meta, s = st.s, view = s.view, piles = view.piles;
-  const { cw, ch, gap, cols, split } = sizes(root, meta);
+  const meta = st.meta;
+  const { cw, ch, gap, cols, split, avail, parting } = sizes(root, meta);
+  sprite = root.dataset.cards || sprite;
   root.style.setProperty('--cw', cw + 'px');
   root.style.setProperty('--ch', ch + 'px');
   root.style.setProperty('--gap', gap + 'px');
   root.style.setProperty('--cols', cols);
+  root.style.setProperty('--parting', parting + 'px');
   root.replaceChildren();
 
   const top = document.createElement('div');
-  top.className = 'row upper';
+  top.className = 'row upper' + (meta.cells ? ' parted' : '');
   const slots = topSlots(meta, cols);
   for (const name of Object.keys(slots)) {
     const p = pileEl(name, st);
@@ -111,14 +164,8 @@ export function renderTable(root, st) {
   root.append(top);
 
   const rows = split ? [[0, 7], [7, meta.columns]] : [[0, meta.columns]];
-  const first = document.createElement('div');
-  root.append(first);
-  const reserve = window.innerWidth < 700 ? 110 : 120;
-  const space = window.innerHeight - first.getBoundingClientRect().top - reserve - (rows.length - 1) * 2 * gap;
-  first.remove();
-  const avail = Math.max(ch * 2.2, space / rows.length);
   let up = Infinity;
-  for (const [a, b] of rows) up = Math.min(up, renderColumns(root, st, a, b, { cw, ch, avail }));
+  for (const [a, b] of rows) up = Math.min(up, renderColumns(root, st, a, b, { ch, avail }));
   // Closely fanned columns: rank and suit side by side in the corner, sized to what shows.
   const narrow = cw < 46;
   const tight = narrow || up < cw * 0.5;
@@ -128,18 +175,17 @@ export function renderTable(root, st) {
   root.style.setProperty('--ixfs', Math.max(9, Math.floor(fs)) + 'px');
 }
 
-function renderColumns(root, st, a, b, { cw, ch, avail }) {
+function renderColumns(root, st, a, b, { ch, avail }) {
   const piles = st.s.view.piles;
   const row = document.createElement('div');
   row.className = 'row tableau';
   root.append(row);
-  let tallest = ch;
   let up = Infinity;
   for (let i = a; i < b; i++) {
     const name = `tableau:${i}`;
     const p = pileEl(name, st);
     const cards = piles[name] || [];
-    const tops = fan(cards, ch, avail, cw);
+    const tops = fan(cards, ch, avail);
     up = Math.min(up, tops.up ?? Infinity);
     cards.forEach((code, k) => {
       const el = cardEl(code);
@@ -149,12 +195,12 @@ function renderColumns(root, st, a, b, { cw, ch, avail }) {
       mark(el, name, k, st);
       p.append(el);
     });
-    const h = cards.length ? tops[tops.length - 1] + ch : ch;
-    tallest = Math.max(tallest, h);
-    p.style.height = h + 'px';
+    p.style.height = (cards.length ? tops[tops.length - 1] + ch : ch) + 'px';
     row.append(p);
   }
-  row.style.minHeight = tallest + 'px';
+  // The row keeps the height it may fan into, so the buttons under the table stay put
+  // while the columns grow and shrink.
+  row.style.minHeight = Math.floor(avail) + 'px';
   return up;
 }
 
@@ -234,14 +280,24 @@ export function positions(root) {
   return map;
 }
 
-export function animateFrom(root, before, ms = 180) {
+// A slide takes longer the farther it goes (a card across the table reads as travelling,
+// a step down a column as a nudge); a card just turned face up flips.  Nothing moves for
+// a player who asks for reduced motion.
+export function animateFrom(root, before) {
   if (!before || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
   root.querySelectorAll('.card[data-card]').forEach((el) => {
     const old = before.get(el.dataset.card) || (el.dataset.pile === 'waste' ? before.get('stock') : null);
-    if (!old) return;
+    if (!old) {
+      if (el.dataset.pile.startsWith('tableau:')) {
+        el.animate([{ transform: 'perspective(600px) rotateY(90deg)' }, { transform: 'none' }],
+          { duration: 200, easing: 'ease-out' });
+      }
+      return;
+    }
     const now = el.getBoundingClientRect();
     const dx = old.left - now.left, dy = old.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+    const ms = Math.round(Math.min(320, 150 + Math.hypot(dx, dy) * 0.25));
     el.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 }, { transform: 'none', zIndex: 50 }],
       { duration: ms, easing: 'cubic-bezier(.2,.7,.3,1)' });
   });

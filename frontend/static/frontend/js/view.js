@@ -13,9 +13,9 @@ const $ = (id) => document.getElementById(id);
 export function draw(st, before) {
   if (!st.s) return;
   st.focus = keptFocus(st.s, st.focus);
+  drawBar(st); // first: the buttons it shows or hides take height the table sizes around
   renderTable(root, st);
   if (before) animateFrom(root, before);
-  drawBar(st);
   drawNotice(st);
   focusCurrent(st, st.keyboard);
 }
@@ -30,10 +30,15 @@ export function drawBar(st) {
     const left = s.view.passes_left;
     $('st-passes').textContent = left === null ? '' : t('passes_left', { n: left });
   }
-  // Ranked or practice, and for a certified daily its par and difficulty.
-  $('st-ranked').textContent = [s.date ? t(s.ranked ? 'ranked' : 'practice') : '',
-    s.par ? t('ar_par', { par: s.par }) : '', s.difficulty ? t('difficulty_' + s.difficulty) : '']
-    .filter(Boolean).join(' · ');
+  // Ranked or practice, in a banner of its own; a certified daily's par and difficulty
+  // beside it; the deal's number where the game has public numbers (FreeCell's).
+  const badge = $('st-ranked');
+  badge.textContent = t(s.ranked ? 'ranked' : 'practice');
+  badge.className = 'badge ' + (s.ranked ? 'ranked' : 'practice');
+  $('st-par').textContent = [s.par ? t('ar_par', { par: s.par }) : '',
+    s.difficulty ? t('difficulty_' + s.difficulty) : ''].filter(Boolean).join(' · ');
+  $('st-deal-row').hidden = s.deal_number == null;
+  $('st-deal').textContent = s.deal_number == null ? '' : '#' + s.deal_number;
   const third = $('btn-third');
   third.textContent = st.finishing ? t('stop') : s.can_finish ? t(st.meta.single ? 'auto_finish' : 'finish') : t('new_deal');
   third.setAttribute('aria-keyshortcuts', s.can_finish ? 'F' : 'N');

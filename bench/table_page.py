@@ -1,0 +1,143 @@
+"""The table page as a browser gets it: its weight, and screenshots of every game.
+
+    .venv/bin/python bench/table_page.py weight            # bytes per response, /play/freecell/
+    .venv/bin/python bench/table_page.py shots /work/screens
+
+The site runs as production serves it: Daphne, DEBUG off, the static files collected
+(hashed names, precompressed by the storage), on its own PostgreSQL database (created if
+missing, migrated, today's dailies made).  Debian's Chromium loads the page through
+Playwright; ``weight`` adds up every response as transferred (headers and the encoded body,
+compressed where the server compressed it) once the table is drawn, and prints them per
+file.  ``shots`` saves every game on a desktop (1366x768), a phone held upright (390x844)
+and the same phone on its side (844x390).
+
+Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_pages),
+REDIS_URL (default redis://127.0.0.1:6379/0), CHROMIUM (default /usr/bin/chromium).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import ensure_database, free_port, wait_for  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = {"desktop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
+
+
+@contextmanager
+def site() -> Iterator[str]:
+    db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_pages")
+    with tempfile.TemporaryDirectory() as static_root:
+        env = {**os.environ, "DATABASE_URL": db, "DJANGO_SETTINGS_MODULE": "config.settings",
+               "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+               "REDIS_KEY_PREFIX": "pages", "LOG_LEVEL": "WARNING", "DEBUG": "0",
+               "SERVE_STATIC": "1", "STATIC_ROOT": static_root, "RATE_LIMIT_GUESTS": "0",
+               "CELERY_TASK_ALWAYS_EAGER": "1", "SOLVER_BUDGET_SECONDS": "1",
+               "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+               "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
+        ensure_database(db)
+        for command in (["collectstatic", "--noinput"], ["migrate"],
+                        ["create_daily_deals", "--days", "1"]):
+            subprocess.run([sys.executable, "manage.py", *command, "-v", "0"], cwd=ROOT,
+                           env=env, check=True, capture_output=True)
+        port = free_port()
+        log = open(Path(static_root) / "server.log", "w")  # noqa: SIM115
+        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+                                 str(port), "config.asgi:application"], cwd=ROOT, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for(port, proc)
+        except SystemExit:
+            print((Path(static_root) / "server.log").read_text()[-3000:], file=sys.stderr)
+            raise
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            log.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+            args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def weight(base: str, browser: Any, path: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    seen: list[Any] = []
+    page.on("requestfinished", lambda r: seen.append(r))
+    page.goto(base + path)
+    page.wait_for_selector("#table[data-ready]", timeout=30000)
+    page.wait_for_load_state("networkidle")
+    rows = []
+    for request in seen:
+        sizes = request.sizes()
+        response = request.response()
+        encoding = response.header_value("content-encoding") if response else None
+        rows.append((request.url.removeprefix(base), encoding or "-",
+                     sizes["responseHeadersSize"] + sizes["responseBodySize"]))
+    ctx.close()
+    width = max(len(r[0]) for r in rows)
+    print(f"{'response':<{width}}  {'encoding':>8}  {'bytes':>7}")
+    for url, encoding, size in rows:
+        print(f"{url:<{width}}  {encoding:>8}  {size:>7}")
+    total = sum(r[2] for r in rows)
+    print(f"{'total (' + str(len(rows)) + ' responses)':<{width}}  {'':>8}  {total:>7}")
+
+
+def shots(base: str, browser: Any, out: Path) -> None:
+    from games.engine import DAILY_GAMES, GAMES
+
+    out.mkdir(parents=True, exist_ok=True)
+    for game in GAMES:
+        for name, (w, h) in SIZES.items():
+            ctx = browser.new_context(viewport={"width": w, "height": h},
+                                      has_touch=name != "desktop")
+            page = ctx.new_page()
+            query = "" if game in DAILY_GAMES else "?deal=random"
+            page.goto(f"{base}/play/{game}/{query}")
+            page.wait_for_selector("#table[data-ready]", timeout=30000)
+            page.wait_for_function("() => document.getAnimations().length === 0")
+            page.screenshot(path=str(out / f"{game}-{name}.png"))
+            ctx.close()
+            print(out / f"{game}-{name}.png")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["weight", "shots"])
+    parser.add_argument("out", nargs="?", default="/work/screens")
+    parser.add_argument("--path", default="/play/freecell/")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    with site() as base, chromium() as browser:
+        if args.what == "weight":
+            weight(base, browser, args.path)
+        else:
+            shots(base, browser, Path(args.out))
+
+
+if __name__ == "__main__":
+    main()
