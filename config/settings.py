@@ -111,6 +111,10 @@ DEAD_END_WORKERS = env_int("DEAD_END_WORKERS", 1)
 # ...after the player has stayed DEAD_END_SETTLE_MS on the position: a search for one the
 # player has already left is work for nobody.
 DEAD_END_SETTLE_MS = float(env_str("DEAD_END_SETTLE_MS", "150"))
+# Solver verdicts on the day's deals, shared in Redis (games/play/analysis_cache.py): each
+# entry kept this many days, at most ANALYSIS_CACHE_MAX entries of each kind per daily.
+ANALYSIS_CACHE_DAYS = float(env_str("ANALYSIS_CACHE_DAYS", "3"))
+ANALYSIS_CACHE_MAX = env_int("ANALYSIS_CACHE_MAX", 200_000)
 
 # Fair-play review of ranked wins (games/review.py, docs/rules.md "Fair play"): a win whose
 # signals cross one of these is under review until an operator clears or disqualifies it.

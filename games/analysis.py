@@ -23,6 +23,7 @@ from games.engine import HIDDEN_CARD_GAMES
 from games.engine.solver.turning import turning_point
 from games.errors import BadRequest
 from games.models import GameSession
+from games.play import analysis_cache
 
 log = logging.getLogger(__name__)
 REQUEUE_AFTER = dt.timedelta(minutes=10)  # a pending analysis whose task was lost
@@ -67,7 +68,9 @@ def answer(session: GameSession) -> dict[str, Any]:
 
 def analyse(session: GameSession) -> dict[str, Any]:
     """Run the solver over the stored game (the task's work)."""
+    daily = analysis_cache.daily_of(session.deal)  # its proofs shared with the day's others
     found = turning_point(session.game, int(session.deal.seed), session.tokens,
-                          settings.ANALYSIS_SECONDS)
+                          settings.ANALYSIS_SECONDS,
+                          solve_position=analysis_cache.caching_solver(daily))
     found["analysed_at"] = timezone.now().isoformat()
     return found

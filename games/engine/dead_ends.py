@@ -234,7 +234,7 @@ def dead_end_within(game: Game, moves: Iterable[Move] | None = None,
     if known is not None:
         return known
     mark = game.history[-1] if game.history else None
-    key = _packed(game)
+    key = packed(game)
     before = game.dead_end_known.get(key) if game.dead_end_known is not None else None
     verdict: bool | None
     if before is not None:
@@ -269,7 +269,7 @@ def remember(game: Game, kept: Kept) -> None:
     if kept is not None and game.history:
         game.dead_end_memo = (kept[0], game.history[-1], kept[1])
     if kept is not None:
-        _know(game, _packed(game), kept[0], kept)
+        _know(game, packed(game), kept[0], kept)
 
 
 # Positions a table remembers the verdict of (see ``_know``): enough for the stock's cycle.
@@ -289,12 +289,16 @@ def _know(game: Game, key: bytes, verdict: bool, kept: Kept) -> None:
     known[key] = (verdict, kept)
 
 
-def _packed(g: Game) -> bytes:
-    """``position_key`` as a few dozen bytes (a table keeps many): the columns in sorted
-    order, each after a byte above any card's for its face-down count, then the cells,
-    the foundations, the stock, the waste and the passes, 255 between them."""
+def packed(g: Game, in_place: bool = False) -> bytes:
+    """The whole position, hidden cards included, in a few dozen bytes (a table keeps many;
+    games/play/analysis_cache.py keys Redis with them): the columns, each after a byte
+    above any card's for its face-down count, then the cells, the foundations, the stock,
+    the waste and the passes used, 255 between them.  By default ``position_key``'s
+    position: columns in sorted order, the passes only when they are limited.
+    ``in_place``: the table exactly, as a move's notation names its columns."""
     out = bytearray()
-    for cards, down in sorted(zip(map(bytes, g.tab), g.down, strict=True)):
+    cols = zip(map(bytes, g.tab), g.down, strict=True)
+    for cards, down in cols if in_place else sorted(cols):
         out.append(64 + down)
         out += cards
     out.append(255)
@@ -305,8 +309,10 @@ def _packed(g: Game) -> bytes:
     out.append(255)
     out += bytes(g.waste)
     out.append(255)
-    out.append(min(g.redeals_used, 254) if g.redeals is not None else 0)
+    used = g.redeals_used if in_place or g.redeals is not None else 0
+    out.append(min(used, 254))
     return bytes(out)
+
 
 
 # A path to progress longer than this is shortened before it is kept (see ``_shortened``).

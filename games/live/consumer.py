@@ -299,7 +299,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         """The verdict the move's answer had no time for, settled in a worker; a dead end is
         told to the player while the session is still at that seq (docs/api.md, "verdict")."""
         await asyncio.sleep(verdicts.settle_after())  # cancelled if the player moves on
-        dead, kept = await verdicts.settle(game)
+        dead, kept = await verdicts.settle(game, self.board)  # (game, date) of a daily
         tables.remember(pk, seq, kept)
         if dead and self.seq == seq:
             await self.send_json({"type": "verdict", "seq": seq, "no_legal_move": True})

@@ -14,15 +14,22 @@ from typing import Any
 from games.engine import Game, IllegalMove, seen
 from games.engine.piles import FOUNDATION, STOCK
 from games.engine.solver.search import SOLVED, UNSOLVABLE
-from games.play import hint_pool
+from games.play import analysis_cache, hint_pool
 
 __all__ = ["cancel", "heuristic", "suggest"]
 
 
-def suggest(g: Game, session_id: object, player_id: object) -> tuple[dict[str, Any] | None, str]:
+def suggest(g: Game, session_id: object, player_id: object,
+            daily: analysis_cache.Daily | None = None) -> tuple[dict[str, Any] | None, str]:
     """A move worth playing and where it came from (``solver``, ``unsolvable`` or
-    ``heuristic``).  ``g`` is ours alone: it goes to the worker as it is."""
-    found = hint_pool.search(g, session_id, player_id)
+    ``heuristic``).  ``g`` is ours alone: it goes to the worker as it is.  On a daily,
+    a hint another player got on this very table (or a line found from it) is the hint
+    again without a search (``analysis_cache``), and a search's is kept for the next."""
+    found = analysis_cache.hint(daily, g)
+    if found is None:
+        found = hint_pool.search(g, session_id, player_id)
+        if found is not None:
+            analysis_cache.keep_hint(daily, g, found)
     if found is not None:
         answer = _solver_answer(g, found)
         if answer is not None:

@@ -25,7 +25,7 @@ from games.engine import Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
 from games.models import GameSession, Player
-from games.play import hints, locked, optimistic, tables
+from games.play import analysis_cache, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 
 
@@ -186,5 +186,6 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
             GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
     if g.won:
         return Outcome(session, g, hint=None, hint_source="heuristic")
-    move, source = hints.suggest(g, session.pk, player.pk)
+    move, source = hints.suggest(g, session.pk, player.pk,
+                                 analysis_cache.daily_of(session.deal))
     return Outcome(session, g, hint=move, hint_source=source)

@@ -20,13 +20,14 @@ import asyncio
 import logging
 import multiprocessing
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
 
 from games.engine import Game, endgame
+from games.play import analysis_cache
 from games.play.hint_worker import _exit_with_server
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,28 @@ def detached(game: Game) -> Game:
     return g
 
 
-async def settle(game: Game) -> tuple[bool, endgame.Kept]:
-    """``endgame.settle`` of ``game`` (a ``detached`` copy) in a worker process."""
+async def settle(game: Game, daily: analysis_cache.Daily | None = None
+                 ) -> tuple[bool, endgame.Kept]:
+    """``endgame.settle`` of ``game`` (a ``detached`` copy) in a worker process.  On a
+    daily, a verdict another table of that deal settled is taken instead (Redis, in a
+    thread: the loop never waits on it), and the worker's is kept for the next."""
     loop = asyncio.get_running_loop()
+    if daily is not None:
+        known = await loop.run_in_executor(_redis, analysis_cache.dead_end, daily, game)
+        if known is not None:
+            return known
     try:
-        return await loop.run_in_executor(_executor(), endgame.settle, game)
+        found = await loop.run_in_executor(_executor(), endgame.settle, game)
     except BrokenProcessPool as exc:
         log.warning("dead-end verdict settled in a thread, the worker pool broke: %r", exc)
-        return await loop.run_in_executor(None, endgame.settle, game)
+        found = await loop.run_in_executor(None, endgame.settle, game)
+    if daily is not None:
+        _redis.submit(analysis_cache.keep_dead_end, daily, game, *found)
+    return found
+
+
+# Redis calls of the settling, off the loop; few, as most verdicts never get here.
+_redis = ThreadPoolExecutor(max_workers=2, thread_name_prefix="verdict-cache")
 
 
 _warm = False

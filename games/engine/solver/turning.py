@@ -17,13 +17,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..catalogue import new_game
 from ..game import Game
 from ..record import UNDO_TOKENS, positions
 from .api import solve
-from .search import SOLVED, UNSOLVABLE, Budget
+from .search import SOLVED, UNSOLVABLE, Budget, Result
 
 
 def final_line(game: str, seed: int, moves: list[str]) -> list[tuple[int | None, Game]]:
@@ -40,11 +41,13 @@ def final_line(game: str, seed: int, moves: list[str]) -> list[tuple[int | None,
 
 
 def turning_point(game: str, seed: int, moves: list[str], seconds: float,
-                  searches: int = 12) -> dict[str, Any]:
+                  searches: int = 12,
+                  solve_position: Callable[[Game, Budget], Result] = solve) -> dict[str, Any]:
     """``status`` done or unknown; ``turning_point`` (index in ``moves`` of the losing move,
     None for a win, a game still winnable at its end, or a deal with no win);
     ``losing_move``; ``winning_alternative`` (the first move of a winning line from the
-    last winnable position) and ``winning_line`` (that whole line)."""
+    last winnable position) and ``winning_line`` (that whole line).  ``solve_position``:
+    the search of one position (the server's shares its proofs between players)."""
     line = final_line(game, seed, moves)
     out: dict[str, Any] = {"status": "done", "turning_point": None, "losing_move": None,
                            "winning_alternative": None, "winning_line": None,
@@ -56,7 +59,7 @@ def turning_point(game: str, seed: int, moves: list[str], seconds: float,
 
     def verdict(k: int) -> Any:
         if k not in verdicts:
-            verdicts[k] = solve(line[k][1], Budget(each))
+            verdicts[k] = solve_position(line[k][1], Budget(each))
         return verdicts[k]
 
     last = verdict(len(line) - 1)

@@ -1,0 +1,103 @@
+"""The shared analysis cache (games/play/analysis_cache.py) on real Redis: what one table of a
+daily settled or found is found again for the same position of that daily, and only for
+exactly that position; a full-knowledge line never becomes a hint while a card is hidden."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import pytest
+import redis
+from django.conf import settings
+
+from games.engine import endgame, new_game, seen
+from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result, solve
+from games.engine.solver.klondike_hint import hidden_cards
+from games.engine.solver.turning import turning_point
+from games.play import analysis_cache
+
+DAY = dt.date(2026, 12, 1)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    for key in r.scan_iter(f"{settings.REDIS_KEY_PREFIX}:ac:*", count=1000):
+        r.delete(key)
+    analysis_cache._stored.clear()
+    yield
+    r.close()
+
+
+def test_a_settled_dead_end_is_found_for_the_same_position_of_the_same_daily_only() -> None:
+    g = new_game("klondike", 7)
+    for token in ["s", "s", "s"]:
+        g.play(token)
+    verdict, kept = endgame.settle(g.copy())
+    analysis_cache.keep_dead_end(("klondike", DAY), g, verdict, kept)
+    other = new_game("klondike", 7)
+    for token in ["s", "s", "s"]:
+        other.play(token)
+    assert analysis_cache.dead_end(("klondike", DAY), other) == (verdict, kept)
+    assert analysis_cache.dead_end(("klondike", DAY + dt.timedelta(days=1)), other) is None
+    assert analysis_cache.dead_end(("klondike-1-pass", DAY), other) is None
+    other.play("s")
+    assert analysis_cache.dead_end(("klondike", DAY), other) is None
+    counts = analysis_cache.counts(("klondike", DAY))
+    assert counts["dead:lookups"] == 2 and counts["dead:hits"] == 1
+
+
+def test_tables_that_look_the_same_but_hide_other_cards_share_nothing() -> None:
+    g = new_game("klondike", 7)
+    swapped = g.copy()
+    # Two face-down cards of column 7 change places: the player sees the same table.
+    swapped.tab[6][0], swapped.tab[6][1] = swapped.tab[6][1], swapped.tab[6][0]
+    assert hidden_cards(g) == hidden_cards(swapped) and seen.view(g) == seen.view(swapped)
+    analysis_cache.keep_dead_end(("klondike", DAY), g, False, None)
+    analysis_cache.keep_hint(("klondike", DAY), g, Hint("s", "unknown", seconds=0.1))
+    assert analysis_cache.dead_end(("klondike", DAY), swapped) is None
+    assert analysis_cache.hint(("klondike", DAY), swapped) is None
+    assert analysis_cache.hint(("klondike", DAY), g) == Hint("s", "unknown")
+
+
+def test_a_full_knowledge_line_is_never_a_hint_while_cards_are_hidden() -> None:
+    g = new_game("klondike", 7)
+    line = solve(g, 10)
+    assert line.status == SOLVED
+    analysis_cache.keep_solved(("klondike", DAY), g, line)
+    assert analysis_cache.solved(("klondike", DAY), g).moves == line.moves  # the analysis'
+    assert analysis_cache.hint(("klondike", DAY), g) is None
+
+
+def test_a_freecell_line_is_the_next_players_hint_unless_it_takes_back_their_move() -> None:
+    daily = ("freecell", DAY)
+    g = new_game("freecell", 617)
+    g.play("8a")
+    found = solve(g, 10)
+    analysis_cache.keep_hint(daily, g, Hint(found.moves[0], SOLVED, found.moves))
+    same = new_game("freecell", 617)
+    same.play("8a")
+    assert analysis_cache.hint(daily, same) == Hint(found.moves[0], SOLVED, found.moves)
+    analysis_cache.keep_solved(daily, same, Result(UNSOLVABLE))  # never over a proof
+    assert analysis_cache.solved(daily, same).moves == found.moves
+    # Another table, whose only known line starts by taking the player's move back.
+    back = new_game("freecell", 617)
+    back.play("8b")
+    analysis_cache.keep_solved(daily, back, Result(SOLVED, ["b8", *solve(new_game(
+        "freecell", 617), 10).moves]))
+    assert analysis_cache.hint(daily, back) is None
+
+
+def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:
+    daily = ("freecell", DAY)
+    moves = ["8a", "8b", "8c", "8d"]
+    first = turning_point("freecell", 617, moves, 20,
+                          solve_position=analysis_cache.caching_solver(daily))
+    before = analysis_cache.counts(daily)
+    second = turning_point("freecell", 617, moves, 20,
+                           solve_position=analysis_cache.caching_solver(daily))
+    after = analysis_cache.counts(daily)
+    assert first == second
+    looked = after["solve:lookups"] - before["solve:lookups"]
+    assert looked >= 1 and after["solve:hits"] - before.get("solve:hits", 0) == looked
