@@ -6,10 +6,15 @@ import gc
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
+
+from config.threads import Handler, RequestThreads  # noqa: E402
+
+# Django's ASGI handler, its middleware chain run in one thread (config/threads.py).
+django_asgi_app = Handler()
 
 # Imported after Django is set up: the routing modules import models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -21,7 +26,6 @@ from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_session import ReadOnlySessionStack  # noqa: E402
 from config.static import StaticFiles  # noqa: E402
-from config.threads import RequestThreads  # noqa: E402
 
 # Django's requests run in threads kept between requests (config/threads.py); /static/ is
 # answered by ServeStatic on the event loop, never entering Django.

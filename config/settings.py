@@ -236,7 +236,7 @@ else:
 # that stopped answering must not hold a request up.  Without Redis, each process its own.
 if REDIS_URL:
     _redis_cache = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",  # one client per process, not per request
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:cache",
         "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
