@@ -11,15 +11,18 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
+from django.conf import settings  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
+
 from config.threads import Handler, RequestThreads  # noqa: E402
 
-# Django's ASGI handler, its middleware chain run in one thread (config/threads.py).
-django_asgi_app = Handler()
+# Django's ASGI handler, its middleware chain run in one thread kept between requests
+# (config/threads.py); REQUEST_THREADS=0 leaves Django's own handler, as it comes.
+django_asgi_app = Handler() if settings.REQUEST_THREADS > 0 else ASGIHandler()
 
 # Imported after Django is set up: the routing modules import models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402

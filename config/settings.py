@@ -245,9 +245,11 @@ if REDIS_URL:
     CACHES = {"default": _redis_cache, "sessions": _redis_cache}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Idle threads kept for Django's HTTP requests under ASGI (config/threads.py); 0: a new
-# thread for every request, as Django does by itself.
+# Idle threads kept for Django's HTTP requests under ASGI (config/threads.py); 0: Django's
+# own ASGI handler, a new thread for every request.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 32)
+# Megabytes of tables a process keeps between moves, at most (games/play/tables.py).
+TABLES_MAX_MB = env_int("TABLES_MAX_MB", 100)
 # How long a session's cached copy lives (PostgreSQL holds the session itself); 0: none.
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 600)
 
