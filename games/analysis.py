@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import HIDDEN_CARD_GAMES
+from games.engine import HIDDEN_CARD_GAMES, new_game
 from games.engine.solver.turning import turning_point
 from games.errors import BadRequest
 from games.models import GameSession
@@ -68,9 +68,11 @@ def answer(session: GameSession) -> dict[str, Any]:
 
 def analyse(session: GameSession) -> dict[str, Any]:
     """Run the solver over the stored game (the task's work)."""
-    daily = analysis_cache.daily_of(session.deal)  # its proofs shared with the day's others
-    found = turning_point(session.game, int(session.deal.seed), session.tokens,
+    deal = session.deal
+    daily = analysis_cache.daily_of(deal)  # its proofs shared with the day's other players
+    start = (new_game(session.game, int(deal.seed)), list(deal.line)) if deal.line else None
+    found = turning_point(session.game, int(deal.seed), session.tokens,
                           settings.ANALYSIS_SECONDS,
-                          solve_position=analysis_cache.caching_solver(daily))
+                          solve_position=analysis_cache.caching_solver(daily, start))
     found["analysed_at"] = timezone.now().isoformat()
     return found

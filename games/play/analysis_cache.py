@@ -170,13 +170,21 @@ def keep_solved(daily: Daily | None, game: Game, result: Result) -> None:
              [result.status, result.moves if result.status == SOLVED else []])
 
 
-def caching_solver(daily: Daily | None) -> Any:
-    """``solver.solve`` through the cache, for the post-game analysis (``turning_point``)."""
+def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = None) -> Any:
+    """``solver.solve`` through the cache, for the post-game analysis (``turning_point``).
+    ``deal``: the deal's table and the line that certified it, the deal's own proof (every
+    game's analysis may ask for it, and a search within an analysis' share of the budget
+    may not find it again)."""
     from games.engine.solver import solve
+
+    start = dead_ends.packed(deal[0], in_place=True) if deal and deal[1] else None
 
     def solve_cached(game: Game, budget: Any) -> Result:
         if game.won:
             return solve(game, budget)
+        if start is not None and deal is not None \
+                and dead_ends.packed(game, in_place=True) == start:
+            return Result(SOLVED, list(deal[1]))
         found = solved(daily, game)
         if found is None:
             found = solve(game, budget)

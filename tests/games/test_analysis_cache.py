@@ -101,3 +101,12 @@ def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:
     assert first == second
     looked = after["solve:lookups"] - before["solve:lookups"]
     assert looked >= 1 and after["solve:hits"] - before.get("solve:hits", 0) == looked
+
+
+def test_the_analysis_has_the_deal_proven_by_its_certifying_line() -> None:
+    daily = ("klondike", DAY)
+    start = new_game("klondike", 7)
+    line = solve(start, 10).moves
+    search = analysis_cache.caching_solver(daily, (start, line))
+    assert search(new_game("klondike", 7), None).moves == line  # no budget: never searched
+    assert analysis_cache.counts(daily) == {}
