@@ -77,6 +77,7 @@ class StaticFiles(ServeStaticASGI):
 
     def __init__(self, application: Any) -> None:
         self.prefix = settings.STATIC_URL
+        self.pyodide = pyodide_url()
         debug = bool(settings.DEBUG)
         super().__init__(application, autorefresh=debug, max_age=0 if debug else 60,
                          add_headers_function=_nosniff)
@@ -95,7 +96,6 @@ class StaticFiles(ServeStaticASGI):
             if Path(settings.STATIC_ROOT).is_dir():  # else nothing was collected to serve
                 self.add_files(settings.STATIC_ROOT, self.prefix)
             self.files.pop(self.prefix + ManifestStaticFilesStorage.manifest_name, None)
-        self.pyodide = pyodide_url()
         if self.pyodide:
             for name in PYODIDE_FILES:
                 path = PYODIDE_DIR / name

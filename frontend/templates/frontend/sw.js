@@ -10,7 +10,7 @@ const MODE = 'ds-mode';                      // holds '/offline/on' while offlin
 const NETWORK_ONLY = ['/api/', '/ws/', '/admin/', '/sw.js', '/healthz', '/readyz', '/i18n/'];
 
 async function offlineOn() {
-  return !!(await (await caches.open(MODE)).match('/offline/on'));
+  return !!(await (await caches.open(MODE)).match('/offline/on', { ignoreVary: true }));
 }
 
 async function fill() {
@@ -73,14 +73,17 @@ async function page(request) {
   } catch (e) {
     const shell = await caches.open(SHELL);
     // The page as last seen, or the same page with other parameters (?deal=random), or the
-    // offline page.
-    return (await shell.match(request)) || (await shell.match(request, { ignoreSearch: true }))
-      || (await shell.match('/offline/')) || Response.error();
+    // offline page.  Vary (Cookie, Accept-Language) is ignored: this browser's copy is
+    // the one it would be shown again.
+    const loose = { ignoreVary: true };
+    return (await shell.match(request, loose))
+      || (await shell.match(request, { ...loose, ignoreSearch: true }))
+      || (await shell.match('/offline/', loose)) || Response.error();
   }
 }
 
 async function file(request) {
-  const hit = await caches.match(request);
+  const hit = await caches.match(request, { ignoreVary: true });
   if (hit) return hit;
   return fetch(request);
 }
