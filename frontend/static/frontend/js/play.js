@@ -59,10 +59,15 @@ on('picker-close', 'click', () => { closePicker(st); clearSelection(st); });
 bindPointer(st);
 bindKeys(st);
 startTimer(st);
-window.addEventListener('resize', () => {
+const redraw = () => {
   cancelAnimationFrame(st.resizeFrame);
   st.resizeFrame = requestAnimationFrame(() => draw(st));
-});
+};
+window.addEventListener('resize', redraw);
+// The table takes the height the bar above and the buttons below leave it: when either
+// changes size (a button shown, a line wrapped), the table is sized again.
+const around = new ResizeObserver(redraw);
+document.querySelectorAll('.table-wrap > .bar, .table-wrap > .controls').forEach((el) => around.observe(el));
 
 // For the browser tests and for curious players.
 window.solitaire = { state: st, get conn() { return st.conn; }, order: st.order,

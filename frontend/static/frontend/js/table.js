@@ -59,7 +59,8 @@ function room(root) {
     }
   }
   const pad = main ? parseFloat(getComputedStyle(main).paddingBottom || 0) : 0;
-  return window.innerHeight - (box.top + window.scrollY) - (bottom - box.bottom) - pad;
+  // 2 px spare: the live region's pixel after the page, and rounding.
+  return Math.floor(window.innerHeight - (box.top + window.scrollY) - (bottom - box.bottom) - pad) - 2;
 }
 
 export function sizes(root, meta) {
