@@ -45,6 +45,7 @@ export function connect(session, { onState, onStatus, onVerdict }) {
 
   const socket = openSocket(`/ws/sessions/${id}/`, {
     onMessage(msg) {
+      status(true); // anything heard from the server: the connection is back
       const mine = waiting && msg.op === waiting.op;
       if (msg.type === 'state' || msg.type === 'hello') { // hello: the greeting on connect
         const state = stripType(msg);
