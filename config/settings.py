@@ -250,6 +250,10 @@ else:
 REQUEST_THREADS = env_int("REQUEST_THREADS", 32)
 # Megabytes of tables a process keeps between moves, at most (games/play/tables.py).
 TABLES_MAX_MB = env_int("TABLES_MAX_MB", 100)
+# How long a player's row is kept in Redis for the requests that read it; 0: not at all
+# (games/accounts/player_cache.py).  Off in the test run: test runs side by side share one
+# Redis, and ids repeat from one test database to the next.
+PLAYER_CACHE_SECONDS = env_int("PLAYER_CACHE_SECONDS", 0 if TESTING else 60)
 # How long a session's cached copy lives (PostgreSQL holds the session itself); 0: none.
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 600)
 

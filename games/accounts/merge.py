@@ -22,6 +22,7 @@ import datetime as dt
 from django.db import transaction
 
 from games import signals
+from games.accounts import player_cache
 from games.models import AuditEntry, GameSession, Player
 
 
@@ -74,8 +75,11 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         signals.attempts_merged.send(Player, account=account, guest=guest, demoted=demoted)
         # The guest's look-alike key goes too: its name is free for anyone again.
         Player.objects.filter(pk=guest.pk).update(merged_into=account, name_key=None)
+        player_cache.forget(guest.pk)  # update() sends no signal
         # Guests merged into this guest earlier now lead to the account too.
-        Player.objects.filter(merged_into=guest).update(merged_into=account)
+        earlier = list(Player.objects.filter(merged_into=guest).values_list("pk", flat=True))
+        Player.objects.filter(pk__in=earlier).update(merged_into=account)
+        player_cache.forget(*earlier)
         for s in demoted:
             AuditEntry.objects.create(
                 session=s, action="merge_demoted",

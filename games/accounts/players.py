@@ -26,7 +26,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games import ratelimit
-from games.accounts import recovery
+from games.accounts import player_cache, recovery
 from games.accounts.merge import adopt_guest
 from games.accounts.session_life import SESSION_KEY
 from games.errors import PlayerError, TryLater
@@ -165,16 +165,19 @@ def clean_display_name(value: object) -> str:
 def current_player(request: HttpRequest, create: bool = True) -> Player | None:
     """The player of this browser session, created as a guest on the first visit."""
     user = getattr(request, "user", None)
+    player_id = request.session.get(SESSION_KEY)
     if user is not None and user.is_authenticated:
-        player = Player.objects.filter(user=user).first()
+        player = player_cache.get(player_id) if player_id is not None else None
+        if player is None or player.user_id != user.pk:
+            player = Player.objects.filter(user=user).first()
         if player is None:
             player = _new_player(_name_from_username(user.get_username()), user=user)
-        request.session[SESSION_KEY] = player.pk
+        if player_id != player.pk:  # else the session would be written on every request
+            request.session[SESSION_KEY] = player.pk
         return player
-    player_id = request.session.get(SESSION_KEY)
     if player_id is not None:
-        player = Player.objects.filter(pk=player_id, user__isnull=True).first()
-        if player is not None:
+        player = player_cache.get(player_id)
+        if player is not None and player.user_id is None:
             return player
     if not create:
         return None
@@ -225,6 +228,7 @@ def rename(player: Player, value: object) -> Player:
             Player.objects.filter(pk=player.pk).update(display_name=name, name_key=key)
     except IntegrityError:
         raise PlayerError(NAME_TAKEN) from None
+    player_cache.forget(player.pk)  # update() sends no signal
     player.display_name, player.name_key = name, key
     return player
 

@@ -1,13 +1,18 @@
-"""Browser sessions are read through Redis (games/accounts/session_life.py): a visit finds
-its session there without a query, a signed-out session stays signed out whatever was
-cached, and an unreachable cache leaves the database to answer."""
+"""Browser sessions and players are read through Redis (games/accounts/session_life.py,
+player_cache.py): a visit finds both there without a query, a signed-out session stays
+signed out whatever was cached, a changed player is seen at once, and an unreachable cache
+leaves the database to answer."""
 
 from __future__ import annotations
 
+import pytest
 from django.conf import settings
 from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
+
+from games.accounts import player_cache
+from games.models import Player
 
 
 def _session_queries(queries: CaptureQueriesContext) -> list[str]:
@@ -45,3 +50,35 @@ def test_an_unreachable_cache_leaves_the_session_to_the_database(api):
         with CaptureQueriesContext(connection) as queries:
             assert c.get("/api/me/").json()["id"] == c.me["id"]
     assert _session_queries(queries)  # the database answered
+
+
+@pytest.fixture
+def player_cache_on(settings):
+    settings.PLAYER_CACHE_SECONDS = 60  # off by default in the test run (settings.py)
+
+
+def test_a_visit_reads_its_player_from_the_cache_and_a_rename_is_seen_at_once(
+        api, player_cache_on):
+    c = api()
+    player_cache.forget(c.me["id"])
+    c.get("/api/me/")
+    with CaptureQueriesContext(connection) as queries:
+        assert c.get("/api/me/").json()["id"] == c.me["id"]
+    assert not [q for q in queries.captured_queries if "games_player" in q["sql"]]
+    assert c.patch("/api/me/", {"display_name": "Grace H"}).status_code == 200
+    assert c.get("/api/me/").json()["display_name"] == "Grace H"
+    assert c.patch("/api/me/", {"hide_from_race": True}).status_code == 200
+    assert c.get("/api/me/").json()["hide_from_race"] is True
+    Player.objects.filter(pk=c.me["id"]).update(display_name="Ada L")  # no signal...
+    assert c.get("/api/me/").json()["display_name"] == "Grace H"  # ...so the copy stays
+    player_cache.forget(c.me["id"])
+    assert c.get("/api/me/").json()["display_name"] == "Ada L"
+
+
+def test_a_guest_who_signs_up_is_the_account_player_at_once(api, player_cache_on):
+    c = api()
+    c.get("/api/me/")
+    r = c.post("/api/auth/signup/", {"username": "grace", "password": "correct horse 42"})
+    assert r.status_code == 201
+    me = c.get("/api/me/").json()
+    assert me["id"] == c.me["id"] and me["guest"] is False and me["username"] == "grace"
