@@ -10,7 +10,7 @@ FROM python:3.11-slim-bookworm AS builder
 # version disappears from its mirrors with the next security update, failing every build.
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev \
+ && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev nodejs npm \
  && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
@@ -20,6 +20,10 @@ WORKDIR /build
 COPY pyproject.toml ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
  && pip install --no-cache-dir -r requirements.txt
+# Pyodide's files with the .br and .gz copies the site serves (as `make pyodide` does).
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error \
+ && python -m servestatic.compress -q node_modules/pyodide
 
 
 FROM python:3.11-slim-bookworm
@@ -45,6 +49,7 @@ COPY config ./config
 COPY games ./games
 COPY leaderboards ./leaderboards
 COPY frontend ./frontend
+COPY --from=builder /build/node_modules/pyodide ./node_modules/pyodide
 # Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
 # DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
 # bytecode too, as the code cannot be written at run time.

@@ -27,10 +27,10 @@ pyodide: $(PYODIDE)
 
 install: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) $(PYODIDE)
 	$(BIN)/python -m pytest
 
-run: $(STAMP)
+run: $(STAMP) $(PYODIDE)
 	PORT=$(PORT) $(BIN)/python scripts/run.py
 
 # DEBUG=1: the type checker loads the settings, which refuse to start without secrets otherwise.
