@@ -36,6 +36,9 @@ _FITS = bytes(
 )
 # The two suits of the other colour, per suit (C D H S).
 _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
+# _ONTO[t]: the two cards that may land on ``t`` (one rank lower, the other colour).
+_ONTO = tuple(tuple(x for x in range(52) if _FITS[x * 52 + t]) for t in range(52))
+_ONE = tuple(bytes((x,)) for x in range(52))
 
 # Heuristic weight sets tried in turn, each up to a number of states (see
 # search.portfolio); the first is the best alone.  Chosen on deals 1-1000 and on the
@@ -54,7 +57,8 @@ class FreeCellDomain:
         self.game = game
         # The game's own columns and cells: a FreeCell with fewer cells is the same search.
         self.ncols, self.ncells = game.columns, game.free_cells
-        self._colinfo: dict[bytes, int] = {}
+        self._colinfo: dict[bytes, int] = {}  # column -> its disorder (heuristic)
+        self._info: dict[bytes, int] = {}  # column -> the length of its top run
 
     # -- the framework's interface ---------------------------------------------------------
     def initial(self) -> State:
@@ -88,12 +92,14 @@ class FreeCellDomain:
             blocked += b
         # The next card each suit needs, and how deep it lies: digging is the work left.
         depth = 0
-        for c in cols:
-            n = len(c)
-            for i in range(n):
-                x = c[i]
-                if x >> 2 == found[x & 3]:
-                    depth += n - 1 - i
+        for su in range(4):
+            x = found[su] * 4 + su
+            if x < 52:
+                for c in cols:
+                    i = c.find(x)
+                    if i >= 0:
+                        depth += len(c) - 1 - i
+                        break
         left = 52 - found[0] - found[1] - found[2] - found[3]
         wl, wb, wd, wc, we = self.weights
         return wl * left + wb * blocked + wd * depth + wc * len(cells) - we * empty
@@ -103,56 +109,65 @@ class FreeCellDomain:
         out: list[tuple[tuple[FMove, ...], State]] = []
         nfree = self.ncells - len(cells)
         ncols = self.ncols
-        empties = [i for i in range(ncols) if not cols[i]]
-        first_empty = empties[0] if empties else -1
-        limit_full = (nfree + 1) << len(empties)
-        limit_empty = (nfree + 1) << max(len(empties) - 1, 0)
-        fits = _FITS
-        child = self._child
-        tops = [c[-1] if c else -1 for c in cols]
+        info = self._info
+        # want[x]: the columns whose top card x (or a run headed by x) may go onto.
+        want: dict[int, list[int]] = {}
+        empties = 0
+        first_empty = -1
+        for j in range(ncols):
+            c = cols[j]
+            if c:
+                for x in _ONTO[c[-1]]:
+                    if x in want:
+                        want[x].append(j)
+                    else:
+                        want[x] = [j]
+            else:
+                if first_empty < 0:
+                    first_empty = j
+                empties += 1
+        limit_full = (nfree + 1) << empties
+        limit_empty = (nfree + 1) << (empties - 1) if empties else 0
+        move = self._move
 
         # Cards that may go up now but were not safe to send automatically.
         for i in range(ncols):
-            t = tops[i]
-            if t >= 0 and found[t & 3] == t >> 2:
-                out.append(child(s, (i, FOUNDATION + (t & 3), 1, t)))
-        for x in set(cells):
+            c = cols[i]
+            if c:
+                t = c[-1]
+                if found[t & 3] == t >> 2:
+                    out.append(move(s, i, FOUNDATION + (t & 3), 1, t))
+        for x in cells:
             if found[x & 3] == x >> 2:
-                out.append(child(s, (CELL, FOUNDATION + (x & 3), 1, x)))
+                out.append(move(s, CELL, FOUNDATION + (x & 3), 1, x))
 
         for i in range(ncols):
             c = cols[i]
             if not c:
                 continue
             n = len(c)
-            k = n - 1
-            while k > 0 and fits[c[k] * 52 + c[k - 1]]:
-                k -= 1
-            run = n - k
-            top_rank = tops[i] >> 2
+            run = info.get(c)
+            if run is None:
+                run = info[c] = _run(c)
             lim = run if run < limit_full else limit_full
-            for j in range(ncols):
-                t = tops[j]
-                if t < 0 or j == i:
-                    continue
-                need = (t >> 2) - top_rank
-                if 1 <= need <= lim and fits[c[-need] * 52 + t]:
-                    out.append(child(s, (i, j, need, c[-need])))
+            for k in range(1, lim + 1):
+                dsts = want.get(c[-k])
+                if dsts is not None:
+                    for j in dsts:
+                        out.append(move(s, i, j, k, c[-k]))
             if first_empty >= 0 and n > 1:
-                out.append(child(s, (i, first_empty, 1, c[-1])))
+                out.append(move(s, i, first_empty, 1, c[-1]))
                 m = min(run, limit_empty, n - 1)
                 if m > 1:
-                    out.append(child(s, (i, first_empty, m, c[-m])))
+                    out.append(move(s, i, first_empty, m, c[-m]))
             if nfree:
-                out.append(child(s, (i, CELL, 1, c[-1])))
+                out.append(move(s, i, CELL, 1, c[-1]))
 
-        for x in set(cells):
-            for j in range(ncols):
-                t = tops[j]
-                if t >= 0 and fits[x * 52 + t]:
-                    out.append(child(s, (CELL, j, 1, x)))
+        for x in cells:
+            for j in want.get(x, ()):
+                out.append(move(s, CELL, j, 1, x))
             if first_empty >= 0:
-                out.append(child(s, (CELL, first_empty, 1, x)))
+                out.append(move(s, CELL, first_empty, 1, x))
         return out
 
     def tokens(self, path: list[tuple[FMove, ...]]) -> list[str]:
@@ -171,27 +186,40 @@ class FreeCellDomain:
         return out
 
     # -- helpers ---------------------------------------------------------------------------
-    def _child(self, s: State, m: FMove) -> tuple[tuple[FMove, ...], State]:
-        cols_t, cells_b, found_t = s
+    def _move(self, s: State, src: int, dst: int, n: int, card: int
+              ) -> tuple[tuple[FMove, ...], State]:
+        """The edge of one move and the position after it and the safe cards it frees.
+
+        Every position of the search has already sent up its safe cards, so only a move to
+        a foundation (the other suits' cards may be safe now) or the card a move uncovers
+        can start more of them: the rest is checked cheaply and skipped."""
+        cols_t, cells, found = s
         cols = list(cols_t)
-        cells = bytearray(cells_b)
-        found = list(found_t)
-        src, dst, n, card = m
+        m = (src, dst, n, card)
+        auto = False
         if src < CELL:
-            moving = cols[src][-n:]
-            cols[src] = cols[src][:-n]
+            c = cols[src]
+            moving = c[-n:]
+            cols[src] = c = c[:-n]
+            if c:
+                x = c[-1]
+                auto = found[x & 3] == x >> 2 and _safe(x, found)
         else:
-            del cells[cells.index(card)]
-            moving = bytes((card,))
+            cells = cells.replace(_ONE[card], b"", 1)
+            moving = _ONE[card]
         if dst < CELL:
             cols[dst] += moving
         elif dst == CELL:
-            cells.append(card)
+            cells = bytes(sorted(cells + moving))
         else:
-            found[card & 3] += 1
+            found = (*found[: card & 3], found[card & 3] + 1, *found[(card & 3) + 1 :])
+            auto = True
+        if not auto:
+            return (m,), (tuple(cols), cells, found)
+        cellv, foundv = bytearray(cells), list(found)
         edge = [m]
-        self._autoplay(cols, cells, found, edge)
-        return tuple(edge), (tuple(cols), bytes(sorted(cells)), tuple(found))
+        self._autoplay(cols, cellv, foundv, edge)
+        return tuple(edge), (tuple(cols), bytes(sorted(cellv)), tuple(foundv))
 
     @staticmethod
     def _autoplay(cols: list[bytes], cells: bytearray, found: list[int], edge: list[FMove]) -> None:
@@ -201,20 +229,40 @@ class FreeCellDomain:
             for i, c in enumerate(cols):
                 if c:
                     x = c[-1]
-                    r, su = x >> 2, x & 3
-                    if found[su] == r:
-                        a, b = _OTHER[su]
-                        if r <= 1 or (found[a] >= r and found[b] >= r):
-                            found[su] += 1
-                            cols[i] = c[:-1]
-                            edge.append((i, FOUNDATION + su, 1, x))
-                            moved = True
-            for x in list(cells):
-                r, su = x >> 2, x & 3
-                if found[su] == r:
-                    a, b = _OTHER[su]
-                    if r <= 1 or (found[a] >= r and found[b] >= r):
-                        found[su] += 1
-                        del cells[cells.index(x)]
-                        edge.append((CELL, FOUNDATION + su, 1, x))
+                    if found[x & 3] == x >> 2 and _safe(x, found):
+                        found[x & 3] += 1
+                        cols[i] = c[:-1]
+                        edge.append((i, FOUNDATION + (x & 3), 1, x))
                         moved = True
+            for x in list(cells):
+                if found[x & 3] == x >> 2 and _safe(x, found):
+                    found[x & 3] += 1
+                    del cells[cells.index(x)]
+                    edge.append((CELL, FOUNDATION + (x & 3), 1, x))
+                    moved = True
+
+
+def _safe(x: int, found: tuple[int, ...] | list[int]) -> bool:
+    """May ``x``, the next card of its suit, go up for good?  Yes when no card still on the
+    table could ever need it to land on: an ace or a two always; otherwise when both suits
+    of the other colour hold the rank below (nothing can land on it any more), or hold
+    two ranks below while the other suit of its colour holds three below (the cards that
+    could land on it can then go up themselves whenever they are free, and so can the
+    cards that could land on those)."""
+    r = x >> 2
+    if r <= 1:
+        return True
+    a, b = _OTHER[x & 3]
+    fa, fb = found[a], found[b]
+    if fa >= r and fb >= r:
+        return True
+    return fa >= r - 1 and fb >= r - 1 and found[(x & 3) ^ 3] >= r - 2
+
+
+def _run(column: bytes) -> int:
+    """How many cards at the top of a column lie in order (alternate colours, down)."""
+    n = len(column)
+    k = n - 1
+    while k > 0 and _FITS[column[k] * 52 + column[k - 1]]:
+        k -= 1
+    return n - k

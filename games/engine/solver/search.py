@@ -98,52 +98,77 @@ class Result:
 
 def best_first(domain: Domain, budget: Budget) -> Result:
     """Greedy best-first search with a transposition table on the canonical key."""
-    clock = budget.clock
-    t0 = clock()
-    deadline = t0 + budget.seconds
-    start = domain.initial()
-    if domain.is_won(start):
-        return Result(SOLVED, domain.tokens([]), 1, clock() - t0)
-    if getattr(domain, "dead_at_start", False):  # a domain's own proof, before any search
-        return Result(UNSOLVABLE, [], 1, clock() - t0)
-    # node = (state, parent node, edge that led here); the path is rebuilt from it.
-    root: tuple[Any, Any, tuple[Move, ...]] = (start, None, ())
-    seen: set[Hashable] = {domain.key(start)}
-    heap: list[tuple[int, int, Any]] = [(domain.heuristic(start), 0, root)]
-    counter = 0
-    expansions = 0
-    cancel = budget.cancel
-    max_states = budget.states
-    key, successors, heuristic, is_won = (
-        domain.key, domain.successors, domain.heuristic, domain.is_won,
-    )
-    push, pop = heapq.heappush, heapq.heappop
-    while heap:
-        expansions += 1
-        if cancel is not None and cancel.is_set():
-            return Result(UNKNOWN, [], len(seen), clock() - t0, cancelled=True)
-        if expansions % _CLOCK_EVERY == 0:
-            now = clock()
-            if now > deadline or len(seen) > max_states:
-                return Result(UNKNOWN, [], len(seen), now - t0)
-            if budget.progress is not None and expansions % 4096 == 0:
-                budget.progress(len(seen), now - t0)
-        node = pop(heap)[2]
-        for edge, child in successors(node[0]):
-            k = key(child)
-            if k in seen:
-                continue
-            seen.add(k)
-            cnode = (child, node, edge)
-            if is_won(child):
-                path = _path(cnode)
-                return Result(
-                    SOLVED, domain.tokens(path), len(seen), clock() - t0,
-                    first=path[0],
-                )
-            counter -= 1  # ties go to the newest node: a dive, not a sweep
-            push(heap, (heuristic(child), counter, cnode))
-    return Result(UNSOLVABLE, [], len(seen), clock() - t0)
+    return BestFirst(domain).run(budget)
+
+
+class BestFirst:
+    """A best-first search that stops when its budget runs out and may go on later from
+    where it stopped (:meth:`run` again, with the domain's weights as they were), so a
+    portfolio that comes back to a heuristic does not explore its first states twice.
+    The states cap of a budget counts every state this search has stored so far."""
+
+    def __init__(self, domain: Domain) -> None:
+        self.domain = domain
+        self.start = start = domain.initial()
+        # node = (state, parent node, edge that led here); the path is rebuilt from it.
+        root: tuple[Any, Any, tuple[Move, ...]] = (start, None, ())
+        self.seen: set[Hashable] = {domain.key(start)}
+        self.heap: list[tuple[int, int, Any]] = [(domain.heuristic(start), 0, root)]
+        self.counter = 0
+        self.expansions = 0
+        self.final: Result | None = None  # a verdict reached: running again repeats it
+        if domain.is_won(start):
+            self.final = Result(SOLVED, domain.tokens([]), 1)
+        elif getattr(domain, "dead_at_start", False):  # a domain's own proof, first
+            self.final = Result(UNSOLVABLE, [], 1)
+
+    def run(self, budget: Budget) -> Result:
+        clock = budget.clock
+        t0 = clock()
+        if self.final is not None:
+            return Result(self.final.status, list(self.final.moves), len(self.seen),
+                          clock() - t0, first=self.final.first)
+        domain = self.domain
+        deadline = t0 + budget.seconds
+        seen, heap = self.seen, self.heap
+        counter = self.counter
+        expansions = self.expansions
+        cancel = budget.cancel
+        max_states = budget.states
+        key, successors, heuristic, is_won = (
+            domain.key, domain.successors, domain.heuristic, domain.is_won,
+        )
+        push, pop = heapq.heappush, heapq.heappop
+        try:
+            while heap:
+                expansions += 1
+                if cancel is not None and cancel.is_set():
+                    return Result(UNKNOWN, [], len(seen), clock() - t0, cancelled=True)
+                if expansions % _CLOCK_EVERY == 0:
+                    now = clock()
+                    if now > deadline or len(seen) > max_states:
+                        return Result(UNKNOWN, [], len(seen), now - t0)
+                    if budget.progress is not None and expansions % 4096 == 0:
+                        budget.progress(len(seen), now - t0)
+                node = pop(heap)[2]
+                for edge, child in successors(node[0]):
+                    k = key(child)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    cnode = (child, node, edge)
+                    if is_won(child):
+                        path = _path(cnode)
+                        self.final = Result(SOLVED, domain.tokens(path), len(seen),
+                                            first=path[0])
+                        return Result(SOLVED, list(self.final.moves), len(seen),
+                                      clock() - t0, first=path[0])
+                    counter -= 1  # ties go to the newest node: a dive, not a sweep
+                    push(heap, (heuristic(child), counter, cnode))
+        finally:
+            self.counter, self.expansions = counter, expansions
+        self.final = Result(UNSOLVABLE, [], len(seen))
+        return Result(UNSOLVABLE, [], len(seen), clock() - t0)
 
 
 def _path(node: Any) -> list[tuple[Move, ...]]:
@@ -162,24 +187,34 @@ def portfolio(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]
     One heuristic solves most deals in a few thousand states but now and then dives into a
     hopeless region for a million; another set of weights rarely fails on the same deal.
     Short restarts cut that tail.  A capped run that exhausts the space before its cap is
-    a proof like any other, so small lost positions are still proven at once.
+    a proof like any other, so small lost positions are still proven at once.  A run whose
+    weights come again later is kept and goes on from where it stopped.
     """
     t0 = budget.clock()
     states = 0
-    for w, cap in schedule:
+    kept: dict[Any, BestFirst] = {}
+    for n, (w, cap) in enumerate(schedule):
         left = budget.seconds - (budget.clock() - t0)
         if left <= 0:
             break
         domain.weights = w  # type: ignore[attr-defined]
-        r = best_first(domain, budget.sub(left, min(cap, budget.states)))
-        states += r.states
+        search = kept.pop(w) if w in kept else BestFirst(domain)
+        before = len(search.seen) if search.expansions else 0
+        r = search.run(budget.sub(left, min(cap, budget.states)))
+        states += r.states - before
         if r.status != UNKNOWN or r.cancelled:
             r.states, r.seconds = states, budget.clock() - t0
             return r
-    domain.weights = schedule[0][0]  # type: ignore[attr-defined]
+        if n == 0 or any(w == w2 for w2, _ in schedule[n + 1:]):
+            kept[w] = search
+    w = schedule[0][0]
+    domain.weights = w  # type: ignore[attr-defined]
+    search = kept.pop(w) if w in kept else BestFirst(domain)
+    kept.clear()
+    before = len(search.seen) if search.expansions else 0
     left = max(budget.seconds - (budget.clock() - t0), 0.0)
-    r = best_first(domain, budget.sub(left))
-    r.states, r.seconds = r.states + states, budget.clock() - t0
+    r = search.run(budget.sub(left))
+    r.states, r.seconds = r.states - before + states, budget.clock() - t0
     return r
 
 
