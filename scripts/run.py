@@ -8,6 +8,7 @@ Ctrl-C (or the end of any one of them) stops them all.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -46,7 +47,20 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def raise_open_files() -> None:
+    """Every socket is an open file: the soft limit (often 1,024) up to the hard one, for
+    this process and so for the server it starts (bench/idle_sockets.py)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):  # past the kernel's own ceiling: keep what there is
+            pass
+
+
 def main() -> int:
+    raise_open_files()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # A local run: DEBUG on, so settings make (once) and keep a random secret pair for this
     # checkout in .local-secrets.json instead of refusing to start without them.
