@@ -152,11 +152,15 @@ def deal_for_request(game: str, spec: object) -> Deal:
 
 
 def _deal_for_seed(game: str, seed: int) -> Deal:
-    try:
-        with transaction.atomic():
-            deal, _ = Deal.objects.get_or_create(game=game, seed=seed)
-    except IntegrityError:
-        deal = Deal.objects.get(game=game, seed=seed)
+    # Looked up outside a transaction (one statement, where a transaction round it cost two
+    # more round trips), and made in one only when missing.
+    deal = Deal.objects.filter(game=game, seed=seed).first()
+    if deal is None:
+        try:
+            with transaction.atomic():
+                deal = Deal.objects.create(game=game, seed=seed)
+        except IntegrityError:  # made by another request meanwhile
+            deal = Deal.objects.get(game=game, seed=seed)
     return _opened(deal)
 
 
