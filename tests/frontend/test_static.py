@@ -19,7 +19,7 @@ import pytest
 
 from tests.frontend.conftest import ROOT, collectstatic, finish, start_server, stop_server
 
-HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css)$")
+HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css|svg|png)$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 MODULES = ROOT / "frontend" / "static" / "frontend" / "js"
 
