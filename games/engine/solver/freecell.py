@@ -14,7 +14,8 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 * cards go up by themselves when no card still on the table could ever need them as a
   place to land: a two or an ace always, otherwise when both foundations of the other
-  colour hold the rank below (the cards that could sit on it are home for good);
+  colour hold the rank below (the cards that could sit on it are home for good), or two
+  ranks below while the other suit of its colour holds three below (see ``_safe``);
 * of several empty columns only the first is a destination (they are interchangeable);
 * a whole column never moves into an empty column (the position would not change);
 * supermoves into an empty column are offered as one card and as the longest run only:

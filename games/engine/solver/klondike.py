@@ -21,6 +21,17 @@ Pruning (all of it keeps "unsolvable" a proof):
   waste only when drawing one card at a time (:mod:`.klondike_autoplay`);
 * a king's run moves into an empty column only from above other cards, and only into
   the first empty column (they are interchangeable);
+* a move whose only use is to make a later one possible waits until just before that
+  one, so the full search makes it only when that one could come next: a run split off
+  the top of another (onto the twin of the card it leaves) only when the card it uncovers
+  could then go up, move, or take the run's twin; a card taken down from a foundation
+  only when a card could land on it or on the ones under it that could follow it down;
+  and, drawing one card with unlimited passes (any talon card can be played at any
+  time), a talon card onto the table only when a card could land on it next -- from the
+  talon only if one could land on that one, and so on.  Nothing changes in between that
+  the waiting move needed, so some winning line is still searched when one exists
+  (``prune``; tests/engine/test_klondike_proofs.py compares both ways);
+* a position blocked for good (:mod:`.klondike_dead`) is proven lost before any search;
 * only a search of the full space may answer "unsolvable" (the order it takes does not
   matter: it has seen every state).  The narrow searches drop moves that can be needed
   (runs split for no immediate gain, cards back from the foundations) and the eager ones
@@ -43,10 +54,17 @@ from itertools import chain
 from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
 from .klondike_autoplay import OTHER, autoplay
+from .klondike_dead import lost
 from .klondike_schedule import deal_rng, restarts
-from .search import SOLVED, UNSOLVABLE, Budget, Result, best_first, disorder
+from .search import SOLVED, UNKNOWN, UNSOLVABLE, BestFirst, Budget, Result, best_first, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
+
+# _LAND[x]: the two cards that may land on x (one rank lower, the other colour);
+# _TWIN[x]: the other card of x's rank and colour (the other place of x's run).
+_LAND = tuple(tuple((x >> 2) * 4 - 4 + su for su in OTHER[x & 3]) if x >= 4 else (-1, -1)
+              for x in range(52))
+_TWIN = tuple(x ^ 3 for x in range(52))
 
 
 _DRAW3_SCHEDULE = (
@@ -77,14 +95,17 @@ class KlondikeDomain:
         (True, (5, 2, 1, 0, 3, 1), 20_000),
     )
     full_weights: tuple[int, ...] = (5, 2, 1)
-    # Of the budget, kept for the last full search.  Draw one's lost deals are seldom
-    # proven in 10 s unless both narrow spaces run dry first (and then the full search
-    # gets all the time left), so its share goes to restarts.
-    full_share = 0.05
+    # Of the budget, kept for the last full search (which also gets the restarts' turns
+    # in the full space).  A lost deal is proven only once the full search has seen its
+    # whole space, which takes a few seconds for many of them since the full search's
+    # move filters came in; the narrow restarts find few wins that late.
+    full_share = 0.25
     restart_unit = 2_500  # states of the shortest restart; the others are multiples
     restart_full = 0.2  # the share of restarts in the full space
     noise = 0  # heuristic noise, in 16ths of a unit (restarts only)
     root_autoplay = True  # hints turn it off when it would only undo the player's move
+    # The full search's move filters (see the pruning notes); off, only to check them.
+    prune = True
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -112,6 +133,7 @@ class KlondikeDomain:
         if self.root_autoplay:
             talon, pos = autoplay(cols, downs, talon, pos, found, edge, self.draw == 1)
         self.initial_moves = tuple(edge)
+        self.dead_at_start = lost(cols, downs, found, g.foundation_back)
         return (tuple(cols), tuple(downs), talon, pos, tuple(found), g.redeals_used)
 
     def key(self, s: State) -> tuple[object, ...]:
@@ -131,8 +153,11 @@ class KlondikeDomain:
         states = 0
         fixed = ((True, e, w, 0, cap) for e, w, cap in self.schedule)
         rng = deal_rng(self.initial())
+        if self.dead_at_start:  # blocked for good (see :mod:`.klondike_dead`)
+            return Result(UNSOLVABLE, [], 1, budget.clock() - t0)
         runs = chain(fixed, restarts(rng, self.restart_unit, self.restart_full))
         dry: set[bool] = set()  # eager or not: narrow spaces a run has exhausted
+        proof: BestFirst | None = None  # the one full search, resumed in its turns
         try:
             # The narrow searches leave the full one a part of the budget for its proofs.
             narrow_end = budget.seconds * (1 - self.full_share)
@@ -142,6 +167,19 @@ class KlondikeDomain:
                     break
                 if restricted and eager in dry:  # other weights: the same space again
                     continue
+                if not restricted:
+                    # A restart's turn in the full space goes to the one full search, which
+                    # goes on from where it stopped: the only way a lost deal's whole
+                    # space is ever seen within the budget.
+                    self._full()
+                    proof = proof or BestFirst(self)
+                    before = len(proof.seen)
+                    r = proof.run(budget.sub(left, min(before + cap, budget.states)))
+                    states += r.states - before
+                    if r.status != UNKNOWN or r.cancelled:
+                        r.states, r.seconds = states, budget.clock() - t0
+                        return r
+                    continue
                 self.restricted, self.eager, self.weights = restricted, eager, w
                 self.noise, self._rand = noise, random.Random(rng.getrandbits(32)).random
                 r = best_first(self, budget.sub(left, min(cap, budget.states)))
@@ -150,19 +188,22 @@ class KlondikeDomain:
                     r.states, r.seconds = states, budget.clock() - t0
                     return r
                 if r.status == UNSOLVABLE:
-                    if not restricted:  # the full space, whatever the order: a proof
-                        r.states, r.seconds = states, budget.clock() - t0
-                        return r
                     dry.add(eager)
         finally:
-            self.restricted = self.eager = False
-            self.noise = 0
-        self.weights = self.full_weights
+            self._full()
+        proof = proof or BestFirst(self)
+        before = len(proof.seen)
         left = budget.seconds - (budget.clock() - t0)
-        full = best_first(self, budget.sub(left))
-        full.states += states
+        full = proof.run(budget.sub(left))
+        full.states += states - before
         full.seconds = budget.clock() - t0
         return full
+
+    def _full(self) -> None:
+        """Set the domain for the full search (the only one whose dry run is a proof)."""
+        self.restricted = self.eager = False
+        self.noise = 0
+        self.weights = self.full_weights
 
     def is_won(self, s: State) -> bool:
         return sum(s[4]) == 52
@@ -213,6 +254,36 @@ class KlondikeDomain:
         empty = next((j for j in range(n) if not cols[j]), -1)
         child = self._child
         narrow = self.restricted
+        prune = self.prune and not narrow  # the narrow searches are tuned without it
+        waste_filter = prune and self._free_pos
+
+        memo: dict[int, bool] = {}
+        faceup = b"".join([c[d:] for c, d in zip(cols, downs, strict=True)])
+
+        def free(x: int) -> bool:
+            """Could card ``x`` make a move next that some winning line needs then?  Face
+            up in a column, or a foundation's top; from the talon with one card turned at
+            a time and no limit on passes, only if a card that could in turn land on it
+            can (a card may wait in the talon until something is to be built on it)."""
+            if x < 0:
+                return False
+            v = memo.get(x)
+            if v is not None:
+                return v
+            if x in talon:
+                v = not waste_filter or free(_LAND[x][0]) or free(_LAND[x][1])
+            else:
+                v = x in faceup or found[x & 3] == (x >> 2) + 1
+            memo[x] = v
+            return v
+
+        def movable(i: int, k: int) -> bool:
+            """May a run whose top is the card ``k`` cards down column ``i`` move next?"""
+            for z in cols[i][downs[i]: len(cols[i]) - k]:
+                if z in want or z >= 48 and empty >= 0:
+                    return True
+            return False
+
         # want[x]: the columns whose top card x (or a run headed by x) may go onto.
         want: dict[int, list[int]] = {}
         for j, u in enumerate(tops):
@@ -234,10 +305,11 @@ class KlondikeDomain:
                 dsts = want.get(c[-k])
                 if dsts is None:
                     continue
-                if narrow and k < up:
-                    y = c[-k - 1]  # the card the run uncovers: may it go up then?
-                    if found[y & 3] != y >> 2:
-                        continue
+                if k < up:
+                    y = c[-k - 1]  # the card the run uncovers
+                    if found[y & 3] != y >> 2 and (narrow or prune and not (
+                            free(_TWIN[c[-k]]) or movable(i, k))):
+                        continue  # nothing could use the card it uncovers next
                 for j in dsts:
                     out.append(child(s, ((i, j, k),)))
             if empty >= 0:
@@ -250,6 +322,8 @@ class KlondikeDomain:
             x = talon[p - 1]
             if found[x & 3] == x >> 2:
                 out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
+            if waste_filter and not free(x):
+                continue  # nothing could land on it next: it may wait in the talon
             for j in want.get(x, ()):
                 out.append(child(s, (*turns, (WASTE, j, 1))))
             if empty >= 0 and x >> 2 == 12:
@@ -261,6 +335,13 @@ class KlondikeDomain:
             r = found[su]
             if r > 2:
                 x = (r - 1) * 4 + su
+                # Taken down, a card is of use only to hold a card that lands on it, or to
+                # let the card under it come down in turn for the same: with nothing that
+                # could land on any of them, it may stay up for now.
+                if prune and not any(free(_LAND[(q - 1) * 4 + su][0])
+                                     or free(_LAND[(q - 1) * 4 + su][1])
+                                     for q in range(r, 2, -1)):
+                    continue
                 for j in want.get(x, ()):
                     out.append(child(s, ((FOUNDATION + su, j, 1),)))
                 if r == 13 and empty >= 0:

@@ -49,10 +49,21 @@ def next_cards(found: list[int]) -> tuple[int, ...]:
     return tuple(found[su] * 4 + su for su in range(4) if found[su] < 13)
 
 
+_SAFE: dict[tuple[int, ...], tuple[int, ...]] = {}  # a few thousand foundations at most
+
+
 def safe_cards(found: list[int]) -> tuple[int, ...]:
     """The cards that may go up now and never be needed on the table: the next card of a
     suit when both suits of the other colour already hold the rank below it (nothing
     could ever need it to build on), and aces and twos always."""
+    key = tuple(found)
+    out = _SAFE.get(key)
+    if out is None:
+        out = _SAFE[key] = _safe_cards(found)
+    return out
+
+
+def _safe_cards(found: list[int]) -> tuple[int, ...]:
     out: tuple[int, ...] = ()
     for su in range(4):
         r = found[su]

@@ -29,7 +29,10 @@ from .klondike import KlondikeDomain
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget, best_first
 
 SAMPLES = 6
-SAMPLE_STATES = 3000
+# States per sample.  With the full search's move filters a sample finds nearly as many
+# wins in 1200 states as it did in 3000 (on 40 positions from random play: 134 samples
+# won of 240, against 141), and the hint answers in well under 200 ms.
+SAMPLE_STATES = 1200
 
 
 def visible_fingerprint(game: Game) -> int:
