@@ -32,7 +32,27 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import cpu_seconds, ensure_database, free_port, wait_for  # noqa: E402
 
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU of a process and its children: granian serves from a worker process it starts."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += cpu_seconds(p)
+        todo += children.get(p, [])
+    return total
+
 ROOT = Path(__file__).resolve().parent.parent
+# The settings that undo this benchmark's findings, for --baseline ("server/0" rows).
+BASELINE_ENV = {"REQUEST_THREADS": "0", "SESSION_CACHE_SECONDS": "0",
+                "PLAYER_CACHE_SECONDS": "0", "DB_CHECK_AFTER_SECONDS": "0"}
 
 
 class Client:
@@ -91,9 +111,9 @@ async def measure(port: int, pid: int, seconds: float, connections: int,
             if status >= 400:
                 errors[0] += 1
 
-    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    cpu0, t0 = tree_cpu_seconds(pid), time.monotonic()
     await asyncio.gather(*(loop(c, t0 + seconds) for c in clients))
-    elapsed, cpu = time.monotonic() - t0, cpu_seconds(pid) - cpu0
+    elapsed, cpu = time.monotonic() - t0, tree_cpu_seconds(pid) - cpu0
     for c in clients:
         c.writer.close()
     lat = sorted(latencies)
@@ -102,17 +122,19 @@ async def measure(port: int, pid: int, seconds: float, connections: int,
             "cpu_ms": cpu / max(1, len(lat)) * 1000, "errors": errors[0]}
 
 
-def command(server: str, port: int) -> list[str]:
+def command(server: str, port: int, websockets: bool = False) -> list[str]:
     app = "config.asgi:application"
     if server == "daphne":
         return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
-    if server == "uvicorn":
+    if server.startswith("uvicorn"):  # uvicorn-wsproto: that websocket implementation
+        ws = server.partition("-")[2] or "websockets-sansio"
         return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
-                "--loop", "uvloop", "--http", "httptools", "--no-access-log",
+                "--loop", "uvloop", "--http", "httptools", "--ws", ws, "--no-access-log",
                 "--log-level", "warning", app]
     if server == "granian":
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
-                "--port", str(port), "--no-ws", "--log-level", "warning", app]
+                "--port", str(port), "--ws" if websockets else "--no-ws",
+                "--log-level", "warning", app]
     raise SystemExit(f"unknown server {server!r}: daphne, uvicorn or granian")
 
 
@@ -121,6 +143,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--servers", default="daphne,uvicorn")
+    ap.add_argument("--baseline", action="store_true",
+                    help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
+                         "no cached sessions or players, the pool's check on every "
+                         "checkout)")
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     static_root = Path(tempfile.mkdtemp(prefix="bench-static-"))
@@ -144,19 +170,23 @@ def main() -> None:
                                          {"game": "freecell", "deal": "random"}))]
     rows = []
     try:
-        for server in args.servers.split(","):
+        runs = [(server, server, env) for server in args.servers.split(",")]
+        if args.baseline:
+            runs = [run for server, _, _ in runs for run in (
+                (server + "/0", server, {**env, **BASELINE_ENV}), (server, server, env))]
+        for label, server, run_env in runs:
             port = free_port()
-            proc = subprocess.Popen(command(server, port), cwd=ROOT, env=env,
+            proc = subprocess.Popen(command(server, port), cwd=ROOT, env=run_env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 wait_for(port, proc)
-                print(f"==> {server}", flush=True)
+                print(f"==> {label}", flush=True)
                 base = None
                 for name, request in requests:
                     r = asyncio.run(measure(port, proc.pid, args.seconds, args.connections,
                                             request))
                     base = base or r["rate"]
-                    rows.append((server, name, r, r["rate"] / base))
+                    rows.append((label, name, r, r["rate"] / base))
             finally:
                 proc.terminate()
                 proc.wait(10)
@@ -164,10 +194,10 @@ def main() -> None:
         shutil.rmtree(static_root, ignore_errors=True)
     print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row, "
           "one server process\n")
-    print(f"{'server':8} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+    print(f"{'server':10} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'CPU ms/req':>10} {'errors':>6} {'vs static':>9}")
     for server, name, r, ratio in rows:
-        print(f"{server:8} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
+        print(f"{server:10} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
               f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:9.0%}")
 
 

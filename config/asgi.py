@@ -27,8 +27,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.socket_session import ReadOnlySessionStack  # noqa: E402
+from config.socket_session import PlaySockets, ReadOnlySessionStack  # noqa: E402
 from config.static import StaticFiles  # noqa: E402
+from games.live.consumer import PlayConsumer  # noqa: E402
 
 # Django's requests run in threads kept between requests (config/threads.py); /static/ is
 # answered by ServeStatic on the event loop, never entering Django.
@@ -48,9 +49,9 @@ class _SocketRequestId:
         return await self.inner(scope, receive, send)
 
 
-websocket_app: Any = _SocketRequestId(AllowedHostsOriginValidator(
-    ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
-))
+websocket_app: Any = _SocketRequestId(AllowedHostsOriginValidator(PlaySockets(
+    PlayConsumer.as_asgi(), ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
+)))
 if settings.SENTRY_DSN:
     # HTTP errors reach Sentry through its Django integration; the sockets' through this.
     from sentry_sdk.integrations.asgi import SentryAsgiMiddleware

@@ -34,7 +34,7 @@ from games.accounts import session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
-from games.live import driver, presence, race
+from games.live import driver, memory, presence, race
 from games.models import Player
 from games.play import hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
@@ -225,10 +225,15 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         # A client of the old protocol knows no verdict message: its answers wait for theirs.
         self.within = None if old else verdicts.loop_seconds()
         self.seq = state.get("seq")
+        # Nothing reads the handshake's headers, cookies or session again: an idle socket
+        # keeps only what it plays with (config/socket_session.py, PlaySockets).
+        for key in ("session", "cookies", "headers"):
+            self.scope.pop(key, None)
         await self.send_json({"type": "state", **state} if old else
                              {"type": "hello", "protocol": PROTOCOL, **state})
 
     async def disconnect(self, code: int) -> None:
+        memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)
         if self.settling is not None:
             self.settling.cancel()
         if self.racing and self.board is not None:
