@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/table_page.py weight            # bytes per response, /play/freecell/
     .venv/bin/python bench/table_page.py shots /work/screens
+    .venv/bin/python bench/table_page.py readme            # the README's pictures, docs/img/
 
 The site runs as production serves it: Daphne, DEBUG off, the static files collected
 (hashed names, precompressed by the storage), on its own PostgreSQL database (created if
@@ -18,6 +19,7 @@ REDIS_URL (default redis://127.0.0.1:6379/0), CHROMIUM (default /usr/bin/chromiu
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import secrets
 import subprocess
@@ -125,9 +127,41 @@ def shots(base: str, browser: Any, out: Path) -> None:
             print(out / f"{game}-{name}.png")
 
 
+def to_webp(browser: Any, png: bytes, quality: float = 0.85) -> bytes:
+    """The PNG re-encoded as WebP by Chromium's own encoder (a canvas), no image library."""
+    page = browser.new_page()
+    data = page.evaluate("""async ([b64, q]) => {
+        const img = new Image();
+        img.src = 'data:image/png;base64,' + b64;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.naturalWidth; c.height = img.naturalHeight;
+        c.getContext('2d').drawImage(img, 0, 0);
+        return c.toDataURL('image/webp', q).split(',')[1];
+    }""", [base64.b64encode(png).decode(), quality])
+    page.close()
+    return base64.b64decode(data)
+
+
+def readme(base: str, browser: Any, out: Path) -> None:
+    """The README's two pictures: FreeCell on a desktop, Klondike on a phone, as WebP."""
+    out.mkdir(parents=True, exist_ok=True)
+    for game, name in (("freecell", "desktop"), ("klondike", "phone")):
+        w, h = SIZES[name]
+        ctx = browser.new_context(viewport={"width": w, "height": h})
+        page = ctx.new_page()
+        page.goto(f"{base}/play/{game}/")
+        page.wait_for_selector("#table[data-ready]", timeout=30000)
+        page.wait_for_function("() => document.getAnimations().length === 0")
+        path = out / f"{game}-{name}.webp"
+        path.write_bytes(to_webp(browser, page.screenshot()))
+        ctx.close()
+        print(path, path.stat().st_size, "bytes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["weight", "shots"])
+    parser.add_argument("what", choices=["weight", "shots", "readme"])
     parser.add_argument("out", nargs="?", default="/work/screens")
     parser.add_argument("--path", default="/play/freecell/")
     args = parser.parse_args()
@@ -135,6 +169,8 @@ def main() -> None:
     with site() as base, chromium() as browser:
         if args.what == "weight":
             weight(base, browser, args.path)
+        elif args.what == "readme":
+            readme(base, browser, ROOT / "docs" / "img")
         else:
             shots(base, browser, Path(args.out))
 

@@ -131,8 +131,9 @@ def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at
     t.page.keyboard.press("Enter")
     t.page.wait_for_function(f"() => window.solitaire.state.s.cards_up >= {up + 2}")
     # A press anywhere (here on a column's card) stops it, and does nothing else.
-    box = t.page.locator('#table .card[data-pile^="tableau:"]').first.bounding_box()
-    t.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + 5)
+    # (A locator's click: the table is drawn again with every move, so an element found
+    # a moment ago may already have been replaced.)
+    t.page.locator('#table .card[data-pile^="tableau:"]').first.click(position={"x": 20, "y": 5})
     _idle(t)
     t.page.wait_for_timeout(500)  # a move in flight may land
     stopped = t.s["cards_up"]
