@@ -39,6 +39,11 @@ def _start_worker(cancel: Any, busy: Any, server: Any) -> None:
     _ready = time.monotonic()
 
 
+def watch_server(server: Any) -> None:
+    """A worker's start (the dead-end verdicts' pool too): it leaves with the server."""
+    threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
+
+
 def _exit_with_server(server: Any) -> None:
     # The pool stops its workers when it shuts down; a server killed outright cannot, and
     # its workers would wait for work forever.  Nothing is ever sent on this pipe: it ends

@@ -28,7 +28,7 @@ from django.conf import settings
 
 from games.engine import Game, endgame
 from games.play import analysis_cache
-from games.play.hint_worker import _exit_with_server
+from games.play.hint_worker import watch_server
 
 log = logging.getLogger(__name__)
 
@@ -105,20 +105,18 @@ def _executor() -> ProcessPoolExecutor:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if ctx.get_start_method() == "forkserver":
-            ctx.set_forkserver_preload(["games.engine", "games.play.verdicts"])
+            # Not this module: what it imports for the server's side (Redis's client, the
+            # cache) is no use to a worker and would slow every worker's start.
+            ctx.set_forkserver_preload(["games.engine", "games.play.hint_worker"])
         watch, alive = ctx.Pipe(duplex=False)  # the workers watch for its end
         executor = ProcessPoolExecutor(settings.DEAD_END_WORKERS, mp_context=ctx,
-                                       initializer=_start_worker, initargs=(watch,))
+                                       initializer=watch_server, initargs=(watch,))
         _pool = (executor, alive)
     if old is not None:
         old[0].shutdown(wait=False, cancel_futures=True)
         old[1].close()
     return executor
 
-
-def _start_worker(server: Any) -> None:
-    # A server killed outright cannot stop its workers: they leave when its pipe ends.
-    threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
 
 
 def reset() -> None:
