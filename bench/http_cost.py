@@ -10,8 +10,39 @@ send one request after another for ``--seconds``; each guest is made before the 
 Printed per server and request: requests a second, p50/p99 latency, the server's CPU per
 request (from /proc), and the rate as a share of the static file's.
 
+``--baseline`` also runs each server as it was before the changes below (``server/0``
+rows: Django's own ASGI handler, sessions and players read from PostgreSQL, the pool's
+check on every checkout; BASELINE_ENV), alternating with the current one.
+
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench,
 created if missing), REDIS_URL (default redis://127.0.0.1:6379/0).
+
+Last run (2026-12-01, 2 cores shared with other work: load average 10-13 throughout, so
+the rates move a lot from row to row and the CPU per request is the steadier figure):
+
+    server     request               req/s  CPU ms/req  vs static
+    daphne/0   static file             185     1.60       100%
+    daphne/0   GET /api/me/            105     7.17        57%
+    daphne/0   POST /api/sessions/      76    10.65        41%
+    daphne     static file             553     1.23       100%
+    daphne     GET /api/me/            233     2.60        42%
+    daphne     POST /api/sessions/     100     7.23        18%
+    uvicorn/0  static file             713     0.92       100%
+    uvicorn/0  GET /api/me/            128     5.38        18%
+    uvicorn/0  POST /api/sessions/      60     7.35         8%
+    uvicorn    static file             751     0.97       100%
+    uvicorn    GET /api/me/            258     2.46        34%
+    uvicorn    POST /api/sessions/     114     6.12        15%
+
+(daphne/0's static row ran while the machine was busiest, hence its ratios.)  In earlier
+runs of the same day: granian served the static file at 4,300-6,100/s (its own I/O in
+Rust), ``/api/me/`` at 120-180/s (3% of that), and holds an idle websocket for 160 KB
+(bench/idle_sockets.py).  Where ``GET /api/me/`` went from 4-7 ms to 2.5 ms of CPU: one
+hand-over between the loop and a kept thread where there were three and a new thread
+(config/threads.py), no query (session and player from Redis), one Redis client per
+process where each request made a connection (config/cache.py).  What is left is Django's
+middleware chain, DRF's view and the server's HTTP framing; ``POST /api/sessions/`` adds
+the deal, the locked player row, the INSERT and the state's answer (6-7 ms of CPU).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from games import ratelimit
-from games.accounts import session_life
+from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
@@ -80,7 +80,7 @@ def in_pool(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 
 
 def _player(player_id: Any) -> Player | None:
-    return Player.objects.filter(pk=player_id).first() if player_id else None
+    return player_cache.get(player_id) if player_id else None  # Redis, when it has it
 
 
 def _limited(wait: int | None) -> None:
