@@ -322,11 +322,13 @@ class KlondikeDomain:
             x = talon[p - 1]
             if found[x & 3] == x >> 2:
                 out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
-            if waste_filter and not free(x):
+            dsts = want.get(x, ())
+            king = empty >= 0 and x >> 2 == 12
+            if not (dsts or king) or waste_filter and not free(x):
                 continue  # nothing could land on it next: it may wait in the talon
-            for j in want.get(x, ()):
+            for j in dsts:
                 out.append(child(s, (*turns, (WASTE, j, 1))))
-            if empty >= 0 and x >> 2 == 12:
+            if king:
                 out.append(child(s, (*turns, (WASTE, empty, 1))))
 
         # Foundation cards back down (an ace or a two on the table could only ever hold a
