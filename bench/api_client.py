@@ -27,15 +27,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import http.cookiejar
+import http.client
+import http.cookies
 import itertools
 import json
 import random
 import statistics
 import sys
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from pathlib import Path
 
 import websockets
@@ -51,29 +51,38 @@ class Refused(Exception):
 
 
 class Client:
-    """One browser: its cookie jar and the CSRF token (docs/api.md, "Cookies and CSRF")."""
+    """One browser: its cookies, the CSRF token (docs/api.md, "Cookies and CSRF") and, as a
+    browser keeps it, one connection to the site for its HTTP calls."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.cookies: http.cookies.SimpleCookie = http.cookies.SimpleCookie()
         self.csrf = ""
+        self.conn: http.client.HTTPConnection | None = None
 
     def call(self, method: str, path: str, body: object, expect: int) -> dict:
-        headers = {"X-CSRFToken": self.csrf}
+        headers = {"X-CSRFToken": self.csrf, "Cookie": self.cookie_header()}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers=headers)
-        try:
-            with self.opener.open(req, timeout=TIMEOUT) as r:
+        for attempt in (1, 2):  # a kept connection the server closed meanwhile: once more
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(urllib.parse.urlsplit(self.base).netloc,
+                                                       timeout=TIMEOUT)
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                r = self.conn.getresponse()
                 status, text = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, text = e.code, e.read()
-        except OSError as e:
-            raise Refused(f"http {type(e).__name__}") from e
+                break
+            except (OSError, http.client.HTTPException) as e:
+                self.conn.close()
+                self.conn = None
+                if attempt == 2 or not isinstance(e, (http.client.RemoteDisconnected,
+                                                      ConnectionResetError, BrokenPipeError)):
+                    raise Refused(f"http {type(e).__name__}") from e
+        for header in r.headers.get_all("Set-Cookie") or []:
+            self.cookies.load(header)
         if status != expect:
             try:
                 code = json.loads(text).get("error", "?")
@@ -89,7 +98,7 @@ class Client:
         return self.call("POST", "/api/sessions/", {"game": game, "deal": "random"}, 201)
 
     def cookie_header(self) -> str:
-        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        return "; ".join(f"{name}={m.value}" for name, m in self.cookies.items())
 
 
 class Play:
