@@ -15,6 +15,25 @@ took when the cache answered none of its lookups and when it answered some.
     .venv/bin/python bench/analysis_cache.py --game freecell --players 20
     .venv/bin/python bench/analysis_cache.py --game klondike --players 20 --follow 0.8
 
+Last runs (2026-12-01, 20 players each, --analysis-seconds 12, deal 617 of each game,
+certified by a 60 s search first):
+
+    game, play            dead-end verdicts   hints (hidden cards)   solve entries
+                          lookups  hits       lookups  hits          lookups  hits
+    klondike, random         560     0%           4     0%              87     0%
+    klondike, follow 80%     127    22%           0     -               62    11%
+    whitehorse, follow 80%    75    28%           9    44%              84    19%
+    freecell, random           -     -            -     -               99    29%
+    bakers-dozen, random     337     4%           -     -              129    17%
+
+(solve entries: the analyses' searches, and in FreeCell and Baker's Dozen the hints too.)
+Random players part at once (a Klondike game's dead-end positions are never twice the
+same); those who follow the obvious moves meet again, and a hit answers in 1.5-21 ms where
+the search took 7-26 ms (a dead-end verdict) or about a second (a hint).  Every FreeCell
+and Baker's Dozen analysis had a hit: the dead end its player's hint had just proven
+unsolvable is the analysis' last position.  The analyses also take the deal's own proof
+from its certifying line, counted nowhere above.
+
 Environment: REDIS_URL (default redis://127.0.0.1:6379/0); keys under the prefix
 ``bench-ac``, emptied first.
 """

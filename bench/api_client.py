@@ -19,7 +19,7 @@ refused, an unasked message other than a verdict, a timeout, a dropped socket.
 
 Without ``--url`` it starts the site and the echo as bench/server.py does (same
 environment, same database); the echo clients then send messages of the size of the
-median move answer, for as long, after the players stop.
+median move answer, for as long, after the players stop.  Last runs: bench/server.py.
 """
 
 from __future__ import annotations
