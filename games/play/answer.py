@@ -5,14 +5,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import medals
-from games.engine import seen
+from games.engine import Game, endgame, seen
 from games.models import GameSession
+from games.play import analysis_cache, verdicts
 from games.play.outcome import Outcome
 from games.review import REASONS
+
+
+def _shared_verdict(daily: analysis_cache.Daily, g: Game) -> bool:
+    """The dead-end verdict of ``g`` as ``endgame.settle`` gives it, another table's when
+    one of the daily's settled it already; left on ``g`` as its own search would be."""
+    found = analysis_cache.dead_end(daily, g)
+    if found is None:
+        found = endgame.settle(verdicts.detached(g))
+        analysis_cache.keep_dead_end(daily, g, *found)
+    endgame.remember(g, found[1])
+    return found[0]
 
 
 def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
@@ -23,7 +36,12 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
     would of a verdict still open, and ``outcome.unsettled`` is set: the caller has the
     verdict settled off the loop (``games.play.verdicts``) and says when it is a dead end."""
     session, g = outcome.session, outcome.game
-    st = seen.state(g, within)
+    # A full verdict on a daily: first what fits the loop's share, then the verdict another
+    # table of the deal settled (analysis_cache), and only then the search, kept for others.
+    daily = analysis_cache.daily_of(session.deal) if within is None else None
+    st = seen.state(g, settings.DEAD_END_LOOP_MS / 1000 if daily is not None else within)
+    if st["no_legal_move"] is None and daily is not None:
+        st["no_legal_move"] = _shared_verdict(daily, g)
     if st["no_legal_move"] is None:
         outcome.unsettled = True
         st["no_legal_move"] = False

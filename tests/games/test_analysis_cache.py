@@ -5,6 +5,7 @@ exactly that position; a full-knowledge line never becomes a hint while a card i
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +16,7 @@ from games.engine import endgame, new_game, seen
 from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result, solve
 from games.engine.solver.klondike_hint import hidden_cards
 from games.engine.solver.turning import turning_point
+from games.models import GameSession
 from games.play import analysis_cache
 
 DAY = dt.date(2026, 12, 1)
@@ -110,3 +112,43 @@ def test_the_analysis_has_the_deal_proven_by_its_certifying_line() -> None:
     search = analysis_cache.caching_solver(daily, (start, line))
     assert search(new_game("klondike", 7), None).moves == line  # no budget: never searched
     assert analysis_cache.counts(daily) == {}
+
+
+def _walk_to_a_search(game: str, seed: int) -> list[str]:
+    """The shortest of a few random walks (the stock included) that reaches a position whose
+    verdict takes a search: with no share of the loop, the answer's verdict is settled."""
+    best: list[str] = []
+    for salt in range(40):
+        rng, g, tokens = random.Random(salt), new_game(game, seed), []
+        for _ in range(40):
+            token = g.notation(rng.choice(list(g.legal_moves())))
+            g.play(token)
+            tokens.append(token)
+            verdict = endgame.dead_end_within(g, None, 0.0)
+            if verdict is None:
+                if not best or len(tokens) < len(best):
+                    best = tokens
+                break
+            if verdict or not list(g.legal_moves()):
+                break
+    return best
+
+
+def test_two_players_of_a_daily_over_http_share_the_verdict_a_search_gave(api, settings):
+    settings.DEAD_END_LOOP_MS = 0  # every verdict that needs a search is settled
+    first, second = api(), api()
+    s = first.start("klondike")
+    daily = ("klondike", dt.date.fromisoformat(s["date"]))
+    seed = int(GameSession.objects.get(pk=s["id"]).deal.seed)
+    tokens = _walk_to_a_search("klondike", seed)
+    assert tokens, "no walk of this deal needs a search: try more"
+    g = new_game("klondike", seed)
+    for token in tokens:
+        g.play(token)
+    exact = endgame.no_move_matters(g)
+    said = [first.move(s, i, token).json()["no_legal_move"] for i, token in enumerate(tokens)]
+    assert said[-1] is exact and not any(said[:-1])
+    assert analysis_cache.counts(daily)["dead:stored"] >= 1
+    t = second.start("klondike")
+    said = [second.move(t, i, token).json()["no_legal_move"] for i, token in enumerate(tokens)]
+    assert said[-1] is exact and analysis_cache.counts(daily)["dead:hits"] >= 1
