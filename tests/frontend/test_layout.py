@@ -1,8 +1,9 @@
-"""The table's size follows the screen (docs/frontend.md, "The table's size"): on a phone
-held upright the columns span its width and a long column fans over the height left
-between the top row and the buttons, never past them; a desktop's cards are bigger, up to
-a cap; the faces come from the sprite under its hashed name.  And the win's flourish:
-skipped by a key, left out for a player who asks for reduced motion."""
+"""The table's size follows the screen (docs/frontend.md, "The table's size and the
+cards"): on a phone held upright the columns span its width and a long column fans over
+the height left between the top row and the buttons, never past them; a desktop's cards
+are bigger, up to a cap; the faces come from the sprite under its hashed name; FreeCell's
+deal number and the practice banner show.  And the win's flourish: skipped by a key, left
+out for a player who asks for reduced motion."""
 
 from __future__ import annotations
 
@@ -81,6 +82,10 @@ def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_cap
     assert long["bottom"] - long["top"] >= 0.75 * (phone["controls"] - phone["upper"]), phone
     assert long["step"] >= 12  # every card's corner still reads
     fits(phone)
+    # FreeCell's deal number on the table, and a deal by number is practice, said so.
+    assert t.page.locator("#st-deal").inner_text() == "#1"
+    banner = t.page.locator("#st-ranked")
+    assert banner.inner_text() == "Practice" and "practice" in (banner.get_attribute("class") or "")
 
     t.page.set_viewport_size({"width": 1366, "height": 768})
     t.page.wait_for_timeout(200)

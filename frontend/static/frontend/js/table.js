@@ -41,7 +41,9 @@ function topSlots(meta, cols) {
 const MAX_CW = 120;
 const RATIO = 1.4;
 const FAN = 2.6;
-const MAX_UP = 0.7; // the widest spacing of a fan, as a share of a card's height
+// The widest spacing of a fan, as a share of a card's height: small cards (a phone's)
+// show more of each face, big ones read from their corner and keep a column compact.
+const maxUp = (cw) => (cw < 70 ? 0.7 : 0.45);
 
 // The height the table may take: the window's, less what lies above it and what the page
 // keeps under it (the buttons and the keys' line).  A notice shown for a moment is left
@@ -113,16 +115,16 @@ export function cardEl(code, interactive = true) {
   return el;
 }
 
-// Vertical offsets for a column: spread to use the height there is (MAX_UP of a card at
+// Vertical offsets for a column: spread to use the height there is (maxUp of a card at
 // most), closed up before the column would run past it; face-up cards keep a readable
 // strip as long as the face-down ones can give way.
-function fan(cards, ch, avail) {
+function fan(cards, ch, avail, cw) {
   const n = cards.length;
   if (!n) return [];
   const downs = cards.slice(0, -1).filter((c) => !c).length;
   const ups = n - 1 - downs; // offsets after a face-up card (the last card has none)
   let down = Math.round(ch * 0.12);
-  let up = Math.round(ch * MAX_UP);
+  let up = Math.round(ch * maxUp(cw));
   const free = avail - ch;
   if (ups && downs * down + ups * up > free) {
     up = Math.floor((free - downs * down) / ups);
@@ -166,7 +168,7 @@ export function renderTable(root, st) {
 
   const rows = split ? [[0, 7], [7, meta.columns]] : [[0, meta.columns]];
   let up = Infinity;
-  for (const [a, b] of rows) up = Math.min(up, renderColumns(root, st, a, b, { ch, avail }));
+  for (const [a, b] of rows) up = Math.min(up, renderColumns(root, st, a, b, { cw, ch, avail }));
   // Closely fanned columns: rank and suit side by side in the corner, sized to what shows.
   const narrow = cw < 46;
   const tight = narrow || up < cw * 0.5;
@@ -176,7 +178,7 @@ export function renderTable(root, st) {
   root.style.setProperty('--ixfs', Math.max(9, Math.floor(fs)) + 'px');
 }
 
-function renderColumns(root, st, a, b, { ch, avail }) {
+function renderColumns(root, st, a, b, { cw, ch, avail }) {
   const piles = st.s.view.piles;
   const row = document.createElement('div');
   row.className = 'row tableau';
@@ -186,7 +188,7 @@ function renderColumns(root, st, a, b, { ch, avail }) {
     const name = `tableau:${i}`;
     const p = pileEl(name, st);
     const cards = piles[name] || [];
-    const tops = fan(cards, ch, avail);
+    const tops = fan(cards, ch, avail, cw);
     up = Math.min(up, tops.up ?? Infinity);
     cards.forEach((code, k) => {
       const el = cardEl(code);
