@@ -53,6 +53,11 @@ alternated, 4-9 runs each:
     whitehorse       349-784      200-406       25-46%    24-57%      219-660      0.43-0.53 ms
     bakers-dozen     275-491      170-464       18-26%    14-37%      263-687      0.77-1.11 ms
 
+This script's own ``--moves random`` after the change, the same afternoon (load average
+11.5-12.2, 2 runs each): Klondike 623-706 moves/s, 39-45% of the echo, p99 130-146 ms,
+0.42-0.43 ms of server CPU a move (the echo's 0.21-0.26); FreeCell 689-1,096/s, 32-41%, p99
+98-239 ms, 0.43-0.54 ms (0.18-0.20).
+
 Not met on this machine as it was: FreeCell at 50% of the echo, and p99 under 60 ms (the
 echo's own p99 was 66-340 ms).  Klondike reached 40% in 4 of 9 runs.  What changed is the
 engine's share of an answer (bench/answer.py: Klondike 122-135 to 86-109 us, Whitehorse
