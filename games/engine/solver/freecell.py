@@ -44,12 +44,13 @@ _ONE = tuple(bytes((x,)) for x in range(52))
 # Heuristic weight sets tried in turn, each up to a number of states (see
 # search.portfolio); the first is the best alone.  Chosen on deals 1-1000 and on the
 # slowest deals of 1-32000: each later set wins quickly on deals where the first dives.
-# The first round's caps are short (8000 states: on deals 1-200 no more states in all
-# than with 20000) because a run that comes back goes on from where it stopped, and a
-# proof like 11982's (61643 states) then costs 32000 states of short runs, not 80000.
+# The first round's caps are short because a run that comes back goes on from where it
+# stopped: on deals 1-200, 278k states in all with 3000 (349k with 2000, 287k with 4000,
+# 334k with 8000, 344k with 20000), and a proof like 11982's (61643 states) then costs
+# 12000 states of short runs, not 80000.
 _WEIGHTS = ((3, 2, 1, 2, 3), (3, 2, 1, 4, 6), (1, 1, 1, 1, 1), (3, 2, 0, 2, 3), (2, 1, 1, 2, 3),
             (4, 3, 1, 2, 3), (2, 2, 0, 1, 2), (2, 1, 1, 1, 3))
-SCHEDULE = tuple((w, 8_000) for w in _WEIGHTS[:4]) + tuple((w, 100_000) for w in _WEIGHTS)
+SCHEDULE = tuple((w, 3_000) for w in _WEIGHTS[:4]) + tuple((w, 100_000) for w in _WEIGHTS)
 
 
 class FreeCellDomain:
