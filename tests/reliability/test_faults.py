@@ -201,7 +201,7 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
                 for _ in range(3):
                     answers.append(await asyncio.to_thread(
                         player.move, s["id"], len(acked), solution[len(acked)]))
-                answers.append(await asyncio.to_thread(player.call, "GET", "/api/me/"))
+                me = await asyncio.to_thread(player.call, "GET", "/api/me/")
                 await ws.send(json.dumps({"type": "move", "seq": len(acked),
                                           "move": solution[len(acked)]}))
                 on_socket = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -216,12 +216,14 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
                 if after["type"] == "state" or time.monotonic() > deadline:
                     break
                 await asyncio.sleep(0.5)
-            return answers, on_socket, after
+            return answers, me, on_socket, after
 
-    outage_answers, on_socket, after = run_async(outage())
+    outage_answers, me, on_socket, after = run_async(outage())
     for status, body, headers in outage_answers:
         assert status == 503, (status, body)
         assert body["error"] == "unavailable" and int(headers["Retry-After"]) >= 1
+    # Who the player is needs no database: the session and the player are read from Redis.
+    assert me[0] == 200 and me[1]["id"] == player.me["id"], me
     assert on_socket["type"] == "error" and on_socket["error"] == "unavailable", on_socket
     assert after["type"] == "state" and after["seq"] == len(acked) + 1, after
     acked.append(solution[len(acked)])
