@@ -322,11 +322,11 @@ class KlondikeDomain:
             x = talon[p - 1]
             if found[x & 3] == x >> 2:
                 out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
-            dsts = want.get(x, ())
+            dsts = want.get(x)
             king = empty >= 0 and x >> 2 == 12
             if not (dsts or king) or waste_filter and not free(x):
                 continue  # nothing could land on it next: it may wait in the talon
-            for j in dsts:
+            for j in dsts or ():
                 out.append(child(s, (*turns, (WASTE, j, 1))))
             if king:
                 out.append(child(s, (*turns, (WASTE, empty, 1))))

@@ -9,8 +9,9 @@ condition that is necessary whatever else happens:
 * a face-down card, or the lowest face-up card of a column, leaves its column only after
   the same such cards above it, and only to its foundation or, heading a run, onto one of
   its two places (the card one rank higher of the other colour, which must then be the
-  top of a column, come down from a foundation or come out of the talon), or -- a king --
-  into a column emptied first.
+  top of a column, or come down from a foundation or out of the talon -- onto a place of
+  its own, which must be a column's top or may come down too), or -- a king -- into a
+  column emptied first.
 
 The least set of events closed under these conditions holds every event that can ever
 happen, in any order of play (each event's first occurrence finds its conditions met by
@@ -34,6 +35,8 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
          foundation_back: bool = True) -> bool:
     """Is the position provably lost?  ``cols`` bottom card first, ``downs`` the face-down
     cards of each column, ``found`` the cards home per suit; the talon is what is left."""
+    talon = set(range(52)) - {x for c in cols for x in c} - {
+        r * 4 + su for su in range(4) for r in range(found[su])}
     # where[x] = (column, place) for each card on a fixed place: face down, or the lowest
     # face-up card of its column.  Everything else not home is free to move.
     where: dict[int, tuple[int, int]] = {}
@@ -67,12 +70,24 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
         for s2 in _OTHER[su]:
             y = (r + 1) * 4 + s2  # one of its two places
             if home[s2] > r + 1:  # it may be up by then, and perhaps come down
-                if foundation_back:
+                if foundation_back and comes_down(y):
                     return True
                 if found[s2] > r + 1:
                     continue  # up already, for good
-            # A place below x in its own column is not exposed while x is there.
-            if exposed(y):
+            # A place below x in its own column is not exposed while x is there; one in
+            # the talon must first find a place of its own on the table.
+            if exposed(y) and (y not in talon or comes_down(y)):
+                return True
+        return False
+
+    def comes_down(y: int) -> bool:
+        """May ``y`` come down from its foundation onto a place (or, a king, an empty
+        column)?  A place that may itself be up by then counts (it could come down too)."""
+        r = y >> 2
+        if r == 12:
+            return empty
+        for s3 in _OTHER[y & 3]:
+            if home[s3] > r + 1 or exposed((r + 1) * 4 + s3):
                 return True
         return False
 
