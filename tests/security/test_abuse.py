@@ -186,6 +186,8 @@ UNSAFE = [
     ("post", "/api/sessions/{sid}/undo/", {}),
     ("post", "/api/sessions/{sid}/hint/", {}),
     ("post", "/api/sessions/{sid}/finish/", {}),
+    ("post", "/api/offline-games/", {"game": "freecell", "seed": "617", "moves": ["8a"],
+                                     "client": "csrf-forged"}),
 ]
 
 
