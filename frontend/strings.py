@@ -33,7 +33,7 @@ def ui_strings() -> dict[str, str]:
         "moves": _("Moves"),
         "score": _("Score"),
         "cards_up": _("Cards up"),
-        "move_n": _("Move %(n)s"),
+        "move_n": _("Run limit %(n)s"),
         "passes_left": _("Passes left: %(n)s"),
         "ranked": _("Ranked attempt"),
         "practice": _("Practice"),
