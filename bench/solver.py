@@ -10,19 +10,37 @@ time per deal, not deal by deal.  Times are CPU seconds of one process (ours) an
 peer's child processes; this machine has 2 cores shared with other work, so they are
 noisy.  Every solution of ours is replayed through the engine and must end in a win.
 
-Last run (2026-11-30, load average 4-7 on the 2 cores): FreeCell 1-1000 all solved, 53.7 s
-CPU in total, median 11.3 ms, worst 2.06 s (fc-solve -l lg: 0.2 s, ratio 280x); 11982
-proven unsolvable in 5.4 s (fc-solve 0.45 s).  Longer sweeps with ``python -m games.engine
-solve GAME --range 0 999 --budget 10 --cpu`` (seeds 0-999, one process each, two at once):
-Klondike draw one 88.3% solved, 1.4% proven lost, 10.3% unknown, median 3.7 ms, worst
-10.1 s, median 258 moves (target 88%: met); draw three 79.2% solved, 8.1% proven lost,
-12.7% unknown, median 8.3 ms, worst 10.1 s, median 169 moves (target 79%: met; both after
-the restarts came in; two draw-three sweeps gave the same figures); Whitehorse 99.7% solved,
-0.1% proven lost (deal 709), 0.2% unknown (733, 900), median 3.0 ms, worst 10.1 s, median
-410 moves (98.4% / 0.1% / 1.5% before the restarts); every solution replayed as a win.  Baker's Dozen (seeds 0-999): 96.7% solved,
-0.4% proven unwinnable, 2.9% unknown -- 97.1% decided (target 90%: met), so between 96.7%
-and 99.6% of deals are winnable; median 18 ms, worst 10.1 s, median 84 moves.
-Hints (0.8 s search) p95: FreeCell 606 ms, Baker's Dozen 873 ms; cancel worst 24 ms.
+Fresh deals (never looked at while tuning: FreeCell was tuned on Microsoft deals 1-200,
+Klondike on seeds 0-299), 2026-12-01, load average 10-15 on the 2 cores:
+
+    FreeCell, Microsoft deals 30001-30100, one process   ours      fc-solve -l lg   ratio
+    solved                                                100/100   100/100
+    CPU s in all (median per deal)                        2.5 (6.7 ms)   0.029      87x
+    deal 11982 proven unsolvable, CPU s                   1.42      0.42             3x
+    (before: 4-16 s for 100 deals, 187-320x; 11982 in 4.5-5.0 s)
+
+    Klondike draw one, 10 s CPU a deal      ours: seeds 500000-500149   kpat: its deals 1-150
+    solved                                  130 (86.7%)                 129 (86.0%)
+    proven lost                             6 (4.0%)                    4 (2.7%)
+    unknown                                 14 (9.3%)                   17 (11.3%)
+    CPU s in all (median per deal)          190.3 (6.5 ms)              15.4 (1.0 ms)
+    (before: 88.0% solved, 0.0% proven lost, 12% unknown on 150 fresh seeds; published
+    ~90.5% winnable, so ~9.5% lost: most of our unknowns are lost deals not yet proven)
+
+    Klondike hints, 40 positions from random play, CPU ms    median   p95   worst
+    1200 states a sample (now)                               76       165   189
+    3000 states a sample (before), same positions            186      294   375
+    (FreeCell on 40 positions: median 2, p95 24 ms; Baker's Dozen: 7, 806 ms)
+
+Every solution of ours replayed as a win.  The six lost proofs are all blocked positions
+(klondike_dead), found at once; the full search proves some tuning deals lost (59, 80) but
+none of these within 10 s.  ``python -m games.engine solve GAME --range 0 999 --budget 10
+--cpu`` gives longer sweeps (two processes at once on this machine).
+
+Earlier runs (2026-11-30, before the move filters): Klondike draw three 79.2% solved, 8.1%
+proven lost, 12.7% unknown on seeds 0-999; Whitehorse 99.7% / 0.1% / 0.2%; Baker's Dozen
+96.7% solved, 0.4% proven unwinnable, 2.9% unknown; hints (0.8 s search) p95: FreeCell
+606 ms, Baker's Dozen 873 ms (wall); cancel worst 24 ms.
 """
 
 from __future__ import annotations
@@ -43,7 +61,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import new_game, replay  # noqa: E402
-from games.engine.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, hint, solve  # noqa: E402
+from games.engine.solver import (  # noqa: E402
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    Budget,
+    hint,
+    klondike_hint,  # noqa: E402
+    solve,
+)
 
 KPAT = shutil.which("kpat") or ("/usr/games/kpat" if os.path.exists("/usr/games/kpat") else None)
 KPAT_DEALERS = {"klondike": 0, "klondike-draw3": 13}  # kpat's ids: draw 1, draw 3
@@ -170,8 +196,8 @@ def bench_freecell(a: int, b: int, budget: float) -> None:
     print(line)
 
 
-def bench_klondike(game: str, n: int, budget: float) -> None:
-    mine = ours(game, list(range(n)), budget, f"{game} (ours)")
+def bench_klondike(game: str, n: int, budget: float, start: int = 0) -> None:
+    mine = ours(game, list(range(start, start + n)), budget, f"{game} (ours)")
     rows = [our_row("ours (full knowledge)", mine)]
     dealer = KPAT_DEALERS.get(game)
     peer = kpat_range(dealer, 1, n) if dealer is not None else None
@@ -182,7 +208,7 @@ def bench_klondike(game: str, n: int, budget: float) -> None:
                      f"{c['unknown']} ({pct(c['unknown'], k).strip()})", f"{peer['cpu']:.1f}",
                      f"{statistics.median(peer['ms']):.1f}", f"{max(peer['ms']) / 1000:.2f}",
                      "-", "-"])
-    table(f"{game}, {n} deals (ours: seeds 0-{n - 1}; kpat: its deals 1-{n}), "
+    table(f"{game}, {n} deals (ours: seeds {start}-{start + n - 1}; kpat: its deals 1-{n}), "
           f"budget {budget:g} s per deal", HEADER, rows)
     if peer and peer["n"] and peer["cpu"] > 0:
         print(f"ratio of our CPU time per deal to kpat's: "
@@ -217,13 +243,24 @@ HINT_BUDGET = 0.8
 def bench_hints(count: int, budget: float) -> None:
     rng = random.Random(2026)
     rows = []
-    for game in ("freecell", "bakers-dozen"):
+    # The last row is the baseline: Klondike's hints with the states a sample they had
+    # before the full search's move filters (3000), on the same positions.
+    for game, states in (("freecell", 0), ("bakers-dozen", 0), ("klondike", 0),
+                         ("klondike", 3000)):
         times, kinds = [], {SOLVED: 0, UNSOLVABLE: 0, UNKNOWN: 0}
+        if game == "klondike":
+            rng = random.Random(2027)  # the same positions for both Klondike rows
+        kept = klondike_hint.SAMPLE_STATES
+        klondike_hint.SAMPLE_STATES = states or kept
         for g in playout_positions(game, count, rng):
-            t0 = time.monotonic()
+            # CPU time: on a shared machine wall time mostly measures the other work.
+            t0 = time.process_time()
             h = hint(g, budget)
-            times.append(time.monotonic() - t0)
+            times.append(time.process_time() - t0)
             kinds[h.status] += 1
+        klondike_hint.SAMPLE_STATES = kept
+        if states:
+            game = f"{game} ({states} states a sample)"
         times.sort()
         p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
         rows.append([game, str(count), f"{statistics.median(times) * 1000:.0f}",
@@ -258,9 +295,14 @@ def bench_cancel(runs: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--freecell", nargs=2, type=int, default=[1, 1000], metavar=("A", "B"))
+    p.add_argument("--freecell", nargs=2, type=int, default=[30001, 30100], metavar=("A", "B"),
+                   help="Microsoft deals (fresh ones: 1-200 were tuned on)")
     p.add_argument("--fc-budget", type=float, default=60.0)
-    p.add_argument("--klondike", type=int, default=100, help="deals per Klondike game")
+    p.add_argument("--klondike", type=int, default=150, help="deals per Klondike game")
+    p.add_argument("--klondike-start", type=int, default=500_000,
+                   help="our first Klondike seed (fresh ones: 0-199 were tuned on)")
+    p.add_argument("--games", nargs="*", default=["klondike", "klondike-draw3", "whitehorse"],
+                   help="the Klondike-family games to run")
     p.add_argument("--bakers", type=int, default=100)
     p.add_argument("--budget", type=float, default=10.0, help="seconds per Klondike/BD deal")
     p.add_argument("--hints", type=int, default=100)
@@ -272,8 +314,8 @@ def main() -> None:
     if "freecell" not in a.skip:
         bench_freecell(a.freecell[0], a.freecell[1], a.fc_budget)
     if "klondike" not in a.skip:
-        for game in ("klondike", "klondike-draw3", "whitehorse"):
-            bench_klondike(game, a.klondike, a.budget)
+        for game in a.games:
+            bench_klondike(game, a.klondike, a.budget, a.klondike_start)
     if "bakers" not in a.skip:
         bench_bakers(a.bakers, a.budget)
     if "hints" not in a.skip:
