@@ -22,6 +22,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 
+from games.accounts.session_life import SessionStoreDown
 from games.api.parsers import MAX_BODY_BYTES, TooLarge
 
 log = logging.getLogger(__name__)
@@ -31,9 +32,9 @@ RETRY_AFTER_SECONDS = 5
 MAX_CONTENT_TYPE = 100  # characters; "application/json; charset=utf-8" is 31
 
 
-def unavailable() -> JsonResponse:
+def unavailable(what: str = "the database") -> JsonResponse:
     response = JsonResponse(
-        {"error": "unavailable", "reason": "the database is unavailable; try again shortly"},
+        {"error": "unavailable", "reason": f"{what} is unavailable; try again shortly"},
         status=503,
     )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -58,6 +59,9 @@ class DatabaseUnavailableMiddleware:
         if isinstance(exc, DATABASE_DOWN):
             log.warning("database unavailable on %s: %s", request.path, exc)
             return unavailable()
+        if isinstance(exc, SessionStoreDown):
+            log.warning("session cache unavailable on %s: %s", request.path, exc)
+            return unavailable("the session store")
         return None
 
 
@@ -151,6 +155,8 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 def server_error(request: HttpRequest, *args: Any) -> HttpResponse:
     if isinstance(sys.exc_info()[1], DATABASE_DOWN):
         return unavailable()
+    if isinstance(sys.exc_info()[1], SessionStoreDown):  # raised saving the session
+        return unavailable("the session store")
     if _is_api(request):
         return JsonResponse({"error": "server_error", "reason": "something broke on our side"},
                             status=500)

@@ -12,7 +12,8 @@ and that expiry, in Redis without a database query.  PostgreSQL stays the truth:
 write goes there first, a cached copy lives at most ``SESSION_CACHE_SECONDS``, and a cache
 that cannot be reached is read around (the database answers), so a Redis outage costs a
 query per request and nothing else.  Deleting a session (signing out) does not hide a
-failure to drop the cached copy: that copy would keep a signed-out session signed in.  Over HTTP, ``SessionLifeMiddleware``
+failure to drop the cached copy: that copy would keep a signed-out session signed in, so
+signing in or out answers 503 then and changes nothing.  Over HTTP, ``SessionLifeMiddleware``
 marks a due session changed and Django's ``SessionMiddleware`` saves it and sends the
 cookie again with a fresh Max-Age; a socket (which never writes the session) calls
 ``keep_alive`` when it opens, which moves the stored expiry only.  Expired sessions are
@@ -49,6 +50,10 @@ def _cache() -> Any:
     if "sessions" not in settings.CACHES or settings.SESSION_CACHE_SECONDS <= 0:
         return None
     return caches["sessions"]
+
+
+class SessionStoreDown(Exception):
+    """The sessions' cache cannot be reached to drop a copy (signing in or out)."""
 
 
 class SessionStore(DatabaseSessionStore):
@@ -105,10 +110,22 @@ class SessionStore(DatabaseSessionStore):
         self._cache_put(getattr(self, "_session_cache", {}), self._saved_expiry)  # as saved
 
     def delete(self, session_key: str | None = None) -> None:
+        """The cached copy goes first: if it cannot be dropped, nothing is deleted and the
+        request is answered 503 (config/errors.py), for a copy left behind would keep a
+        signed-out session signed in once Redis is back.  Dropped again after the row, in
+        case a request that read the row in between cached it anew."""
         key = session_key or self.session_key
+        if self._cache is not None and key:
+            try:
+                self._cache.delete(CACHE_PREFIX + key)
+            except Exception as exc:
+                raise SessionStoreDown(str(exc)) from exc
         super().delete(session_key)
         if self._cache is not None and key:
-            self._cache.delete(CACHE_PREFIX + key)  # raises if it cannot: see the docstring
+            try:
+                self._cache.delete(CACHE_PREFIX + key)
+            except Exception as exc:  # dropped a moment ago; a copy made since lives briefly
+                log.warning("cached session not dropped again: %s", exc)
 
     def forget_cached(self) -> None:
         """Drop the cached copy (the row was changed in the database by other means)."""

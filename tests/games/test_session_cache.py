@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
@@ -82,3 +83,28 @@ def test_a_guest_who_signs_up_is_the_account_player_at_once(api, player_cache_on
     assert r.status_code == 201
     me = c.get("/api/me/").json()
     assert me["id"] == c.me["id"] and me["guest"] is False and me["username"] == "grace"
+
+
+def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_changes_nothing(api):
+    """A session deleted while its cached copy stays would be signed in again once Redis is
+    back: so the copy is dropped first, and when it cannot be, nothing is deleted."""
+    c = api()
+    c.post("/api/auth/signup/", {"username": "cordelia", "password": "correct horse 42"})
+    c.csrf = c.client.cookies["csrftoken"].value
+    key = c.client.cookies[settings.SESSION_COOKIE_NAME].value
+    down = {**settings.CACHES, "sessions": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
+        "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
+    }}
+    with override_settings(CACHES=down):
+        r = c.post("/api/auth/signout/")
+        assert r.status_code == 503, r.content
+        assert r.json()["error"] == "unavailable" and "session store" in r.json()["reason"]
+        assert Session.objects.filter(session_key=key).exists()  # nothing deleted
+        assert c.get("/api/me/").json()["guest"] is False  # still signed in
+        other = api()
+        r = other.post("/api/auth/signin/", {"username": "cordelia", "password": "correct horse 42"})
+        assert r.status_code == 503, r.content
+    assert c.post("/api/auth/signout/").status_code == 204  # Redis back: it goes through
+    assert not Session.objects.filter(session_key=key).exists()
