@@ -24,6 +24,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import ratelimit
 from games.accounts import player_cache, recovery
@@ -41,8 +43,8 @@ _NOUNS = ["Otter", "Heron", "Fox", "Badger", "Lynx", "Owl", "Marten", "Robin", "
           "Wren", "Falcon", "Seal", "Stoat", "Finch", "Beaver", "Crane"]
 
 
-NAME_TAKEN = "that name is taken (or too close to one): pick another"
-NAME_RESERVED = "that name is kept for the site and its staff: pick another"
+NAME_TAKEN = gettext_lazy("that name is taken (or too close to one): pick another")
+NAME_RESERVED = gettext_lazy("that name is kept for the site and its staff: pick another")
 
 # TR39 skeletons come from ICU's spoof checker through PyICU, the binding kept up beside ICU
 # for twenty years.  It builds against the system's ICU, so the confusables data is updated
@@ -71,7 +73,7 @@ def _invisible(ch: str) -> bool:
 def _folded_skeleton(text: str) -> str:
     # Again until it settles: a skeleton may hold capitals ("0" becomes "O"), which must
     # fold like any other.
-    for _ in range(8):
+    for _round in range(8):
         skeleton = _SPOOF.getSkeleton(0, text.casefold())
         if skeleton == text:
             break
@@ -140,25 +142,25 @@ def clean_display_name(value: object) -> str:
     """The name as it will be shown (NFKC, single spaces), or PlayerError saying why not.
     Whether another player's name looks the same is for ``rename`` to find out."""
     if not isinstance(value, str):
-        raise PlayerError("display_name must be a string")
+        raise PlayerError(_("display_name must be a string"))
     name = " ".join(value.split())  # tabs, newlines, no-break spaces: one plain space
     if any(_invisible(ch) for ch in name):
-        raise PlayerError("a display name cannot hold invisible or control characters")
+        raise PlayerError(_("a display name cannot hold invisible or control characters"))
     # "Ａｄａ" and "ﬁ" are shown as the "Ada" and "fi" they read as.
     name = " ".join(_NFKC.normalize(name).split())
     if any(_invisible(ch) for ch in name):
-        raise PlayerError("a display name cannot hold invisible or control characters")
+        raise PlayerError(_("a display name cannot hold invisible or control characters"))
     if not 3 <= len(name) <= 24:
-        raise PlayerError("a display name has 3 to 24 characters")
+        raise PlayerError(_("a display name has 3 to 24 characters"))
     if not NAME_RE.match(name) or not re.search(r"[^\W_]", name):
-        raise PlayerError(
+        raise PlayerError(_(
             "a display name uses letters, digits, spaces, '_', '-' and '.' "
             "(at least one letter or digit)"
-        )
+        ))
     if len(name_key(name)) > _KEY_LENGTH:
-        raise PlayerError("that name is too long once spelled out: pick a shorter one")
+        raise PlayerError(_("that name is too long once spelled out: pick a shorter one"))
     if is_reserved(name):
-        raise PlayerError(NAME_RESERVED)
+        raise PlayerError(str(NAME_RESERVED))
     return name
 
 
@@ -184,7 +186,8 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
     # Every first visit makes a row: one address making thousands is a script, not people.
     wait = ratelimit.hit("guests", f"a{ratelimit.client_address(request.META)}")
     if wait is not None:
-        raise TryLater(f"too many new players from your address: try again in {wait} s", wait)
+        raise TryLater(_("too many new players from your address: try again in %(s)s s")
+                       % {"s": wait}, wait)
     player = _new_player(None)
     request.session[SESSION_KEY] = player.pk
     return player
@@ -222,12 +225,12 @@ def rename(player: Player, value: object) -> Player:
     name = clean_display_name(value)
     key = name_key(name)
     if Player.objects.filter(name_key=key).exclude(pk=player.pk).exists():
-        raise PlayerError(NAME_TAKEN)
+        raise PlayerError(str(NAME_TAKEN))
     try:
         with transaction.atomic():  # the unique key settles a race the check above lost
             Player.objects.filter(pk=player.pk).update(display_name=name, name_key=key)
     except IntegrityError:
-        raise PlayerError(NAME_TAKEN) from None
+        raise PlayerError(str(NAME_TAKEN)) from None
     player_cache.forget(player.pk)  # update() sends no signal
     player.display_name, player.name_key = name, key
     return player
@@ -253,13 +256,13 @@ def sign_up(request: HttpRequest, username: object, password: object,
     """Give the current guest an account; its games stay with it.  The email is optional
     (games/accounts/recovery.py): without one a forgotten password cannot be reset."""
     if not isinstance(username, str) or not USERNAME_RE.match(username):
-        raise PlayerError("a username has 3 to 30 letters, digits, '_', '-' or '.'")
+        raise PlayerError(_("a username has 3 to 30 letters, digits, '_', '-' or '.'"))
     if not isinstance(password, str) or not password:
-        raise PlayerError("a password is required")
+        raise PlayerError(_("a password is required"))
     player = current_player(request)
     assert player is not None
     if not player.is_guest:
-        raise PlayerError("you are already signed in; sign out first")
+        raise PlayerError(_("you are already signed in; sign out first"))
     address = recovery.clean_email(email)
     User = get_user_model()
     try:
@@ -271,16 +274,16 @@ def sign_up(request: HttpRequest, username: object, password: object,
     try:
         with transaction.atomic():
             if User.objects.filter(username__iexact=username).exists():
-                raise PlayerError("that username is taken")
+                raise PlayerError(_("that username is taken"))
             if recovery.email_in_use(address):
-                raise PlayerError(recovery.EMAIL_TAKEN)
+                raise PlayerError(str(recovery.EMAIL_TAKEN))
             user = User.objects.create_user(username=username, password=password)
             if address:
                 recovery.save_email(user, address)
             player.user = user
             player.save(update_fields=["user"])
     except IntegrityError:  # the username's index (the email's answers in save_email)
-        raise PlayerError("that username is taken") from None
+        raise PlayerError(_("that username is taken")) from None
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = player.pk
     return player
@@ -290,7 +293,7 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
     from django.contrib.auth import authenticate
 
     if not isinstance(username, str) or not isinstance(password, str):
-        raise PlayerError("username and password are required")
+        raise PlayerError(_("username and password are required"))
     # By username or by email; resolved first, so that django-axes counts the failures of
     # one account under one name whichever the player typed.
     username = recovery.username_for(username)
@@ -300,11 +303,11 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
             # Answered here with when to come back; AxesMiddleware would put its page over it.
             request.axes_locked_out = False  # type: ignore[attr-defined]
             wait = _lockout_wait(request, username)
-            raise TryLater(
+            raise TryLater(_(
                 "too many wrong passwords: signing in to this account from your address is "
-                f"paused; try again in {math.ceil(wait / 60)} min", wait,
+                "paused; try again in %(min)s min") % {"min": math.ceil(wait / 60)}, wait,
             )
-        raise PlayerError("wrong username or password")
+        raise PlayerError(_("wrong username or password"))
     guest = current_player(request, create=False)
     login(request, user)
     player = current_player(request)

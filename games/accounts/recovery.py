@@ -14,11 +14,13 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.errors import PlayerError
 from games.models import Player
 
-EMAIL_TAKEN = "that email belongs to another account"
+EMAIL_TAKEN = gettext_lazy("that email belongs to another account")
 
 
 def clean_email(value: object) -> str:
@@ -27,17 +29,17 @@ def clean_email(value: object) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise PlayerError("an email is text, for example name@example.com")
+        raise PlayerError(_("an email is text, for example name@example.com"))
     value = value.strip()
     if not value:
         return ""
     if len(value) > 254:
-        raise PlayerError("that email is too long (254 characters at most)")
+        raise PlayerError(_("that email is too long (254 characters at most)"))
     try:
         validate_email(value)
     except ValidationError:
-        raise PlayerError("that is not an email address (for example name@example.com)") from None
-    local, _, domain = value.rpartition("@")
+        raise PlayerError(_("that is not an email address (for example name@example.com)")) from None
+    local, _at, domain = value.rpartition("@")
     return f"{local}@{domain.lower()}"
 
 
@@ -52,21 +54,21 @@ def save_email(user: AbstractBaseUser, email: str) -> None:
     """Store ``email`` on ``user``: PlayerError when another account holds it (checked
     first for a clear answer, and by the unique index for a race)."""
     if email_in_use(email, exclude=user.pk):
-        raise PlayerError(EMAIL_TAKEN)
+        raise PlayerError(str(EMAIL_TAKEN))
     try:
         with transaction.atomic():
             user.email = email  # type: ignore[attr-defined]
             user.save(update_fields=["email"])
     except IntegrityError:
-        raise PlayerError(EMAIL_TAKEN) from None
+        raise PlayerError(str(EMAIL_TAKEN)) from None
 
 
 def set_email(player: Player, email: object, password: object) -> Player:
     """Change (or, with "", remove) a signed-in player's email, given their password."""
     if player.is_guest or player.user is None:
-        raise PlayerError("only an account has an email: sign up first")
+        raise PlayerError(_("only an account has an email: sign up first"))
     if not isinstance(password, str) or not player.user.check_password(password):
-        raise PlayerError("wrong password: changing the email needs your current password")
+        raise PlayerError(_("wrong password: changing the email needs your current password"))
     save_email(player.user, clean_email(email))
     return player
 

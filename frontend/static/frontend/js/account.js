@@ -18,6 +18,7 @@ function render(me) {
   document.querySelector('#f-anonymous [name=anonymous]').checked = me.anonymous;
   document.querySelector('#f-race [name=hide_from_race]').checked = me.hide_from_race;
   document.getElementById('f-signup').hidden = !me.guest;
+  document.getElementById('f-signin').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
   document.getElementById('f-email').hidden = me.guest;
   document.getElementById('acct-email').textContent = me.email
@@ -26,26 +27,32 @@ function render(me) {
   document.querySelector('#f-email [name=password]').value = '';
 }
 
-function form(id, fn) {
+// `said(me, data)`: the sentence that says what the form did, from the player as it is now.
+function form(id, fn, said) {
   document.getElementById(id).addEventListener('submit', async (e) => {
     e.preventDefault();
     const data = Object.fromEntries(new FormData(e.target));
     try {
-      const me = await fn(data);
-      if (me) render(me); else render(await api.me());
-      show(t('saved'), true);
+      let me = await fn(data);
+      if (!me) me = await api.me();
+      render(me);
+      show(said(me, data), true);
     } catch (err) {
       show(err.message, false);
     }
   });
 }
 
-form('f-rename', (d) => api.rename(d.name));
-form('f-anonymous', (d) => api.setAnonymous(d.anonymous === 'on'));
-form('f-race', (d) => api.setHideFromRace(d.hide_from_race === 'on'));
-form('f-signup', (d) => api.signUp(d.username, d.password, d.email));
-form('f-email', (d) => api.setEmail(d.email, d.password));
-form('f-signin', (d) => api.signIn(d.username, d.password));
-form('f-signout', () => api.signOut().then(() => null));
+const named = (key) => (me) => t(key, { name: me.username || me.display_name });
+form('f-rename', (d) => api.rename(d.name), (me) => t('renamed', { name: me.display_name }));
+form('f-anonymous', (d) => api.setAnonymous(d.anonymous === 'on'),
+  (me) => t(me.anonymous ? 'anonymous_on' : 'anonymous_off'));
+form('f-race', (d) => api.setHideFromRace(d.hide_from_race === 'on'),
+  (me) => t(me.hide_from_race ? 'race_hidden' : 'race_shown'));
+form('f-signup', (d) => api.signUp(d.username, d.password, d.email), named('signed_up'));
+form('f-email', (d) => api.setEmail(d.email, d.password),
+  (me) => t(me.email ? 'email_saved' : 'email_removed'));
+form('f-signin', (d) => api.signIn(d.username, d.password), named('signed_in'));
+form('f-signout', () => api.signOut().then(() => null), () => t('signed_out'));
 
 api.me().then(render, (e) => show(e.message, false));
