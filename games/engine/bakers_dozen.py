@@ -26,7 +26,9 @@ class BakersDozen(Game):
     empty_pile = NEVER_REFILLED
     runs = SINGLE_CARD
     send_up = True
-    effort_per_move = (4.0, 30.0)
+    # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified dailies
+    # from 2027-01-01; quartiles 4.36, 6.11, 11.0, max 396).
+    effort_per_move = (5.2, 7.7)
     time_bonus_from = 1200  # docs/rules.md, Scores: only Baker's Dozen adds a time bonus
     column_names = "123456789tjqk"  # the rank letters for columns 10-13
     foundation_from = None  # only top cards move, and foundation cards never come back

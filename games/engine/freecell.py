@@ -28,7 +28,9 @@ class FreeCell(Game):
 
     key, title, daily = "freecell", "FreeCell", True
     public_deal_numbers = True  # Microsoft's deal numbers (docs/deals.md)
-    effort_per_move = (7.0, 20.0)
+    # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified dailies
+    # from 2027-01-01; quartiles 5.50, 7.71, 12.8, max 83).
+    effort_per_move = (6.5, 10.0)
     columns = 8
     free_cells = 4
     build = ALTERNATE

@@ -32,7 +32,10 @@ class KlondikeFamily(Game):
     runs = FREE_RUNS
     foundation_back = True
     undo_limit = 400
-    effort_per_move = (1.0, 4.0)  # measured on certified dailies: most go nearly straight
+    # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified Klondike
+    # dailies from 2027-01-01; quartiles 0.99, 1.25, 3.47, max 685).  Most lines go nearly
+    # straight; the variants with no daily keep these too.
+    effort_per_move = (1.1, 2.1)
     column_names = "1234567"
     foundation_from = "f{suit}"
     tap_to_best = True
@@ -131,6 +134,9 @@ class Klondike(KlondikeFamily):
 
 class KlondikeDraw3(KlondikeFamily):
     key, title, draw, redeals, daily = "klondike-draw3", "Klondike (draw three)", 3, None, True
+    # Tertiles (bench/difficulty.py, 2026-12-01: 35 certified dailies from 2027-01-01;
+    # quartiles 1.22, 2.23, 17.5, max 1188): the stock in threes makes a longer tail.
+    effort_per_move = (1.3, 6.4)
 
 
 class KlondikeThreePasses(KlondikeFamily):
@@ -146,6 +152,10 @@ class Whitehorse(KlondikeFamily):
     draw three."""
 
     key, title, draw, redeals, daily = "whitehorse", "Whitehorse", 3, None, True
+    # Tertiles (bench/difficulty.py, 2026-12-01: 35 certified dailies from 2027-01-01;
+    # quartiles 0.62, 0.75, 0.92, max 228): with no card face down in the columns the
+    # search seldom backs up, so the bands are narrow.
+    effort_per_move = (0.67, 0.83)
 
     def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         deck = shuffled_deck(seed)

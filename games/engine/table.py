@@ -60,7 +60,9 @@ class Table:
 
     # A daily's difficulty (docs/rules.md, "Par and medals"): positions the certifying
     # search looked at per move of its line, at most this for easy, above it for hard.
-    # Per game: a stock search and a free-cell search count positions very differently.
+    # Per game: a stock search and a free-cell search count positions very differently, so
+    # each daily game sets its own from a sample (bench/difficulty.py); this is only for a
+    # game that has none yet.
     effort_per_move: ClassVar[tuple[float, float]] = (5.0, 40.0)
 
     # -- the notation's names for the piles (docs/api.md, Move notation) ---------------------

@@ -9,18 +9,23 @@ import pytest
 
 from games import medals
 from games.daily import ensure_daily, load_certifier, today
+from games.engine import DAILY_GAMES, GAMES
 from games.models import Deal
 
 
-@pytest.mark.parametrize("game,par,effort,expected", [
-    ("freecell", 100, 600, "easy"), ("freecell", 100, 1500, "medium"),
-    ("freecell", 100, 2500, "hard"), ("klondike", 100, 90, "easy"),
-    ("klondike", 100, 300, "medium"), ("whitehorse", 100, 900, "hard"),
-    ("bakers-dozen", 100, 3500, "hard"), ("freecell", None, 600, None),
-    ("freecell", 100, None, None),
-])
-def test_difficulty_from_effort_per_move_of_par(game, par, effort, expected):
-    assert medals.difficulty(game, par, effort) == expected
+@pytest.mark.parametrize("game", DAILY_GAMES)
+def test_difficulty_from_effort_per_move_of_par(game):
+    # Relative to the game's own thresholds, so that a recalibration keeps the test: at
+    # most ``easy`` per move is easy, above ``hard`` is hard, medium between.
+    easy, hard = GAMES[game].effort_per_move
+    assert 0 < easy < hard
+    par = 1000  # thresholds have at most three decimals: round(t * par) / par == t exactly
+    assert medals.difficulty(game, par, round(easy * par)) == "easy"
+    assert medals.difficulty(game, par, round(easy * par) + 1) == "medium"
+    assert medals.difficulty(game, par, round(hard * par)) == "medium"
+    assert medals.difficulty(game, par, round(hard * par) + 1) == "hard"
+    assert medals.difficulty(game, None, 600) is None
+    assert medals.difficulty(game, par, None) is None
 
 
 def test_a_certified_daily_keeps_its_effort_and_shows_its_difficulty(api, settings):
@@ -31,7 +36,8 @@ def test_a_certified_daily_keeps_its_effort_and_shows_its_difficulty(api, settin
     # Today's dailies carry it; set one so the answer is known.
     c = api()
     todays = {d["game"]: d for d in c.get("/api/daily/").json()["deals"]}
-    Deal.objects.filter(public_id=todays["freecell"]["deal"]).update(par=80, effort=80 * 30)
+    hard_effort = int(GAMES["freecell"].effort_per_move[1] * 80) + 1
+    Deal.objects.filter(public_id=todays["freecell"]["deal"]).update(par=80, effort=hard_effort)
     todays = {d["game"]: d for d in c.get("/api/daily/").json()["deals"]}
     assert todays["freecell"]["difficulty"] == "hard" and todays["freecell"]["par"] == 80
     s = c.start("freecell")
