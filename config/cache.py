@@ -5,6 +5,11 @@ and under ASGI every request is a context of its own: each request made a new cl
 new connection pool and so a new connection to Redis, a TCP handshake and a greeting
 before its first read.  redis-py's pool is safe to share between threads, so here every
 cache object of one configuration uses the same client (and its pool of connections).
+
+Django's client also wraps the pool in a new ``redis.Redis`` for every call, and redis-py
+builds a table of some 160 reply handlers for each one: about a tenth of ``GET /api/me/``'s
+CPU went there (its two reads, bench/http_cost.py).  A ``redis.Redis`` over a pool is
+as safe to share between threads as the pool, so here there is one per pool.
 """
 
 from __future__ import annotations
@@ -13,13 +18,32 @@ import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from django.utils.functional import cached_property
 
 _clients: dict[tuple[str, ...], Any] = {}
 _lock = threading.Lock()
 
 
+class _Client(RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._redis: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
+        client = self._redis.get(id(pool))
+        if client is None:  # two threads at once make two; either will do
+            client = self._redis[id(pool)] = self._client(  # type: ignore[attr-defined]
+                connection_pool=pool)
+        return client
+
+
 class RedisCache(DjangoRedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _Client
+
     @cached_property
     def _cache(self) -> Any:
         options: dict[str, Any] = getattr(self, "_options", {})  # not in the type stubs
