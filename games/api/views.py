@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 from uuid import UUID
 
+from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 from games import analysis, daily, medals, replays, share
 from games.accounts import devices, players, recovery
 from games.api import serializers as s
+from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, SessionNotFound, answer_for
 from games.live import presence
@@ -43,6 +45,10 @@ def player_of(request: Request) -> Player:
 
 
 def player_json(request: Request, player: Player) -> dict[str, Any]:
+    return player_body(request._request, player)
+
+
+def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
     return {
         "id": player.pk,
         "display_name": player.display_name,
@@ -51,7 +57,7 @@ def player_json(request: Request, player: Player) -> dict[str, Any]:
         "email": (player.user.email or None) if player.user else None,
         "anonymous": player.anonymous,
         "hide_from_race": player.hide_from_race,
-        "csrf_token": get_token(request._request),  # also sets the CSRF cookie
+        "csrf_token": get_token(request),  # also sets the CSRF cookie
     }
 
 
@@ -71,6 +77,11 @@ class PlayerAPIView(APIView):
 
 
 class MeView(PlayerAPIView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        # A plain GET skips DRF's machinery (games/api/lean.py); the rest comes here.
+        return lean_get(super().as_view(**initkwargs), player_body)
+
     @extend_schema(responses={200: s.PlayerOut}, summary="The current player (a guest is made on the first visit); sets session and CSRF cookies")
     def get(self, request: Request) -> Response:
         return Response(player_json(request, player_of(request)))
