@@ -218,8 +218,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0" if TESTING else "")
 
-# Keys this site keeps in Redis (rank indexes, presence) start with this.
-REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "test-solitaire" if TESTING else "solitaire")
+# Keys this site keeps in Redis (rank indexes, presence) start with this.  A test run's
+# own (its process id), so two runs on one Redis never clear or read each other's keys.
+REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX",
+                           f"test-solitaire-{os.getpid()}" if TESTING else "solitaire")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

@@ -166,7 +166,7 @@ def real_worker(wait_for_line: Callable[..., str]) -> Iterator[str]:
     env = {**os.environ,
            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "test-solitaire", "CELERY_TASK_ALWAYS_EAGER": "0",
+           "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX, "CELERY_TASK_ALWAYS_EAGER": "0",
            "DAILY_SECRET": settings.DAILY_SECRET}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     worker = subprocess.Popen(
