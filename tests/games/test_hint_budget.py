@@ -16,7 +16,7 @@ from django.conf import settings as django_settings
 from games.models import GameSession
 from games.play import hint_pool
 
-HARD = 11982  # a lost FreeCell deal whose proof takes longer than these searches run
+HARD = 11982  # a lost FreeCell deal: its proof takes most of a search (about 1.4 s of CPU)
 EASY = 3  # solved in a few milliseconds
 
 
@@ -117,7 +117,10 @@ def test_a_dozen_hints_at_once_from_one_player_search_one_at_a_time(api, pool):
     answers = [out[0] for _, out in asks]
     assert [r.status_code for r in answers] == [200] * 12
     legal = {m["move"] for m in hard["legal_moves"]}
-    assert all(r.json()["hint"]["move"] in legal for r in answers)
+    for r in answers:  # a move, or the verdict once a search has finished the proof
+        body = r.json()
+        assert (body["hint"] is not None and body["hint"]["move"] in legal) or (
+            body["hint"] is None and body["source"] == "unsolvable"), body
     st = hint_pool.stats(who)
     assert st["peak"] == 1 and searching[0] <= 1 and st["in_flight"] == 0
     searched = st["searched"] + st["cancelled"] + st["failed"]
@@ -130,7 +133,8 @@ def test_a_dozen_hints_at_once_from_one_player_search_one_at_a_time(api, pool):
 @pytest.mark.django_db(transaction=True)
 def test_past_the_per_minute_budget_a_hint_is_the_heuristic_without_a_search(
         api, pool, settings):
-    pool(workers=1, budget=0.5, per_minute=0.3)
+    # A search shorter than the proof of HARD (about 1.4 s of CPU), so it ends unsettled.
+    pool(workers=1, budget=0.2, per_minute=0.1)
     c = api()
     s = c.start("freecell", HARD)
     who = c.me["id"]
