@@ -19,6 +19,7 @@ plain.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -44,19 +45,14 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_st
                  "pyodide-lock.json")
 
 
+@functools.lru_cache(maxsize=1)  # every page asks; "not installed" is read once too
 def pyodide_url() -> str | None:
     """``/pyodide/<version>/``, or None when the package is not installed."""
-    global _pyodide_url
-    if _pyodide_url is None:
-        try:
-            version = json.loads((PYODIDE_DIR / "package.json").read_text())["version"]
-        except (OSError, ValueError, KeyError):
-            return None
-        _pyodide_url = f"/pyodide/{version}/"
-    return _pyodide_url
-
-
-_pyodide_url: str | None = None
+    try:
+        version = json.loads((PYODIDE_DIR / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return f"/pyodide/{version}/"
 
 
 def _ignored(name: str) -> bool:

@@ -151,9 +151,10 @@ def deal_for_request(game: str, spec: object) -> Deal:
     raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
 
 
-def _deal_for_seed(game: str, seed: int) -> Deal:
-    # Looked up outside a transaction (one statement, where a transaction round it cost two
-    # more round trips), and made in one only when missing.
+def deal_row(game: str, seed: int) -> Deal:
+    """The deal of this seed, made if no one has played it yet (two requests may race to).
+    Looked up outside a transaction (one statement, where a transaction round it cost two
+    more round trips), and made in one only when missing."""
     deal = Deal.objects.filter(game=game, seed=seed).first()
     if deal is None:
         try:
@@ -161,7 +162,11 @@ def _deal_for_seed(game: str, seed: int) -> Deal:
                 deal = Deal.objects.create(game=game, seed=seed)
         except IntegrityError:  # made by another request meanwhile
             deal = Deal.objects.get(game=game, seed=seed)
-    return _opened(deal)
+    return deal
+
+
+def _deal_for_seed(game: str, seed: int) -> Deal:
+    return _opened(deal_row(game, seed))
 
 
 def _opened(deal: Deal) -> Deal:

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import daily
 from games.engine import GAMES, Game, ReplayError, new_game
 from games.engine.record import UNDO_TOKENS, positions
 from games.errors import BadRequest, DealError, Refused
@@ -51,11 +52,7 @@ def _replay(game: str, seed: int, moves: list[str]) -> Game:
 
 
 def _deal(game: str, seed: int) -> Deal:
-    try:
-        with transaction.atomic():
-            deal, _ = Deal.objects.get_or_create(game=game, seed=seed)
-    except IntegrityError:
-        deal = Deal.objects.get(game=game, seed=seed)
+    deal = daily.deal_row(game, seed)
     if deal.date is not None:
         raise DealError("a daily deal is played on the server only; its seed cannot be uploaded")
     return deal
