@@ -1,6 +1,15 @@
 """The shared analysis cache (games/play/analysis_cache.py) on real Redis: what one table of a
 daily settled or found is found again for the same position of that daily, and only for
-exactly that position; a full-knowledge line never becomes a hint while a card is hidden."""
+exactly that position; a full-knowledge line never becomes a hint while a card is hidden.
+
+What a player can compute from what the cache shares: an entry answers only the very
+position it was settled for (the hidden cards, the stock's order and the passes are in its
+key), and every player who reaches that position has the same hidden cards under it, so a
+cached answer is exactly what a search of the player's own table would have sent (the same
+hint move, the same verdict) and says nothing of any other table.  A line found knowing
+every card is shared only where nothing is hidden.  A cached answer comes sooner (a few ms
+against a search), which tells a player only that someone else reached this table first:
+no card is in that."""
 
 from __future__ import annotations
 
