@@ -197,6 +197,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--servers", default="daphne,uvicorn")
+    ap.add_argument("--log", help="append the servers' output to this file")
     ap.add_argument("--baseline", action="store_true",
                     help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
                          "no cached sessions or players, the pool's check on every "
@@ -230,8 +231,9 @@ def main() -> None:
                 (server + "/0", server, {**env, **BASELINE_ENV}), (server, server, env))]
         for label, server, run_env in runs:
             port = free_port()
+            out = open(args.log, "ab") if args.log else subprocess.DEVNULL  # noqa: SIM115
             proc = subprocess.Popen(command(server, port), cwd=ROOT, env=run_env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                    stdout=out, stderr=out)
             try:
                 wait_for(port, proc)
                 print(f"==> {label}", flush=True)

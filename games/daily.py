@@ -151,17 +151,35 @@ def deal_for_request(game: str, spec: object) -> Deal:
     raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
 
 
+# The lookup every new FreeCell deal makes, written once: the ORM built the same query
+# anew each time (its ordering, which one row does not need, and every column's compile
+# cost about a millisecond, a sixth of starting a session; bench/http_cost.py).  The
+# solver's line, which can be long, is left unread (deferred) until asked for.
+_DEAL_BY_SEED = "SELECT {} FROM {} WHERE game = %s AND seed = %s".format(
+    ", ".join(f.column for f in Deal._meta.concrete_fields if f.name != "line"),
+    Deal._meta.db_table)
+
+
+def _find(game: str, seed: int) -> Deal | None:
+    return next(iter(Deal.objects.raw(_DEAL_BY_SEED, [game, str(seed)])), None)
+
+
 def deal_row(game: str, seed: int) -> Deal:
     """The deal of this seed, made if no one has played it yet (two requests may race to).
     Looked up outside a transaction (one statement, where a transaction round it cost two
-    more round trips), and made in one only when missing."""
-    deal = Deal.objects.filter(game=game, seed=seed).first()
+    more round trips).  Made by one INSERT: in autocommit a refused INSERT leaves nothing
+    to roll back, so a savepoint is taken only inside a caller's transaction."""
+    deal = _find(game, seed)
     if deal is None:
         try:
-            with transaction.atomic():
+            if transaction.get_connection().in_atomic_block:
+                with transaction.atomic():
+                    deal = Deal.objects.create(game=game, seed=seed)
+            else:
                 deal = Deal.objects.create(game=game, seed=seed)
         except IntegrityError:  # made by another request meanwhile
-            deal = Deal.objects.get(game=game, seed=seed)
+            deal = _find(game, seed)
+            assert deal is not None
     return deal
 
 

@@ -1,0 +1,61 @@
+"""games.daily.deal_row: the one get-or-make of a seed's deal, with its race.
+
+Two requests may both find no deal for a seed and both INSERT it; the unique (game, seed)
+constraint refuses the second, which then reads the first's row.  Outside a transaction
+the INSERT runs in autocommit (nothing to roll back); inside one it takes a savepoint, so
+the caller's transaction survives the refusal.  Both paths are forced here by hiding the
+existing row from the first lookup.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+
+from games import daily
+from games.models import Deal
+
+
+def _hide_first_lookup(monkeypatch):
+    real, calls = daily._find, []
+
+    def find(game, seed):
+        calls.append(seed)
+        return None if len(calls) == 1 else real(game, seed)
+
+    monkeypatch.setattr(daily, "_find", find)
+    return calls
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_race_outside_a_transaction_reads_the_winners_row(monkeypatch):
+    first = Deal.objects.create(game="freecell", seed=4242)
+    calls = _hide_first_lookup(monkeypatch)
+    assert not connection.in_atomic_block
+    got = daily.deal_row("freecell", 4242)
+    assert got.pk == first.pk and got.seed == 4242 and len(calls) == 2
+    assert Deal.objects.filter(game="freecell", seed=4242).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_race_inside_a_transaction_leaves_it_usable(monkeypatch):
+    first = Deal.objects.create(game="freecell", seed=4243)
+    _hide_first_lookup(monkeypatch)
+    with transaction.atomic():
+        got = daily.deal_row("freecell", 4243)
+        # The savepoint took the refusal: the transaction goes on and commits.
+        Deal.objects.create(game="freecell", seed=4244)
+    assert got.pk == first.pk
+    assert set(Deal.objects.filter(seed__in=["4243", "4244"]).values_list("seed", flat=True)) \
+        == {4243, 4244}
+
+
+@pytest.mark.django_db
+def test_a_missing_deal_is_made_once_and_read_back_whole():
+    made = daily.deal_row("freecell", 777)
+    again = daily.deal_row("freecell", 777)
+    assert again.pk == made.pk and again.seed == 777 and again.game == "freecell"
+    assert again.public_id == made.public_id and again.date is None
+    # The solver's line is not read with the row, but still there when asked for.
+    Deal.objects.filter(pk=made.pk).update(line=["3a"])
+    assert daily.deal_row("freecell", 777).line == ["3a"]
