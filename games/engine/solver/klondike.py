@@ -53,7 +53,7 @@ from itertools import chain
 
 from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
-from .klondike_autoplay import OTHER, autoplay
+from .klondike_autoplay import OTHER, autoplay, safe_cards
 from .klondike_dead import lost
 from .klondike_schedule import deal_rng, restarts
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, BestFirst, Budget, Result, best_first, disorder
@@ -65,6 +65,7 @@ State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], i
 _LAND = tuple(tuple((x >> 2) * 4 - 4 + su for su in OTHER[x & 3]) if x >= 4 else (-1, -1)
               for x in range(52))
 _TWIN = tuple(x ^ 3 for x in range(52))
+_DOWN = tuple(bytes((d,)) for d in range(53))
 
 
 _DRAW3_SCHEDULE = (
@@ -137,13 +138,19 @@ class KlondikeDomain:
         return (tuple(cols), tuple(downs), talon, pos, tuple(found), g.redeals_used)
 
     def key(self, s: State) -> tuple[object, ...]:
-        # Columns are not sorted: kings only ever go to the first empty column, so the
-        # same position is rarely reached with its columns in another order, and an
-        # unsorted key is much cheaper.
         cols, downs, talon, pos, _, passes = s
+        if self.restricted:
+            # The narrow searches prove nothing and rarely meet a position again with its
+            # columns in another order: the cheap key, columns as they lie.
+            return (cols, downs, talon) if self._free_pos else (cols, downs, talon, pos, passes)
+        # Column order does not matter: the same columns in another order are one position
+        # (each column keyed behind its count of face-down cards; cards and counts are
+        # below 255, the separator).  It halves the full search's space (seed 6: 601k
+        # states to its proof, 321k sorted).
+        table = b"\xff".join(sorted([_DOWN[d] + c for c, d in zip(cols, downs, strict=True)]))
         if self._free_pos:
-            return (cols, downs, talon)
-        return (cols, downs, talon, pos, passes)  # passes stays 0 when they are unlimited
+            return (table, talon)
+        return (table, talon, pos, passes)  # passes stays 0 when they are unlimited
 
     def search(self, budget: Budget) -> Result:
         """The narrow searches of the schedule, then restarts (see :mod:`.klondike_schedule`)
@@ -284,6 +291,20 @@ class KlondikeDomain:
                     return True
             return False
 
+        def goes_up(x: int) -> bool:
+            """May talon card ``x`` go up now?  Drawing one with unlimited passes, a talon
+            card can be played at any time, and on its foundation it does nothing but let
+            the next card of its suit follow (taken down again, it goes where it could have
+            gone from the talon): so it goes up only when that card could follow next, from
+            a column's top or (by the same rule, in turn) from the talon.  A king, always."""
+            while x < 48:
+                x += 4
+                if x in tops:
+                    return True
+                if x not in talon:
+                    return False
+            return True
+
         # want[x]: the columns whose top card x (or a run headed by x) may go onto.
         want: dict[int, list[int]] = {}
         for j, u in enumerate(tops):
@@ -320,7 +341,7 @@ class KlondikeDomain:
         # Cards the stock can bring to the waste top, each with the turns that bring it.
         for turns, p in self._reachable(len(talon), pos, passes):
             x = talon[p - 1]
-            if found[x & 3] == x >> 2:
+            if found[x & 3] == x >> 2 and (not waste_filter or goes_up(x)):
                 out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
             dsts = want.get(x)
             king = empty >= 0 and x >> 2 == 12
@@ -394,6 +415,25 @@ class KlondikeDomain:
         self._reach_memo[(size, pos, passes)] = out
         return out
 
+    def _talon_up(self, cols: list[bytes], downs: list[int], talon: bytes, pos: int,
+                  found: list[int], edge: list[Move]) -> tuple[bytes, int]:
+        """Send up the safe cards from anywhere in the talon, with the turns that bring each
+        to the waste top.  Drawing one with unlimited passes, every talon card can be
+        played at any time, so a safe card there is as good as up (the same reason as
+        :func:`.klondike_autoplay.autoplay`); left in, it would only split the space."""
+        while True:
+            at = [i for i in map(talon.find, safe_cards(found)) if i >= 0]
+            if not at:
+                return talon, pos
+            i = min(at)
+            turns = next(t for t, p in self._reachable(len(talon), pos, 0) if p == i + 1)
+            edge.extend(turns)
+            x = talon[i]
+            found[x & 3] += 1
+            talon = talon[:i] + talon[i + 1:]
+            edge.append((WASTE, FOUNDATION + (x & 3), 1))
+            talon, pos = autoplay(cols, downs, talon, i, found, edge, True)
+
     def _child(self, s: State, edge: tuple[Move, ...]) -> tuple[tuple[Move, ...], State]:
         cols_t, downs_t, talon, pos, found_t, passes = s
         cols = list(cols_t)
@@ -431,4 +471,6 @@ class KlondikeDomain:
         eager = self.eager and self.restricted
         talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager,
                               eager)
+        if self.prune and self._free_pos and not self.restricted:
+            talon, pos = self._talon_up(cols, downs, talon, pos, found, full)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
