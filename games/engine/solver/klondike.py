@@ -18,7 +18,12 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 * cards go up by themselves when both foundations of the other colour hold the rank
   below (nothing could ever need them on the table), aces and twos always -- from the
-  waste only when drawing one card at a time (:mod:`.klondike_autoplay`);
+  waste only when drawing one card at a time (:mod:`.klondike_autoplay`), and then, with
+  unlimited passes, from anywhere in the talon too (:mod:`.klondike_talon`);
+* drawing one with unlimited passes, a talon card that is not safe goes up only when the
+  next card of its suit could follow it next (from a column's top, or from the talon by
+  this same rule): up, a card does nothing else that it could not do from the talon;
+* the key takes the columns in any order (:meth:`KlondikeDomain.key`);
 * a king's run moves into an empty column only from above other cards, and only into
   the first empty column (they are interchangeable);
 * a move whose only use is to make a later one possible waits until just before that
@@ -49,14 +54,14 @@ than one long run.
 from __future__ import annotations
 
 import random
-from itertools import chain
 
 from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
-from .klondike_autoplay import OTHER, autoplay, safe_cards
+from .klondike_autoplay import OTHER, autoplay
 from .klondike_dead import lost
-from .klondike_schedule import deal_rng, restarts
-from .search import SOLVED, UNKNOWN, UNSOLVABLE, BestFirst, Budget, Result, best_first, disorder
+from .klondike_schedule import run
+from .klondike_talon import reachable, talon_up
+from .search import Budget, Result, disorder
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
 
@@ -120,7 +125,6 @@ class KlondikeDomain:
             self.restart_unit, self.full_share = 4_000, 0.15
         self._colinfo: dict[bytes, int] = {}
         self._rand = random.Random(0).random
-        self._reach_memo: dict[tuple[int, int, int], list[tuple[tuple[Move, ...], int]]] = {}
 
     # -- the framework's interface ---------------------------------------------------------
     def initial(self) -> State:
@@ -153,60 +157,10 @@ class KlondikeDomain:
         return (table, talon, pos, passes)  # passes stays 0 when they are unlimited
 
     def search(self, budget: Budget) -> Result:
-        """The narrow searches of the schedule, then restarts (see :mod:`.klondike_schedule`)
-        until the narrow share of the budget is spent, then the full search with what is
-        left (only it can prove a deal lost)."""
-        t0 = budget.clock()
-        states = 0
-        fixed = ((True, e, w, 0, cap) for e, w, cap in self.schedule)
-        rng = deal_rng(self.initial())
-        if self.dead_at_start:  # blocked for good (see :mod:`.klondike_dead`)
-            return Result(UNSOLVABLE, [], 1, budget.clock() - t0)
-        runs = chain(fixed, restarts(rng, self.restart_unit, self.restart_full))
-        dry: set[bool] = set()  # eager or not: narrow spaces a run has exhausted
-        proof: BestFirst | None = None  # the one full search, resumed in its turns
-        try:
-            # The narrow searches leave the full one a part of the budget for its proofs.
-            narrow_end = budget.seconds * (1 - self.full_share)
-            for restricted, eager, w, noise, cap in runs:
-                left = narrow_end - (budget.clock() - t0)
-                if left <= 0 or len(dry) == 2:
-                    break
-                if restricted and eager in dry:  # other weights: the same space again
-                    continue
-                if not restricted:
-                    # A restart's turn in the full space goes to the one full search, which
-                    # goes on from where it stopped: the only way a lost deal's whole
-                    # space is ever seen within the budget.
-                    self._full()
-                    proof = proof or BestFirst(self)
-                    before = len(proof.seen)
-                    r = proof.run(budget.sub(left, min(before + cap, budget.states)))
-                    states += r.states - before
-                    if r.status != UNKNOWN or r.cancelled:
-                        r.states, r.seconds = states, budget.clock() - t0
-                        return r
-                    continue
-                self.restricted, self.eager, self.weights = restricted, eager, w
-                self.noise, self._rand = noise, random.Random(rng.getrandbits(32)).random
-                r = best_first(self, budget.sub(left, min(cap, budget.states)))
-                states += r.states
-                if r.status == SOLVED or r.cancelled:
-                    r.states, r.seconds = states, budget.clock() - t0
-                    return r
-                if r.status == UNSOLVABLE:
-                    dry.add(eager)
-        finally:
-            self._full()
-        proof = proof or BestFirst(self)
-        before = len(proof.seen)
-        left = budget.seconds - (budget.clock() - t0)
-        full = proof.run(budget.sub(left))
-        full.states += states - before
-        full.seconds = budget.clock() - t0
-        return full
+        """The narrow searches, restarts, then the full search (:func:`.klondike_schedule.run`)."""
+        return run(self, budget)
 
-    def _full(self) -> None:
+    def set_full(self) -> None:
         """Set the domain for the full search (the only one whose dry run is a proof)."""
         self.restricted = self.eager = False
         self.noise = 0
@@ -339,7 +293,7 @@ class KlondikeDomain:
                     out.append(child(s, ((i, empty, k),)))
 
         # Cards the stock can bring to the waste top, each with the turns that bring it.
-        for turns, p in self._reachable(len(talon), pos, passes):
+        for turns, p in reachable(len(talon), pos, passes, self.draw, self.redeals):
             x = talon[p - 1]
             if found[x & 3] == x >> 2 and (not waste_filter or goes_up(x)):
                 out.append(child(s, (*turns, (WASTE, FOUNDATION + (x & 3), 1))))
@@ -381,59 +335,6 @@ class KlondikeDomain:
         return out
 
     # -- helpers ---------------------------------------------------------------------------
-    def _reachable(self, size: int, pos: int, passes: int) -> list[tuple[tuple[Move, ...], int]]:
-        """(stock turns, waste position) for every position the stock can reach from here,
-        the shortest way first; position 0 (an empty waste) plays nothing.  It depends on
-        three small numbers only, so each answer is kept."""
-        memo = self._reach_memo.get((size, pos, passes))
-        if memo is not None:
-            return memo
-        out: list[tuple[tuple[Move, ...], int]] = []
-        played: set[int] = set()
-        visited: set[tuple[int, int]] = set()
-        turns: list[Move] = []
-        p, used = pos, passes
-        draw, redeals = self.draw, self.redeals
-        while True:
-            # With unlimited passes the pass count does not matter: the walk is a cycle.
-            here = (p, 0 if redeals is None else used)
-            if here in visited:
-                break
-            visited.add(here)
-            if p > 0 and p not in played:
-                played.add(p)
-                out.append((tuple(turns), p))
-            if p < size:
-                k = min(draw, size - p)
-                turns.append((STOCK, WASTE, k))
-                p += k
-            elif p > 0 and (redeals is None or used < redeals):
-                turns.append((WASTE, STOCK, p))
-                p, used = 0, used + 1
-            else:
-                break
-        self._reach_memo[(size, pos, passes)] = out
-        return out
-
-    def _talon_up(self, cols: list[bytes], downs: list[int], talon: bytes, pos: int,
-                  found: list[int], edge: list[Move]) -> tuple[bytes, int]:
-        """Send up the safe cards from anywhere in the talon, with the turns that bring each
-        to the waste top.  Drawing one with unlimited passes, every talon card can be
-        played at any time, so a safe card there is as good as up (the same reason as
-        :func:`.klondike_autoplay.autoplay`); left in, it would only split the space."""
-        while True:
-            at = [i for i in map(talon.find, safe_cards(found)) if i >= 0]
-            if not at:
-                return talon, pos
-            i = min(at)
-            turns = next(t for t, p in self._reachable(len(talon), pos, 0) if p == i + 1)
-            edge.extend(turns)
-            x = talon[i]
-            found[x & 3] += 1
-            talon = talon[:i] + talon[i + 1:]
-            edge.append((WASTE, FOUNDATION + (x & 3), 1))
-            talon, pos = autoplay(cols, downs, talon, i, found, edge, True)
-
     def _child(self, s: State, edge: tuple[Move, ...]) -> tuple[tuple[Move, ...], State]:
         cols_t, downs_t, talon, pos, found_t, passes = s
         cols = list(cols_t)
@@ -472,5 +373,5 @@ class KlondikeDomain:
         talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager,
                               eager)
         if self.prune and self._free_pos and not self.restricted:
-            talon, pos = self._talon_up(cols, downs, talon, pos, found, full)
+            talon, pos = talon_up(cols, downs, talon, pos, found, full)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)

@@ -21,7 +21,13 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Iterator
-from typing import Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from .search import SOLVED, UNKNOWN, UNSOLVABLE, BestFirst, Budget, Result, best_first
+
+if TYPE_CHECKING:
+    from .klondike import KlondikeDomain
 
 # (restricted, eager, weights, noise, states): one best-first run.
 Run = tuple[bool, bool, tuple[int, ...], int, int]
@@ -67,3 +73,59 @@ def restarts(rng: random.Random, unit: int, full: float) -> Iterator[Run]:
         narrow = mode >= full
         eager = narrow and mode < full + (1 - full) / 2
         yield narrow, eager, w, rng.choice((0, 8, 24)), unit * luby(i)
+
+
+def run(domain: KlondikeDomain, budget: Budget) -> Result:
+    """The narrow searches of ``domain.schedule``, then restarts until the narrow share of
+    the budget is spent, then the full search with what is left (only it can prove a
+    deal lost)."""
+    d = domain
+    t0 = budget.clock()
+    states = 0
+    fixed = ((True, e, w, 0, cap) for e, w, cap in d.schedule)
+    rng = deal_rng(d.initial())
+    if d.dead_at_start:  # blocked for good (see :mod:`.klondike_dead`)
+        return Result(UNSOLVABLE, [], 1, budget.clock() - t0)
+    runs = chain(fixed, restarts(rng, d.restart_unit, d.restart_full))
+    dry: set[bool] = set()  # eager or not: narrow spaces a run has exhausted
+    proof: BestFirst | None = None  # the one full search, resumed in its turns
+    try:
+        # The narrow searches leave the full one a part of the budget for its proofs.
+        narrow_end = budget.seconds * (1 - d.full_share)
+        for restricted, eager, w, noise, cap in runs:
+            left = narrow_end - (budget.clock() - t0)
+            if left <= 0 or len(dry) == 2:
+                break
+            if restricted and eager in dry:  # other weights: the same space again
+                continue
+            if not restricted:
+                # A restart's turn in the full space goes to the one full search, which
+                # goes on from where it stopped: the only way a lost deal's whole space
+                # is ever seen within the budget.
+                d.set_full()
+                proof = proof or BestFirst(d)
+                before = len(proof.seen)
+                r = proof.run(budget.sub(left, min(before + cap, budget.states)))
+                states += r.states - before
+                if r.status != UNKNOWN or r.cancelled:
+                    r.states, r.seconds = states, budget.clock() - t0
+                    return r
+                continue
+            d.restricted, d.eager, d.weights = restricted, eager, w
+            d.noise, d._rand = noise, random.Random(rng.getrandbits(32)).random
+            r = best_first(d, budget.sub(left, min(cap, budget.states)))
+            states += r.states
+            if r.status == SOLVED or r.cancelled:
+                r.states, r.seconds = states, budget.clock() - t0
+                return r
+            if r.status == UNSOLVABLE:
+                dry.add(eager)
+    finally:
+        d.set_full()
+    proof = proof or BestFirst(d)
+    before = len(proof.seen)
+    left = budget.seconds - (budget.clock() - t0)
+    full = proof.run(budget.sub(left))
+    full.states += states - before
+    full.seconds = budget.clock() - t0
+    return full
