@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
 from games.engine import DAILY_GAMES, GAMES, daily_seed
@@ -155,13 +155,23 @@ def deal_for_request(game: str, spec: object) -> Deal:
 # anew each time (its ordering, which one row does not need, and every column's compile
 # cost about a millisecond, a sixth of starting a session; bench/http_cost.py).  The
 # solver's line, which can be long, is left unread (deferred) until asked for.
+_DEAL_FIELDS = [f for f in Deal._meta.concrete_fields if f.name != "line"]
 _DEAL_BY_SEED = "SELECT {} FROM {} WHERE game = %s AND seed = %s".format(
-    ", ".join(f.column for f in Deal._meta.concrete_fields if f.name != "line"),
-    Deal._meta.db_table)
+    ", ".join(f.column for f in _DEAL_FIELDS), Deal._meta.db_table)
+_DEAL_NAMES = [f.attname for f in _DEAL_FIELDS]
 
 
 def _find(game: str, seed: int) -> Deal | None:
-    return next(iter(Deal.objects.raw(_DEAL_BY_SEED, [game, str(seed)])), None)
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_DEAL_BY_SEED, [game, str(seed)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    # As the ORM reads a row: each field's own conversion (the seed's text to an int).
+    values = [f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
+              for f, v in zip(_DEAL_FIELDS, row, strict=True)]
+    return Deal.from_db(DEFAULT_DB_ALIAS, _DEAL_NAMES, values)
 
 
 def deal_row(game: str, seed: int) -> Deal:
