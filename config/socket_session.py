@@ -7,15 +7,19 @@ each time, so this middleware only puts the session (loaded lazily, on first rea
 Django's own store does) in ``scope["session"]`` and passes ``send`` through untouched.
 
 ``PlaySockets`` does that for the play socket, the one a process holds thousands of, in a
-single step: cookies, session and route, one copy of the scope where Channels' stack of
-middleware and router made three, each kept (with its coroutine) as long as the socket
-is open.  The consumer empties that one copy of what it no longer needs once connected
-(``PlayConsumer.connect``).  Other sockets take the stack.
+single step: cookies, session and route, added to the scope it was given, where Channels'
+stack of middleware and router made three copies, each kept (with its coroutine) as long
+as the socket is open.  It hands back the consumer's coroutine rather than awaiting it,
+so no frame of its own stays either.  The consumer empties the scope of what it no longer
+needs once connected (``PlayConsumer.connect``): the handshake's headers, cookies and
+session, which the layers above (their coroutines still hold the same scope) read before
+it.  Other sockets take the stack.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from importlib import import_module
 from typing import Any
 
@@ -42,24 +46,26 @@ def ReadOnlySessionStack(inner: Any) -> Any:  # noqa: N802 (named like Channels'
 
 
 class PlaySockets:
-    """``/ws/sessions/<id>/`` to ``play`` with its cookies, session and route; every other
-    socket to ``others``."""
+    """``/ws/sessions/<id>/`` to a new ``play`` consumer with its cookies, session and
+    route (what ``play.as_asgi()`` would do, without its coroutine); every other socket to
+    ``others``."""
 
-    def __init__(self, play: Any, others: Any) -> None:
+    _asgi_single_callable = True  # a plain __call__, yet not an ASGI 2 application
+
+    def __init__(self, play: type, others: Any) -> None:
         self.play, self.others = play, others
         self.store = import_module(settings.SESSION_ENGINE).SessionStore
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[Any]:
         match = PLAY_PATH.match(scope.get("path", ""))
         if match is None:
-            return await self.others(scope, receive, send)
+            return self.others(scope, receive, send)  # type: ignore[no-any-return]
         cookies: dict[str, str] = {}
         for name, value in scope.get("headers", ()):
             if name == b"cookie":
                 cookies = parse_cookie(value.decode("latin1"))
                 break
         key = cookies.get(settings.SESSION_COOKIE_NAME)
-        return await self.play({
-            **scope, "cookies": cookies, "session": self.store(key), "path_remaining": "",
-            "url_route": {"args": (), "kwargs": match.groupdict()},
-        }, receive, send)
+        scope.update(cookies=cookies, session=self.store(key), path_remaining="",
+                     url_route={"args": (), "kwargs": match.groupdict()})
+        return self.play()(scope, receive, send)  # type: ignore[no-any-return]

@@ -1,0 +1,189 @@
+"""A lighter Daphne websocket for the thousands of idle play sockets one process holds.
+
+Daphne's websocket protocol (autobahn's ``WebSocketServerProtocol``) keeps, for as long as
+the socket is open, everything its handshake used: the request's bytes, headers, status
+line, path, parameters and key, the 101 answer's text, and a copy on the instance of each of
+autobahn's 29 server options taken from the factory, about a hundred attributes in all, so
+each instance's ``__dict__`` outgrows its 128-slot table.  And Twisted's HTTP channel, which
+read the upgrade request, stays the transport's producer (for flow control) and with it the
+request: its two header tables, its body buffer, its cookies.  On this machine that was
+about 9 KB of each idle socket's 27 KB (bench/idle_sockets.py).
+
+``LeanWebSocketProtocol`` is daphne's protocol with three changes, nothing else:
+
+- the options are read from the factory onto the class, once (autobahn copies an option
+  only when the protocol has no such attribute: a class attribute counts, so every socket
+  reads the one value);
+- once open, the handshake's attributes go, and the instance's dict is rebuilt at the size
+  of what is left (a dict never shrinks when keys are deleted);
+- the HTTP channel's place as producer goes to ``_ReadPause``, which does what the channel
+  did in that place: stop reading from a client whose answers pile up unsent, and read
+  again once they drain.
+
+``install`` makes it the protocol of daphne's websocket factory (config/asgi.py), before
+daphne builds that factory.  tests/games/test_ws_memory.py fails if an attribute this
+relies on goes from the libraries.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, ClassVar
+
+from zope.interface import implementer
+
+# Read only during the opening handshake (autobahn's processHandshake and daphne's
+# onConnect); a server never reads them once open.
+HANDSHAKE_ONLY = (
+    "http_request_data", "http_headers", "http_status_line", "http_request_uri",
+    "http_request_path", "http_request_params", "http_request_host", "http_response_data",
+    "_wskey", "websocket_origin", "websocket_extensions", "clean_headers",
+    "application_deferred",
+)
+
+
+# State autobahn sets on every socket that an idle open one still holds at these values:
+# class attributes of the same value, the instance's copies are dropped once open (reads
+# find the class's; the first write puts the instance's own back).  Its dict then fits a
+# table of 64 slots rather than 128.
+IDLE_DEFAULTS: dict[str, Any] = dict.fromkeys((
+    "triggered", "wasMaxFramePayloadSizeExceeded", "wasMaxMessagePayloadSizeExceeded",
+    "closedByMe", "failedByMe", "droppedByMe", "wasClean", "wasOpenHandshakeTimeout",
+    "wasCloseHandshakeTimeout", "wasServingFlashSocketPolicyFile", "inside_message",
+), False) | dict.fromkeys((
+    "_perMessageCompress", "trackedTimings", "wasNotCleanReason", "localCloseCode",
+    "localCloseReason", "remoteCloseCode", "remoteCloseReason", "openHandshakeTimeoutCall",
+    "closeHandshakeTimeoutCall", "autoPingTimeoutCall", "autoPingPending",
+    "autoPingPendingCall", "autoPingPendingSent", "protocol_to_accept",
+    "websocket_protocol_in_use", "current_frame", "control_frame_data",
+), None) | {"autoPingPendingSeq": 0}
+
+_NEVER_WAITED: tuple[()] = ()
+
+
+def trim_queue(queue: Any) -> None:
+    """Daphne's queue of messages for the application, an unbounded ``asyncio.Queue``,
+    without the two parts such a queue never uses: the deque of senders waiting for room
+    (``put`` never waits without a bound) and the event ``join`` waits on (nothing joins
+    it).  Each is a 760-byte deque; asyncio only ever tests the first for emptiness here
+    and clears the second, so an empty tuple and one shared event take their places."""
+    import asyncio
+
+    kind = type(queue)
+    if (kind is asyncio.Queue and queue.maxsize == 0 and not queue._putters
+            and queue.qsize() == queue._unfinished_tasks):
+        queue._putters = _NEVER_WAITED
+        queue._finished = _never_joined()
+
+
+def _never_joined() -> Any:
+    import asyncio
+
+    if _JOIN[0] is None:
+        _JOIN[0] = asyncio.Event()
+    return _JOIN[0]
+
+
+_JOIN: list[Any] = [None]
+
+
+class _Path:
+    """What daphne reads of the handshake's request once open: its path, for the log
+    lines of a close (``log_action``)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: Any) -> None:
+        self.path = path
+
+
+def _read_pause() -> Any:
+    from twisted.internet.interfaces import IPushProducer
+
+    @implementer(IPushProducer)
+    class _ReadPause:
+        """The transport's producer once upgraded: what Twisted's ``HTTPChannel`` does
+        there with no request of its own running (``pauseProducing`` and
+        ``resumeProducing`` with ``_handlingRequest`` false), without keeping the
+        upgrade's request alive."""
+
+        __slots__ = ("transport",)
+
+        def __init__(self, transport: Any) -> None:
+            self.transport = transport
+
+        def pauseProducing(self) -> None:  # noqa: N802 (Twisted's names)
+            self.transport.pauseProducing()
+
+        def resumeProducing(self) -> None:  # noqa: N802
+            self.transport.resumeProducing()
+
+        def stopProducing(self) -> None:  # noqa: N802
+            pass  # as HTTPChannel's, with no request producer: the close follows
+
+    return _ReadPause
+
+
+def _as_class_attribute(value: Any) -> Any:
+    """A function (``perMessageCompressionAccept``) read through the instance must stay
+    the plain function it is on the factory, not become a method of the protocol."""
+    return staticmethod(value) if hasattr(type(value), "__get__") else value
+
+
+def lean_protocol() -> type:
+    from daphne.ws_protocol import WebSocketProtocol
+    from twisted.web.http import HTTPChannel
+
+    read_pause = _read_pause()
+
+    class LeanWebSocketProtocol(WebSocketProtocol):
+        _options_of: ClassVar[Any] = None  # the factory whose options the class holds
+
+        def _connectionMade(self) -> None:  # noqa: N802 (autobahn's name)
+            cls = type(self)
+            if cls._options_of is None:
+                for name in self.CONFIG_ATTRS:
+                    setattr(cls, name, _as_class_attribute(getattr(self.factory, name)))
+                cls._options_of = self.factory
+            elif cls._options_of is not self.factory:
+                # Another factory (a second server in one process): its own options on
+                # the instance, as autobahn does.
+                for name in self.CONFIG_ATTRS:
+                    setattr(self, name, getattr(self.factory, name))
+            super()._connectionMade()
+
+        def applicationCreateWorked(self, application_queue: Any) -> None:  # noqa: N802
+            trim_queue(application_queue)
+            super().applicationCreateWorked(application_queue)
+
+        def onOpen(self) -> None:  # noqa: N802
+            super().onOpen()
+            state = self.__dict__
+            for name in HANDSHAKE_ONLY:
+                state.pop(name, None)
+            for name, value in IDLE_DEFAULTS.items():
+                if name in state and state[name] is value:
+                    del state[name]
+            request = state.get("request")
+            if request is not None:
+                state["request"] = _Path(request.path)
+            self.__dict__ = dict(state)  # sized for what is left
+            transport = self.transport
+            if isinstance(getattr(transport, "producer", None), HTTPChannel):
+                transport.unregisterProducer()
+                transport.registerProducer(read_pause(transport), True)
+
+    for name, value in IDLE_DEFAULTS.items():
+        setattr(LeanWebSocketProtocol, name, value)
+    return LeanWebSocketProtocol
+
+
+def install() -> None:
+    """Daphne's websocket factory builds ``LeanWebSocketProtocol`` (under Daphne only:
+    another server never imports daphne's server module)."""
+    if "daphne.server" not in sys.modules:
+        return
+    from daphne.ws_protocol import WebSocketFactory
+
+    if getattr(WebSocketFactory.protocol, "_options_of", False) is False:
+        WebSocketFactory.protocol = lean_protocol()

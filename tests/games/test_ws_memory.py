@@ -1,0 +1,150 @@
+"""config/ws_memory.py: Daphne's websocket without what an idle socket never uses again.
+
+The first tests fail when autobahn, daphne, Twisted or asyncio no longer have what the
+lean protocol relies on; the last one plays a socket through a real Daphne with it."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import websockets
+from autobahn.websocket.protocol import WebSocketProtocol as Autobahn
+from autobahn.websocket.protocol import WebSocketServerProtocol
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from twisted.web.http import HTTPChannel
+
+from config.ws_memory import HANDSHAKE_ONLY, IDLE_DEFAULTS, _as_class_attribute, trim_queue
+from tests.reliability.stack import free_port, stop, wait_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sources() -> str:
+    import autobahn.websocket.protocol as ab
+    import daphne.ws_protocol as dw
+
+    return inspect.getsource(ab) + inspect.getsource(dw)
+
+
+def test_autobahn_copies_an_option_only_when_the_protocol_has_none():
+    made = inspect.getsource(Autobahn._connectionMade)
+    assert "if not hasattr(self, configAttr):" in made
+    assert len(WebSocketServerProtocol.CONFIG_ATTRS) >= 25
+    assert issubclass(WebSocketFactory.protocol, WebSocketProtocol)
+
+
+def test_the_attributes_dropped_once_open_are_the_librarys_own():
+    source = _sources()
+    made = inspect.getsource(Autobahn._connectionMade)
+    for name in HANDSHAKE_ONLY:
+        assert re.search(rf"self\.{name}\b[\w\s.,]*=(?!=)", source), name
+    for name, value in IDLE_DEFAULTS.items():  # set there, at that value, on every socket
+        assert re.search(rf"self\.{name}\s*=\s*{value!r}\b", source), name
+    assert {"wasClean", "localCloseCode", "closedByMe"} <= {
+        n for n in IDLE_DEFAULTS if f"self.{n} =" in made}
+    # nothing reads them by hasattr/getattr, where a class attribute would answer otherwise
+    for name in (*HANDSHAKE_ONLY, *IDLE_DEFAULTS):
+        assert not re.search(rf"(hasattr|getattr)\(self,\s*[\"']{name}[\"']", source), name
+    # daphne reads only the path of the handshake's request once open
+    daphne = inspect.getsource(WebSocketProtocol)
+    after = daphne[daphne.index("def onOpen"):]
+    assert set(re.findall(r"self\.request\.(\w+)", after)) == {"path"}
+    assert "self.clean_headers" not in after and "self.application_deferred" not in after
+
+
+def test_the_http_channel_as_producer_only_pauses_and_resumes_its_transport():
+    pause = inspect.getsource(HTTPChannel.pauseProducing)
+    resume = inspect.getsource(HTTPChannel.resumeProducing)
+    assert "self._networkProducer.pauseProducing()" in pause
+    assert "self._networkProducer.resumeProducing()" in resume
+
+
+def test_a_function_option_stays_a_function_on_the_class():
+    def accept(offers):
+        return offers
+
+    class P:
+        f = _as_class_attribute(accept)
+        n = _as_class_attribute(3)
+
+    assert P().f("x") == "x" and P().n == 3
+
+
+def test_a_trimmed_queue_still_hands_over_every_message_in_order():
+    async def run() -> list[object]:
+        q: asyncio.Queue[object] = asyncio.Queue()
+        assert hasattr(q, "_putters") and hasattr(q, "_finished")
+        trim_queue(q)
+        assert q._putters == ()  # type: ignore[attr-defined]
+        waiting = asyncio.ensure_future(q.get())  # a receive waiting before the message
+        await asyncio.sleep(0)
+        q.put_nowait(1)
+        q.put_nowait(2)
+        await q.put(3)
+        got = [await waiting, await q.get(), q.get_nowait()]
+        assert q.empty()
+        bounded: asyncio.Queue[object] = asyncio.Queue(maxsize=1)
+        trim_queue(bounded)  # a bounded queue waits for room: left as it is
+        assert isinstance(bounded._putters, type(asyncio.Queue()._putters))  # type: ignore[attr-defined]
+        return got
+
+    assert asyncio.run(run()) == [1, 2, 3]
+
+
+@pytest.fixture
+def echo_server():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "tests.games.ws_echo_app:application"], cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_port(port, proc)
+        yield port
+    finally:
+        stop(proc)
+
+
+def test_a_socket_through_daphne_with_the_lean_protocol(echo_server):
+    async def run() -> tuple[dict, dict, int | None]:
+        url = f"ws://127.0.0.1:{echo_server}/ws/echo/"
+        idle = await websockets.connect(f"{url}?idle", ping_interval=None)
+        async with websockets.connect(f"{url}?busy", ping_interval=None) as ws:
+            await ws.send("hello")
+            assert await ws.recv() == "hello"
+            big = "x" * 300_000  # several frames' worth, and more than one write
+            await ws.send(big)
+            assert await ws.recv() == big
+            await ws.send(b"\x00\x01")
+            assert await ws.recv() == b"\x00\x01"
+            await ws.send("probe idle")
+            seen = json.loads(await ws.recv())
+            await ws.send("probe busy")
+            busy = json.loads(await ws.recv())
+        await idle.send("now")  # a write to a dropped default puts it back
+        assert await idle.recv() == "now"
+        await idle.close()
+        assert idle.close_code == 1000
+        async with websockets.connect(url, ping_interval=None) as ws:
+            await ws.send("close")  # the server closes, with its code
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            code = ws.close_code
+        return seen, busy, code
+
+    seen, busy, code = asyncio.run(run())
+    assert seen["class"] == "LeanWebSocketProtocol"
+    assert seen["handshake_left"] == [] and seen["defaults_left"] == []
+    assert seen["options_on_instance"] == []
+    assert seen["producer"] == "_ReadPause" and seen["putters"] == "tuple"
+    assert seen["path"] == "/ws/echo/"
+    assert seen["keys"] <= 42, seen  # the dict's table of 64 slots
+    assert busy["producer"] == "_ReadPause" and busy["handshake_left"] == []
+    assert code == 4000

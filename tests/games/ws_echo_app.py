@@ -1,0 +1,50 @@
+"""A websocket echo served by Daphne with config/ws_memory.py's protocol, for
+tests/games/test_ws_memory.py.  ``probe`` answers what the server's open sockets hold."""
+
+from __future__ import annotations
+
+import gc
+import json
+from typing import Any
+
+from config.ws_memory import HANDSHAKE_ONLY, IDLE_DEFAULTS, install
+
+install()
+
+
+def probe(query: bytes) -> dict[str, Any]:
+    """What the open socket whose query string is ``query`` holds."""
+    from daphne.ws_protocol import WebSocketProtocol
+
+    found = [p for p in gc.get_objects() if isinstance(p, WebSocketProtocol)
+             and p._raw_query_string == query]
+    p = found[0]
+    return {
+        "sockets": len(found),
+        "class": type(p).__name__,
+        "keys": len(p.__dict__),
+        "handshake_left": [n for n in HANDSHAKE_ONLY if n in p.__dict__],
+        "defaults_left": [n for n in IDLE_DEFAULTS if n in p.__dict__],
+        "options_on_instance": [n for n in p.CONFIG_ATTRS if n in p.__dict__],
+        "producer": type(p.transport.producer).__name__,
+        "putters": type(p.application_queue._putters).__name__,
+        "path": p.request.path,
+    }
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    assert scope["type"] == "websocket"
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif message["type"] == "websocket.disconnect":
+            return
+        elif message.get("text", "").startswith("probe "):
+            query = message["text"].split(" ", 1)[1].encode()
+            await send({"type": "websocket.send", "text": json.dumps(probe(query))})
+        elif message.get("text") == "close":
+            await send({"type": "websocket.close", "code": 4000})
+        else:
+            await send({"type": "websocket.send", "text": message.get("text"),
+                        "bytes": message.get("bytes")})
