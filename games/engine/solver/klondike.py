@@ -17,7 +17,8 @@ anywhere, so the key leaves ``pos`` out and positions that differ only in it are
 Pruning (all of it keeps "unsolvable" a proof):
 
 * cards go up by themselves when both foundations of the other colour hold the rank
-  below (nothing could ever need them on the table), aces and twos always -- from the
+  below and the other suit of their colour the rank two below (nothing could ever need
+  them on the table, not even a card brought back down), aces and twos always -- from the
   waste only when drawing one card at a time (:mod:`.klondike_autoplay`), and then, with
   unlimited passes, from anywhere in the talon too (:mod:`.klondike_talon`);
 * drawing one with unlimited passes, a talon card that is not safe goes up only when the
@@ -110,14 +111,18 @@ class KlondikeDomain:
     restart_full = 0.2  # the share of restarts in the full space
     noise = 0  # heuristic noise, in 16ths of a unit (restarts only)
     root_autoplay = True  # hints turn it off when it would only undo the player's move
+    safe_up = True  # safe cards up by themselves after each move; off, only to check that
     # The full search's move filters (see the pruning notes); off, only to check them.
     prune = True
+    # The full search checks every position it expands for a block (:mod:`.klondike_dead`).
+    dead_each = True
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.draw = game.draw
         self.redeals = game.redeals  # None: unlimited
         self._free_pos = self.draw == 1 and self.redeals is None
+        self._back = game.foundation_back
         if self.draw > 1:
             # Drawing three, longer fixed runs and restarts win more (measured on the
             # deals draw three left unknown), and lost deals are often proven quickly.
@@ -217,6 +222,8 @@ class KlondikeDomain:
         narrow = self.restricted
         prune = self.prune and not narrow  # the narrow searches are tuned without it
         waste_filter = prune and self._free_pos
+        if prune and self.dead_each and lost(cols, downs, found, self._back, talon):
+            return out  # blocked for good: nothing below it could win
 
         memo: dict[int, bool] = {}
         faceup = b"".join([c[d:] for c, d in zip(cols, downs, strict=True)])
@@ -369,6 +376,8 @@ class KlondikeDomain:
             else:
                 cols[dst] += moving
         full = list(edge)
+        if not self.safe_up:
+            return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
         eager = self.eager and self.restricted
         talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager,
                               eager)

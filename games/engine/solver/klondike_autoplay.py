@@ -54,8 +54,9 @@ _SAFE: dict[tuple[int, ...], tuple[int, ...]] = {}  # a few thousand foundations
 
 def safe_cards(found: list[int]) -> tuple[int, ...]:
     """The cards that may go up now and never be needed on the table: the next card of a
-    suit when both suits of the other colour already hold the rank below it (nothing
-    could ever need it to build on), and aces and twos always."""
+    suit when both suits of the other colour already hold the rank below it and the other
+    suit of its colour the rank two below (nothing could ever need it to build on), and
+    aces and twos always."""
     key = tuple(found)
     out = _SAFE.get(key)
     if out is None:
@@ -64,11 +65,17 @@ def safe_cards(found: list[int]) -> tuple[int, ...]:
 
 
 def _safe_cards(found: list[int]) -> tuple[int, ...]:
+    # A card on the table holds only the two of the rank below in the other colour, and
+    # those are needed there only to hold the two of the rank below them, and so on: with
+    # the other colour home to the rank below and the other suit of its colour home to
+    # two below, no card could ever need it, even cards brought back down from the
+    # foundations.  (The other colour alone is not enough: a red jack may come down to
+    # hold a black ten, and then needs a black queen on the table.)
     out: tuple[int, ...] = ()
     for su in range(4):
         r = found[su]
         if r < 13:
             a, b = OTHER[su]
-            if r <= 1 or (found[a] >= r and found[b] >= r):
+            if r <= 1 or (found[a] >= r and found[b] >= r and found[3 - su] >= r - 1):
                 out += (r * 4 + su,)
     return out

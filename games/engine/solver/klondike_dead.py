@@ -32,22 +32,21 @@ _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
-         foundation_back: bool = True) -> bool:
+         foundation_back: bool = True, talon: bytes | None = None) -> bool:
     """Is the position provably lost?  ``cols`` bottom card first, ``downs`` the face-down
-    cards of each column, ``found`` the cards home per suit; the talon is what is left."""
-    talon = set(range(52)) - {x for c in cols for x in c} - {
-        r * 4 + su for su in range(4) for r in range(found[su])}
-    # where[x] = (column, place) for each card on a fixed place: face down, or the lowest
-    # face-up card of its column.  Everything else not home is free to move.
-    where: dict[int, tuple[int, int]] = {}
-    for i, c in enumerate(cols):
-        for p in range(min(downs[i] + 1, len(c))):
-            where[c[p]] = (i, p)
+    cards of each column, ``found`` the cards home per suit; the talon is what is left
+    (``talon``, when the caller has it at hand)."""
+    if talon is None:
+        talon = bytes(set(range(52)) - {x for c in cols for x in c} - {
+            r * 4 + su for su in range(4) for r in range(found[su])})
+    # where[x] = (column, place) for each card in a column where it lies now.  A card is
+    # free to move once its place is left (and the talon's are free from the start).
+    where = {x: (i, p) for i, c in enumerate(cols) for p, x in enumerate(c)}
     if not where:
         return False
-    # left[i]: how many fixed cards of column i, from the top, can leave (a prefix).
+    # left[i]: how many places of column i, from the top, can be left (a prefix).
     left = [0] * len(cols)
-    fixed = [min(downs[i] + 1, len(c)) for i, c in enumerate(cols)]
+    fixed = [len(c) for c in cols]
     home = list(found)  # home[su]: cards of the suit that can go up, lowest first
     empty = any(not c for c in cols)
 
@@ -59,11 +58,12 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
         i, p = w
         return fixed[i] - left[i] <= p + 1
 
-    def can_land(x: int) -> bool:
-        """May card ``x`` leave its fixed place, as the head of a run or alone?"""
+    def can_land(x: int, top: bool = True) -> bool:
+        """May card ``x`` leave its place, as the head of a run or alone (``top``: with
+        the places above it left, so that it may also go up)?"""
         r = x >> 2
         su = x & 3
-        if home[su] >= r:  # its foundation is ready: it goes up (or onto a place)
+        if top and home[su] >= r:  # its foundation is ready: it goes up
             return True
         if r == 12:
             return empty
@@ -100,8 +100,11 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
                 changed = True
         for i, c in enumerate(cols):
             while left[i] < fixed[i]:
-                x = c[fixed[i] - 1 - left[i]]
-                if not can_land(x):
+                q = fixed[i] - 1 - left[i]
+                # Its place is left when it moves or goes up, or when a face-up card under
+                # it moves off as the head of a run, taking it along.
+                if not (can_land(c[q]) or any(can_land(c[p], False)
+                                              for p in range(downs[i], q))):
                     break
                 left[i] += 1
                 changed = True
