@@ -21,6 +21,7 @@ from config.threads import Handler, RequestThreads  # noqa: E402
 django_asgi_app = Handler() if settings.REQUEST_THREADS > 0 else ASGIHandler()
 
 # Imported after Django is set up: the routing modules import models.
+from asgiref.sync import markcoroutinefunction  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
@@ -71,8 +72,11 @@ class _Entry:
     rather than awaiting it: an open socket's task then holds two frames fewer, the two
     layers' coroutines, each kept with its scope while the socket is open."""
 
-    _asgi_single_callable = True  # so asgiref does not take it for an ASGI 2 application
+    # Marked as what it is to the servers, an ASGI 3 application: asgiref (Daphne) reads
+    # the attribute, uvicorn asks whether __call__ is a coroutine function.
+    _asgi_single_callable = True
 
+    @markcoroutinefunction
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket":
             return websocket_app(scope, receive, send)

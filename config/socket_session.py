@@ -23,6 +23,7 @@ from collections.abc import Awaitable
 from importlib import import_module
 from typing import Any
 
+from asgiref.sync import markcoroutinefunction
 from channels.sessions import CookieMiddleware
 from django.conf import settings
 from django.http.cookie import parse_cookie
@@ -56,6 +57,7 @@ class PlaySockets:
         self.play, self.others = play, others
         self.store = import_module(settings.SESSION_ENGINE).SessionStore
 
+    @markcoroutinefunction
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[Any]:
         match = PLAY_PATH.match(scope.get("path", ""))
         if match is None:

@@ -98,6 +98,15 @@ def test_a_trimmed_queue_still_hands_over_every_message_in_order():
     assert asyncio.run(run()) == [1, 2, 3]
 
 
+def test_every_server_takes_the_entry_for_an_asgi3_application():
+    from asgiref.compatibility import guarantee_single_callable
+
+    from config.asgi import application
+
+    assert guarantee_single_callable(application) is application  # Daphne's reading
+    assert asyncio.iscoroutinefunction(application.__call__)  # uvicorn's
+
+
 @pytest.fixture
 def echo_server():
     port = free_port()
