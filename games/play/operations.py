@@ -29,9 +29,11 @@ from games.play import analysis_cache, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 
 # The row a new session locks (see start_session).  Written once: the ORM's select_for_update
-# query cost more to build than to run (bench/http_cost.py).
+# query cost more to build than to run (bench/http_cost.py).  SQLite (``make run``'s
+# embedded default) has no FOR UPDATE: it locks the whole database for a write, as
+# select_for_update leaves it there.
 _LOCK_PLAYER = (f"SELECT {Player._meta.get_field('merged_into').column} FROM "
-                f"{Player._meta.db_table} WHERE {Player._meta.pk.column} = %s FOR UPDATE")
+                f"{Player._meta.db_table} WHERE {Player._meta.pk.column} = %s")
 
 
 def _after_commit(outcome: Outcome) -> Outcome:
@@ -50,7 +52,8 @@ def start_session(player: Player, game: str, deal_spec: object,
         # Lock the player row so two simultaneous starts cannot both be the first attempt
         # (and so a guest being merged into an account, which locks it too, is seen).
         with connection.cursor() as cursor:  # one short statement, not built by the ORM
-            cursor.execute(_LOCK_PLAYER, [player.pk])
+            lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+            cursor.execute(_LOCK_PLAYER + lock, [player.pk])
             row = cursor.fetchone()
         if row is None or row[0] is not None:
             raise PlayerMerged()
