@@ -21,8 +21,12 @@ many sockets that leaves room for and stops short of it.
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench,
 created if missing), REDIS_URL (default redis://127.0.0.1:6379/0).
 
-Runs of 2026-12-01 (2 shared cores, 3,000 sockets unless said; "kept": the RSS still taken
-once every socket has closed, as a share of what they took):
+``--trace`` runs the server under tracemalloc (bench/idle_trace.py): what each open socket
+added by library and by line, what stays after the closes, live objects by type (RSS
+means nothing then); ``--trace --allocator``: Python's allocator's arenas instead.
+
+Earlier runs of 2026-12-01 (2 shared cores, 3,000 sockets unless said; "kept": the
+RSS still taken once every socket has closed, as a share of what they took):
 
     server                 before the changes         after them
                            per socket   kept          per socket   kept
@@ -33,22 +37,58 @@ once every socket has closed, as a share of what they took):
 
     daphne, PYTHONMALLOC=malloc                       30.5 KB       23%
 
-    daphne, 19,800 asked (this machine's hard limit is 20,000 files, and raising it needs
-    CAP_SYS_RESOURCE): 19,710 open (90 handshakes failed on the loaded cores), 332 s to
-    open them from 4 clients; RSS 116 -> 680 MB, 29.3 KB a socket; 30 s to see them all
-    closed, then 724 MB (108%) with Python's own allocator.
+Those changes: the play socket's cookies, session and route in one step (one scope, not
+three), the handshake's headers, cookies and session dropped once connected, and a full
+collection plus ``malloc_trim`` after a burst of closes (games/live/memory.py).
 
-The changes: the play socket's cookies, session and route in one step instead of three
-layers each keeping a copy of the scope, the handshake's headers, cookies and session
-dropped once connected, and a full collection plus ``malloc_trim`` after a burst of closes
-(games/live/memory.py).  tracemalloc on the uvicorn server (1,500 sockets) puts 25 KB on
-each open socket: uvicorn 7.8 KB, websockets (its handshake and headers) 6.1 KB, asyncio's
-queues, events and task 5.1 KB, the site's own (scope, consumer, player, Django's session
-object, Channels) about 5 KB; after the closes and the collection, 170 bytes a socket are
-still allocated, so what RSS keeps is the allocator's (Python's arenas only go back to the
-system when wholly empty), not live objects: with ``PYTHONMALLOC=malloc`` every object
-comes from glibc, and ``malloc_trim`` gives three quarters of it back.  The 15 KB aim needs
-a lighter websocket server under the site than these three.
+Later runs of 2026-12-01: the lean Daphne websocket (config/ws_memory.py) and two
+to four coroutine frames fewer per socket (config/asgi.py, config/socket_session.py).
+"before" is the tree just before them, run alternately with "after" (load average 3 to
+11: others' work on the same 2 cores; the time to open them grows with it, not memory):
+
+    daphne, one process        asked    held     per socket       kept after close
+                                                 before  after    before  after
+    3,000 sockets              3,000    3,000    28.5    14.4 KB   74%     90%
+    10,000 sockets            10,000   10,000    28.7    14.6 KB  100%     76%
+    19,500 (the most here)    19,500   19,406    28.9    14.4 KB   84%    101%
+    10,000, PYTHONMALLOC=malloc                          15.8 KB           20%
+    uvicorn (sansio)          3,000    3,000            23.4 KB           88%
+    uvicorn (wsproto)         3,000    3,000            21.3 KB           82%
+
+(uvicorn has the site's part only, the frames: 26.1 KB before it, in the earlier runs.)
+
+20,000 cannot be open here (a hard limit of 20,000 files, see above): 19,500 asked, 100-180
+fail their handshake on the loaded cores (19,322 held before, 19,406 after).  At 14.4 KB, 20,000 would take 290 MB.
+
+Where an idle socket's memory goes (tracemalloc, bytes per open socket by the allocating
+library, Daphne; 2,804 sockets before, 2,600 after; each total includes about 0.7 KB of
+one-off allocations, the tracebacks of handshakes that failed under tracing's load):
+
+    library     before   after   what (before / after)
+    daphne       6,796   1,342   its protocol's 101-attribute __dict__ (3.3 KB), headers /
+                                 the connection's entry, reply partial, addresses, path
+    twisted      5,948   1,684   the transport, and the HTTP channel and its request kept
+                                 as the transport's producer / the transport
+    autobahn     4,196   2,322   send deque (766), UTF-8 validator, stats, masker,
+                                 futures, and the handshake's bytes and headers / not those
+    asyncio      3,965   2,377   Daphne's queue (four 766-byte deques / two), task, future
+    the site     2,394   3,126   scope, consumer, request-id context / and the protocol's
+                                 rebuilt 29-key __dict__ (839), allocated in ws_memory.py
+    django       1,108     880   the player's model instance
+    channels       895      55   as_asgi's and the router's coroutines and scope / none
+    asgiref        295     295   a context-local storage
+    txaio          256     258   the protocol's is_open/is_closed futures
+    others         565     540   redis, psycopg, re, uuid, cffi
+    total         27.0    14.0 KB
+
+After closing, what the sockets took is not live any more: the trace finds 50-200 bytes a
+socket still allocated, and Python's allocator (``--trace --allocator``, 3,000 sockets)
+has as much in use as before they opened, 49.5 MB (79.6 MB open), but in 89 arenas of
+1 MiB where it had 52: it gives an arena back only once every object in it is freed, and
+only 10 were.  The other 38.4 MB (9.6 free in pools, 28.8 in empty pools of arenas still
+holding something) is exactly what RSS kept; ``malloc_trim`` cannot return it.  With
+``PYTHONMALLOC=malloc`` every object comes from glibc, and the collection plus
+``malloc_trim`` give back 80% at 1.2 KB more a socket (its CPU cost not measured here).
 """
 
 from __future__ import annotations
@@ -68,6 +108,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from http_cost import command  # noqa: E402
+from idle_trace import print_trace, take_trace  # noqa: E402
 from server import ensure_database, free_port, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,6 +237,12 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=4, help="client processes")
     ap.add_argument("--at-once", type=int, default=200, help="handshakes at once per client")
     ap.add_argument("--settle", type=float, default=5, help="seconds before each reading")
+    ap.add_argument("--trace", action="store_true",
+                    help="run the server under tracemalloc (bench/idle_trace.py) and print "
+                         "what each socket holds, by library and by type")
+    ap.add_argument("--allocator", action="store_true",
+                    help="with --trace: no tracemalloc, only Python's allocator's statistics "
+                         "(arenas held, bytes in use and free) at each reading")
     ap.add_argument("--pause", action="store_true",
                     help="wait for Enter at each reading (to inspect the server)")
     ap.add_argument("--client", nargs=3, metavar=("PORT", "SOURCE", "FILE"),
@@ -233,14 +280,24 @@ def main() -> None:
     targets = [made[i % sessions] for i in range(args.sockets)]
 
     port = free_port()
-    server = subprocess.Popen(command(args.server, port, websockets=True), cwd=ROOT, env=env,
+    argv = command(args.server, port, websockets=True)
+    trace_out = ""
+    if args.trace:
+        trace_out = tempfile.mktemp(prefix="idle-trace-", suffix=".json")
+        argv = [argv[0], str(Path(__file__).with_name("idle_trace.py")), trace_out, *argv[1:]]
+    if args.allocator:
+        env["IDLE_TRACE_ALLOCATOR_ONLY"] = "1"
+    server = subprocess.Popen(argv, cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    traces: list[dict] = []
     files: list[str] = []
     clients: list[subprocess.Popen[str]] = []
     rows: list[tuple[str, int, int, float, int]] = []
 
     def reading(name: str, sockets: int, seconds: float) -> None:
         rows.append((name, sockets, rss_kb(server.pid), seconds, sockets_open(server.pid)))
+        if trace_out:
+            traces.append(take_trace(server.pid, trace_out))
         print(f"    {name}: {rows[-1][2] / 1024:.1f} MB, files: {open_fds(server.pid)}"
               f" (server pid {server.pid})", flush=True)
         if args.pause:
@@ -287,6 +344,8 @@ def main() -> None:
             server.kill()
         for f in files:
             os.unlink(f)
+        if trace_out and os.path.exists(trace_out):
+            os.unlink(trace_out)
 
     base, top = rows[0][2], rows[1][2]
     print(f"\n{args.server}, one process, {rows[1][1]} idle play sockets over {sessions} "
@@ -300,6 +359,8 @@ def main() -> None:
         print(f"\nper open socket: {(top - base) / rows[1][1]:.1f} KB; kept after closing: "
               f"{(rows[-1][2] - base) / 1024:.1f} MB "
               f"({(rows[-1][2] - base) / max(1, top - base):.0%} of what they took)")
+    if traces and rows[1][1]:
+        print_trace(traces, rows[1][1])
 
 
 def run_clients(port: int, shares: list[list[list[str]]], files: list[str],
