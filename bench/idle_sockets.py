@@ -57,8 +57,8 @@ to four coroutine frames fewer per socket (config/asgi.py, config/socket_session
 
 (uvicorn has the site's part only, the frames: 26.1 KB before it, in the earlier runs.)
 
-20,000 cannot be open here (a hard limit of 20,000 files, see above): 19,500 asked, 100-180
-fail their handshake on the loaded cores (19,322 held before, 19,406 after).  At 14.4 KB, 20,000 would take 290 MB.
+20,000 cannot be open here (a hard limit of 20,000 files, see above): of 19,500 asked, 94-178
+failed their handshake on the loaded cores.  At 14.4 KB, 20,000 would take 290 MB.
 
 Where an idle socket's memory goes (tracemalloc, bytes per open socket by the allocating
 library, Daphne; 2,804 sockets before, 2,600 after; each total includes about 0.7 KB of

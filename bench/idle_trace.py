@@ -87,8 +87,9 @@ def reading() -> dict[str, object]:
         name = f"{kind.__module__}.{kind.__qualname__}"
         counts[name] += 1
         sizes[name] += sys.getsizeof(obj)
-    return {"unreachable": unreachable, "obmalloc": obmalloc(), "libraries": dict(by_lib), "lines": dict(by_line.most_common(400)),
-            "counts": dict(counts), "sizes": dict(sizes)}
+    return {"unreachable": unreachable, "obmalloc": obmalloc(), "libraries": dict(by_lib),
+            "lines": dict(by_line.most_common(400)), "counts": dict(counts),
+            "sizes": dict(sizes)}
 
 
 def take_trace(pid: int, out: str) -> dict:
