@@ -116,6 +116,7 @@ class KlondikeDomain:
     prune = True
     # The full search checks every position it expands for a block (:mod:`.klondike_dead`).
     dead_each = True
+    canonical = True  # the key takes the columns in any order (off: as they lie)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -148,9 +149,10 @@ class KlondikeDomain:
 
     def key(self, s: State) -> tuple[object, ...]:
         cols, downs, talon, pos, _, passes = s
-        if self.restricted:
-            # The narrow searches prove nothing and rarely meet a position again with its
-            # columns in another order: the cheap key, columns as they lie.
+        if self.restricted or not self.canonical:
+            # The narrow searches (and hints' samples) prove nothing and rarely meet a
+            # position again with its columns in another order: the cheap key, columns as
+            # they lie.
             return (cols, downs, talon) if self._free_pos else (cols, downs, talon, pos, passes)
         # Column order does not matter: the same columns in another order are one position
         # (each column keyed behind its count of face-down cards; cards and counts are
