@@ -19,23 +19,34 @@ Klondike on seeds 0-299), 2026-12-01, load average 10-15 on the 2 cores:
     deal 11982 proven unsolvable, CPU s                   1.42      0.42             3x
     (before: 4-16 s for 100 deals, 187-320x; 11982 in 4.5-5.0 s)
 
-    Klondike draw one, 10 s CPU a deal      ours: seeds 500000-500149   kpat: its deals 1-150
-    solved                                  130 (86.7%)                 129 (86.0%)
-    proven lost                             6 (4.0%)                    4 (2.7%)
-    unknown                                 14 (9.3%)                   17 (11.3%)
-    CPU s in all (median per deal)          190.3 (6.5 ms)              15.4 (1.0 ms)
-    (before: 88.0% solved, 0.0% proven lost, 12% unknown on 150 fresh seeds; published
-    ~90.5% winnable, so ~9.5% lost: most of our unknowns are lost deals not yet proven)
+    Klondike draw one, 10 s CPU a deal      ours: seeds 600000-600149   kpat: its deals 1-150
+    solved                                  134 (89.3%)                 129 (86.0%)
+    proven lost                             5 (3.3%)                    4 (2.7%)
+    unknown                                 11 (7.3%)                   17 (11.3%)
+    CPU s in all (median per deal)          199.1 (6.0 ms)              52.9 (3.0 ms)
+    (2026-12-01 20:35-20:50, two of our processes at once, load average 9 falling to 2;
+    kpat alone after, load 3.5.  The code before this round (sorted key, safe cards from
+    the talon, talon cards up only when the next can follow, the blocked check at every
+    position and over face-up runs, the sounder safe rule), same seeds, one process
+    alongside: 136 / 5 / 9, its two extra wins 600055 (5.7 s) and 600114 (7.2 s).  The
+    13 deals past 2 s rerun side by side, one process each, load about 4: the same
+    verdicts from both (600055 solved by both, 6.2 s now against 4.9; 600114 unknown for
+    both) -- so on these fresh deals the changes prove nothing more, while on tuning
+    deals they do (seed 6 lost in 59k states of the full search, 601k before; seed 65 in
+    3.2k, not closed in 150k).  Three of the five proofs are blocked deals found at once,
+    two full searches (600040 in 5.6 s, 600087 in 2.7 s).  Earlier, seeds 500000-500149:
+    86.7% / 4.0% / 9.3%; published ~90.5% winnable, so ~9.5% lost: most of our unknowns
+    are lost deals whose space is still too large to close in 10 s.)
 
     Klondike hints, 40 positions from random play, CPU ms    median   p95   worst
-    1200 states a sample (now)                               76       165   189
-    3000 states a sample (before), same positions            186      294   375
-    (FreeCell on 40 positions: median 2, p95 24 ms; Baker's Dozen: 7, 806 ms)
+    1200 states a sample (now)                               81       185   220
+    3000 states a sample (before), same positions            185      316   508
+    (2026-12-01 20:52, load average 5; FreeCell on 40 positions: median 1, p95 18 ms;
+    Baker's Dozen: 6, 352 ms.  Earlier the same day, at load 10-15: 76 / 165 / 189 and
+    186 / 294 / 375.)
 
-Every solution of ours replayed as a win.  The six lost proofs are all blocked positions
-(klondike_dead), found at once; the full search proves some tuning deals lost (59, 80) but
-none of these within 10 s.  ``python -m games.engine solve GAME --range 0 999 --budget 10
---cpu`` gives longer sweeps (two processes at once on this machine).
+Every solution of ours replayed as a win.  ``python -m games.engine solve GAME --range 0
+999 --budget 10 --cpu`` gives longer sweeps (two processes at once on this machine).
 
 Earlier runs (2026-11-30, before the move filters): Klondike draw three 79.2% solved, 8.1%
 proven lost, 12.7% unknown on seeds 0-999; Whitehorse 99.7% / 0.1% / 0.2%; Baker's Dozen
@@ -300,7 +311,7 @@ def main() -> None:
     p.add_argument("--fc-budget", type=float, default=60.0)
     p.add_argument("--klondike", type=int, default=150, help="deals per Klondike game")
     p.add_argument("--klondike-start", type=int, default=500_000,
-                   help="our first Klondike seed (fresh ones: 0-199 were tuned on)")
+                   help="our first Klondike seed (fresh ones: 0-299 were tuned on)")
     p.add_argument("--games", nargs="*", default=["klondike", "klondike-draw3", "whitehorse"],
                    help="the Klondike-family games to run")
     p.add_argument("--bakers", type=int, default=100)
