@@ -66,6 +66,28 @@ ratio flatters; the CPU per request is the steadier figure: ``GET /api/me/`` cos
 the static file's CPU before, 1.3-2.0x after (daphne).  What is left on its path: the two
 Redis reads (session, player), the CSRF token's masking, the locale, messages and session
 middleware, and the server's HTTP framing.
+
+2026-12-01 evening, a quieter machine (load average 1.6-1.8) whose cores are slower (the
+static file costs 2.1-2.4 ms of CPU here against 1.2-1.9 above), 6 s a row, before (84c40c0,
+a worktree) and after (the deal read and the player locked by statements written once,
+games/daily.py and games/play/operations.py), alternated, 2 runs each:
+
+    server       request               req/s     CPU ms/req   vs static
+    daphne before  static file          406-496    2.08-2.37      100%
+    daphne before  GET /api/me/         249-253    4.03-4.09     50-62%
+    daphne before  POST /api/sessions/   89-95    10.16-10.82    19-22%
+    daphne after   static file          435-500    2.11-2.34      100%
+    daphne after   GET /api/me/         243-259    4.00-4.10     52-56%
+    daphne after   POST /api/sessions/  118-122    7.91-8.07     24-28%
+
+In process (Django's test client, no server), a FreeCell ``POST /api/sessions/`` with a
+random deal costs 3.3-5.5 ms of CPU depending on the machine's load; DRF's dispatch is
+about 0.45 ms of it (a bare DRF view against a bare Django view through the same
+middleware), the ORM's INSERT of the session 0.36 ms (0.30 hand-written: not worth a second
+path).  The rest of the 8 ms under Daphne is the server's: its HTTP framing (the static
+file's 2.1-2.4 ms), the hand-over to the request thread and back, and the GIL shared with
+the event loop.  300 starts a second would need about 3 ms of CPU each on one core, less
+than this machine's Daphne spends on a static file and the thread hop together.
 """
 
 from __future__ import annotations
