@@ -58,6 +58,31 @@ This script's own ``--moves random`` after the change, the same afternoon (load 
 0.42-0.43 ms of server CPU a move (the echo's 0.21-0.26); FreeCell 689-1,096/s, 32-41%, p99
 98-239 ms, 0.43-0.54 ms (0.18-0.20).
 
+2026-12-01 evening, a slower machine than the runs above (load average 1-4: the end of other
+work), 50 players, 10 s, random legal moves with the stock, 2 runs each, this script and
+bench/api_client.py (the client written from docs/api.md; 0 errors in every run) in turns:
+
+    game          script       moves/s     p99 ms      echo/s      ratio    CPU/move (echo)
+    klondike      server.py   1373-1455   76-81     3305-3410   42-43%   0.46-0.49 (0.23-0.31)
+    klondike      api_client  1220-1262   77-96     2631-2656   46-48%   0.50-0.68
+    freecell      server.py    998-1283   87-96     2486-2937   40-44%   0.53-0.75 (0.28-0.29)
+    freecell      api_client   968-980   110-114    2605-2624     37%    0.69-0.75
+    whitehorse    server.py   1158-1471   81-91     2418-3200   46-48%   0.58-0.64 (0.32-0.33)
+    whitehorse    api_client  1137-1487   76-90     2957-3428   38-43%   0.58-0.61
+    bakers-dozen  server.py   1044-1501   90-98     2604-3540   40-42%   0.63-0.69 (0.30)
+    bakers-dozen  api_client   693-918    89-133    2336-3152     29%    1.02-1.18
+
+On the quiet machine earlier that day (load under 1.5, one run each): Klondike 42-55% (p99
+74-79 ms), FreeCell 40-44% (p99 70-78 ms); FreeCell before and after the day's changes,
+alternated: 38-39% and 44-57% of the echo, 0.61-0.80 and 0.58-0.60 ms a move (the echo
+itself moved from 2,669 to 4,007/s between runs).  What did not move p99: PostgreSQL's
+synchronous_commit off for the bench database (both ways within the spread), the
+interpreter's switch interval at 1 ms (worse: 28-30 ms of loop lag at p99 against 21), more
+statements in flight (WS_DB_BATCHES 4 or 8).  The site's event loop is late by 8-11 ms at
+p90 and about 21 ms at p99 under this load (a probe every 5 ms), which is the queue of 50
+players' moves at about 0.5 ms each rather than any one long step; the full collections
+are rare once the process is warm (gc.freeze in config/asgi.py).
+
 Not met on this machine as it was: FreeCell at 50% of the echo, and p99 under 60 ms (the
 echo's own p99 was 66-340 ms).  Klondike reached 40% in 4 of 9 runs.  What changed is the
 engine's share of an answer (bench/answer.py: Klondike 122-135 to 86-109 us, Whitehorse
