@@ -128,3 +128,61 @@ def test_resign_over_the_socket(api):
     assert refused["op"] == "m1"
     stored = GameSession.objects.get(pk=s["id"])
     assert stored.status == "resigned" and stored.seq == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_start_waits_for_the_players_row_so_two_starts_cannot_both_be_first():
+    """Two starts of one daily at once must not both find "no earlier attempt" and both be
+    ranked: each start locks the player's row first (games/play/operations.py).  Here one
+    connection holds that lock; a start on another must wait for it, and once it goes on
+    it finds the attempt the holder made.  Without the lock the start looks for earlier
+    attempts before the holder commits and stores a second ranked one (checked: it does)."""
+    import threading
+
+    from django.db import connection, connections, transaction
+
+    from games import daily
+    from games.errors import RankedAttemptOpen
+    from games.models import Player
+    from games.play import operations
+
+    player = Player.objects.create(display_name="Twice")
+    deal = daily.todays_deal("freecell")
+    locked, release = threading.Event(), threading.Event()
+    results: dict[str, object] = {}
+
+    def holder():
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT id FROM games_player WHERE id = %s FOR UPDATE",
+                                   [player.pk])
+                locked.set()
+                release.wait(10)
+                # The holder's own first attempt, committed as its lock goes.
+                GameSession.objects.create(player=player, deal=deal, game=deal.game,
+                                           ranked=True)
+        finally:
+            connections.close_all()
+
+    def starter():
+        try:
+            results["outcome"] = operations.start_session(player, "freecell", "daily")
+        except Exception as exc:  # the 409 of an open ranked attempt
+            results["error"] = exc
+        finally:
+            connections.close_all()
+
+    a = threading.Thread(target=holder)
+    a.start()
+    assert locked.wait(10)
+    b = threading.Thread(target=starter)
+    b.start()
+    b.join(0.5)
+    waited = b.is_alive()
+    release.set()
+    a.join(10)
+    b.join(10)
+    assert waited, "the start did not wait for the player's row"
+    assert isinstance(results.get("error"), RankedAttemptOpen), results
+    assert GameSession.objects.filter(player=player, ranked=True).count() == 1
