@@ -31,6 +31,7 @@ relies on goes from the libraries.
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any, ClassVar
 
@@ -80,15 +81,11 @@ def trim_queue(queue: Any) -> None:
         queue._finished = _never_joined()
 
 
+@functools.cache  # one event for every queue: nothing ever waits on it
 def _never_joined() -> Any:
     import asyncio
 
-    if _JOIN[0] is None:
-        _JOIN[0] = asyncio.Event()
-    return _JOIN[0]
-
-
-_JOIN: list[Any] = [None]
+    return asyncio.Event()
 
 
 class _Path:

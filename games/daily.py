@@ -8,6 +8,7 @@ replaced by the next candidate seed.  Without the solver the deals are stored un
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import zoneinfo
@@ -159,6 +160,8 @@ _DEAL_FIELDS = [f for f in Deal._meta.concrete_fields if f.name != "line"]
 _DEAL_BY_SEED = "SELECT {} FROM {} WHERE game = %s AND seed = %s".format(
     ", ".join(f.column for f in _DEAL_FIELDS), Deal._meta.db_table)
 _DEAL_NAMES = [f.attname for f in _DEAL_FIELDS]
+# Each column's conversion as the ORM applies it (the seed's text to an int), found once.
+_DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
 
 
 def _find(game: str, seed: int) -> Deal | None:
@@ -168,9 +171,8 @@ def _find(game: str, seed: int) -> Deal | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    # As the ORM reads a row: each field's own conversion (the seed's text to an int).
-    values = [f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
-              for f, v in zip(_DEAL_FIELDS, row, strict=True)]
+    values = [v if convert is None else convert(v, None, db)
+              for convert, v in zip(_DEAL_CONVERTERS, row, strict=True)]
     return Deal.from_db(DEFAULT_DB_ALIAS, _DEAL_NAMES, values)
 
 
@@ -181,11 +183,9 @@ def deal_row(game: str, seed: int) -> Deal:
     to roll back, so a savepoint is taken only inside a caller's transaction."""
     deal = _find(game, seed)
     if deal is None:
+        inside = transaction.get_connection().in_atomic_block
         try:
-            if transaction.get_connection().in_atomic_block:
-                with transaction.atomic():
-                    deal = Deal.objects.create(game=game, seed=seed)
-            else:
+            with transaction.atomic() if inside else contextlib.nullcontext():
                 deal = Deal.objects.create(game=game, seed=seed)
         except IntegrityError:  # made by another request meanwhile
             deal = _find(game, seed)
