@@ -194,8 +194,18 @@ async def measure(port: int, pid: int, seconds: float, connections: int,
         c.writer.close()
     lat = sorted(latencies)
     q = lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000  # noqa: E731
-    return {"rate": len(lat) / elapsed, "p50": q(0.5), "p99": q(0.99),
+    return {"rate": len(lat) / elapsed, "elapsed": elapsed, "p50": q(0.5), "p99": q(0.99),
             "cpu_ms": cpu / max(1, len(lat)) * 1000, "errors": errors[0]}
+
+
+def combined(runs: list[dict[str, float]]) -> dict[str, float]:
+    """One row from its rounds: rates and CPU weighted by requests, the worst p99."""
+    n = [r["rate"] * r["elapsed"] for r in runs]
+    return {"rate": sum(n) / sum(r["elapsed"] for r in runs),
+            "p50": sorted(r["p50"] for r in runs)[len(runs) // 2],
+            "p99": max(r["p99"] for r in runs),
+            "cpu_ms": sum(r["cpu_ms"] * k for r, k in zip(runs, n, strict=True)) / sum(n),
+            "errors": sum(int(r["errors"]) for r in runs)}
 
 
 def command(server: str, port: int, websockets: bool = False) -> list[str]:
@@ -219,6 +229,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--servers", default="daphne,uvicorn")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure each request this many times in turn on one server, "
+                         "each row then the sum of its rounds (the machine's speed drifts "
+                         "from second to second; taking the rows in turns shares the drift)")
     ap.add_argument("--log", help="append the servers' output to this file")
     ap.add_argument("--baseline", action="store_true",
                     help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
@@ -259,10 +273,15 @@ def main() -> None:
             try:
                 wait_for(port, proc)
                 print(f"==> {label}", flush=True)
+                runs_of: dict[str, list[dict[str, float]]] = {name: [] for name, _ in requests}
+                for _ in range(args.rounds):
+                    for name, request in requests:
+                        runs_of[name].append(asyncio.run(measure(
+                            port, proc.pid, args.seconds / args.rounds, args.connections,
+                            request)))
                 base = None
-                for name, request in requests:
-                    r = asyncio.run(measure(port, proc.pid, args.seconds, args.connections,
-                                            request))
+                for name, _ in requests:
+                    r = combined(runs_of[name])
                     base = base or r["rate"]
                     rows.append((label, name, r, r["rate"] / base))
             finally:
@@ -270,8 +289,8 @@ def main() -> None:
                 proc.wait(10)
     finally:
         shutil.rmtree(static_root, ignore_errors=True)
-    print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row, "
-          "one server process\n")
+    print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row "
+          f"({args.rounds} round(s) in turn), one server process\n")
     print(f"{'server':10} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'CPU ms/req':>10} {'errors':>6} {'vs static':>9}")
     for server, name, r, ratio in rows:

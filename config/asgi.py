@@ -25,6 +25,7 @@ from asgiref.sync import markcoroutinefunction  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.daphne_http import install as lean_daphne_http  # noqa: E402
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -34,6 +35,7 @@ from config.ws_memory import install as lean_daphne_sockets  # noqa: E402
 from games.live.consumer import PlayConsumer  # noqa: E402
 
 lean_daphne_sockets()  # before daphne builds its websocket factory (config/ws_memory.py)
+lean_daphne_http()  # no form parsing in Twisted, which Daphne never reads (config/daphne_http.py)
 
 # Django's requests run in threads kept between requests (config/threads.py); /static/ is
 # answered by ServeStatic on the event loop, never entering Django.

@@ -14,18 +14,36 @@ another's), as many at once as there are requests in flight; only the idle ones 
 once in that thread.  Django builds the chain asynchronous under ASGI: with every
 middleware here synchronous, the chain went into the thread, came back to the event loop
 for the URL's resolution (an async_to_sync hop) and went into the thread again for the
-view, three hand-overs instead of one.
+view, three hand-overs instead of one.  Its ``handle`` also sends ``request_started`` in
+that same hand-over (Django's ``asend`` gives the signal's synchronous receivers one of
+their own), and waits for no disconnect: Django races the request against a task that
+listens for the client leaving, which can only cancel an async view (a synchronous one
+runs to its end in its thread whatever happens), and this site has none; Daphne drops
+what is sent to a connection that has gone.  And it closes a response whose body is
+already in memory (every one but a streaming response) in that thread too, before it is
+sent: ``request_finished``'s receivers (the database connection back to its pool, the
+caches', the URL conf's and the request id's resets) have to run in the request's
+thread, and none of them needs the bytes on the wire first.  That was a third hand-over,
+after the answer was sent.  A streaming response is still closed after its last chunk.
+One hand-over a request is left, the one that runs it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpRequest
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse, HttpRequest
 from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
+
+log = logging.getLogger(__name__)
 
 
 class Handler(ASGIHandler):
@@ -34,6 +52,44 @@ class Handler(ASGIHandler):
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(
+                scope, body_file)
+            try:
+                await self.send_response(response, send)
+            except asyncio.CancelledError:  # the client left while it was sent, as Django
+                pass
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+        """In the request's thread: what Django's ``handle`` does between reading the body
+        and sending the answer."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            assert error_response is not None
+            response: HttpResponseBase = error_response
+        else:
+            response = self.get_response(request)
+            response._handler_class = self.__class__  # type: ignore[attr-defined]
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            try:
+                response.close()
+            except Exception:  # the answer is made: it still goes out, as under Django
+                log.exception("closing the response failed")
+        return response
 
 
 class RequestThreads:

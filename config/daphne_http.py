@@ -1,0 +1,41 @@
+"""Daphne's HTTP requests without Twisted's form parsing.
+
+Twisted's ``Request.requestReceived`` parses the body of every POST whose type is a form
+(``application/x-www-form-urlencoded`` or ``multipart/form-data``) into ``request.args``,
+and to learn the type it builds an ``email.message`` for the ``Content-Type`` header of
+every POST, a form or not: a tenth of the CPU a ``POST /api/sessions/`` took
+(bench/http_cost.py).  Daphne never reads ``args``: it hands the raw body to the
+application, where Django parses what it needs.  So the parse is turned off, which also
+spares a multipart upload a second, unlimited parse ahead of Django's own limits.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any
+
+
+def install() -> None:
+    """Daphne's HTTP factory builds ``FormlessRequest`` (under Daphne only: another server
+    never imports daphne's server module).  It names its request class when it builds each
+    connection, from its module, so the module's name is what is replaced."""
+    if "daphne.server" not in sys.modules:
+        return
+    from daphne import http_protocol
+    from twisted.web.http import Request
+
+    if getattr(http_protocol.WebRequest, "formless", False):
+        return
+    if "parsePOSTFormSubmission" not in inspect.signature(Request.__init__).parameters:
+        return  # a Twisted without the switch: it parses, as it did
+    base = http_protocol.WebRequest
+
+    class FormlessRequest(base):  # type: ignore[misc, valid-type]
+        formless = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["parsePOSTFormSubmission"] = False  # Twisted's own switch for it
+            super().__init__(*args, **kwargs)
+
+    http_protocol.WebRequest = FormlessRequest
