@@ -112,6 +112,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import secrets
 import socket
 import statistics
@@ -256,6 +257,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def others_cpu_seconds() -> dict[str, float]:
+    """CPU of the services beside the servers (every PostgreSQL and Redis process) and of
+    this client, for where a message's cost goes on a machine they all share."""
+    out = {"postgres": 0.0, "redis": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name = stat.read_text().split("(", 1)[1].split(")", 1)[0]
+        except (OSError, IndexError):
+            continue
+        kind = "postgres" if name.startswith("postgres") else \
+            "redis" if name.startswith("redis") else None
+        if kind:
+            out[kind] += cpu_seconds(int(stat.parent.name))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["client"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+def _per(before: dict[str, float], after: dict[str, float], n: int) -> str:
+    return ", ".join(f"{k} {(after[k] - before[k]) / max(1, n) * 1000:.2f}" for k in before)
+
+
 def summary(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
     lat = sorted(latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
@@ -271,7 +294,10 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     window = {"stop": float("inf")}
     marks: dict[str, float] = {}
 
+    others: dict[str, dict[str, float]] = {}
+
     def go() -> None:  # runs once all players are connected: the timed window starts
+        others["play"] = others_cpu_seconds()
         marks["cpu"] = sum(cpu_seconds(p) for p in site_pids)
         marks["start"] = time.monotonic()
         window["stop"] = marks["start"] + args.seconds
@@ -288,9 +314,11 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     await asyncio.gather(*players)
     play_seconds = time.monotonic() - marks["start"]
     play_cpu = sum(cpu_seconds(p) for p in site_pids) - marks["cpu"]
+    others["played"] = others_cpu_seconds()
     payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
     echo_lat: list[float] = []
     cpu0 = sum(cpu_seconds(p) for p in echo_pids)
+    others["echo"] = others_cpu_seconds()
     stop = time.monotonic() + args.seconds
     start = time.monotonic()
     await asyncio.gather(*(echo(f"ws://127.0.0.1:{port}", stop, payload, echo_lat)
@@ -298,6 +326,7 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
                                               strict=False)))
     echo_seconds = time.monotonic() - start
     echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - cpu0
+    others["echoed"] = others_cpu_seconds()
     print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}, "
           f"{args.moves} moves, {args.processes} server process(es) each side, "
           f"{verdicts[0]} verdict messages")
@@ -307,6 +336,9 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     print(f"server CPU per message: moves {play_cpu / max(1, len(play_lat)) * 1000:.2f} ms, "
           f"echo {echo_cpu / max(1, len(echo_lat)) * 1000:.2f} ms "
           f"(new deals over HTTP during the run included in the moves' figure)")
+    print(f"the rest of the machine's CPU per message, ms: moves: "
+          f"{_per(others['play'], others['played'], len(play_lat))}; echo: "
+          f"{_per(others['echo'], others['echoed'], len(echo_lat))}")
 
 
 def main() -> None:

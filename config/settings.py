@@ -202,7 +202,7 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
     # thread (CONN_MAX_AGE) would be a new connection per request, left open until the
     # thread is collected.  A pool per process hands the same few connections round
     # instead, and checks each one as it goes out, so one that died with a database restart
-    # is replaced rather than failing a request; not one given back less than
+    # is replaced rather than failing a request; not one checked less than
     # DB_CHECK_AFTER_SECONDS ago (config/dbpool.py).
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},

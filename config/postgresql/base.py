@@ -1,8 +1,7 @@
 """Django's PostgreSQL backend, its pool checking connections as ``config.dbpool`` says.
 
 Django hands the pool either psycopg's own check or none (``CONN_HEALTH_CHECKS``) and
-refuses another in the pool's options, so the check (and the reset that notes when a
-connection came back) is set on the pool Django made, once.
+refuses another in the pool's options, so the check is set on the pool Django made, once.
 """
 
 from __future__ import annotations
@@ -21,5 +20,5 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if pool is not None and getattr(pool, "_check", None) is not dbpool.check:
             assert hasattr(pool, "_check") and getattr(pool, "_reset", 0) is None, \
                 "psycopg_pool keeps its callbacks elsewhere now, or Django sets a reset"
-            pool._check, pool._reset = dbpool.check, dbpool.returned
+            pool._check = dbpool.check
         return pool
