@@ -22,16 +22,20 @@ from .cards import CODE
 from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, SUPERMOVE, WASTE, Move, pile_name
 
+# A move's token and pile names, by the game's class and the move: the notation is a
+# function of those alone (tests/engine/test_properties.py checks it over random play), and
+# the answer after every move names every legal move, most of them the same as last time.
+# Bounded by the moves there are: a few thousand tuples per game.
+_heads: dict[tuple[type, Move], tuple[str, str, str]] = {}
+
 
 def move_object(g: Game, move: Move) -> dict[str, Any]:
     """One move as a client reads it: its token, its piles, how many cards and which."""
     src, dst, n = move
-    obj: dict[str, Any] = {
-        "move": g.notation(move),
-        "from": pile_name(src),
-        "to": pile_name(dst),
-        "count": n,
-    }
+    head = _heads.get((type(g), move))
+    if head is None:
+        head = _heads[type(g), move] = (g.notation(move), pile_name(src), pile_name(dst))
+    obj: dict[str, Any] = {"move": head[0], "from": head[1], "to": head[2], "count": n}
     if src < CELL:
         obj["card"] = CODE[g.tab[src][-n]]
     elif src < FOUNDATION:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import GAMES, HIDDEN_CARD_GAMES, Game, IllegalMove, new_game, seen
 from games.engine.cards import CODE
-from games.engine.piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE
+from games.engine.piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, pile_name
 
 games = st.sampled_from(sorted(GAMES))
 seeds = st.integers(min_value=1, max_value=2**31 - 1)
@@ -107,6 +107,10 @@ def test_every_listed_move_is_legal_and_its_notation_parses_back(key, seed, data
     for _ in play_randomly(g, data, 30):
         moves = list(g.legal_moves())
         assert len(moves) == len(set(moves))
-        for m in moves:
+        for m, obj in zip(moves, seen.move_objects(g, moves), strict=True):
             assert g.reason(m) is None
             assert g.parse(g.notation(m)) == m
+            # The move objects take the token by class and move (seen._heads): it must be
+            # the one this position gives.
+            assert obj["move"] == g.notation(m)
+            assert (obj["from"], obj["to"]) == (pile_name(m[0]), pile_name(m[1]))
