@@ -60,6 +60,27 @@ def test_the_attributes_dropped_once_open_are_the_librarys_own():
     assert "self.clean_headers" not in after and "self.application_deferred" not in after
 
 
+def test_the_reads_and_writes_without_a_debug_line_do_what_autobahns_do_besides():
+    """The lean protocol's ``dataReceived`` and plain ``sendData`` drop only the debug line:
+    fails when autobahn's do anything more."""
+    received = inspect.getsource(WebSocketProtocol.dataReceived)  # autobahn.twisted's
+    calls = re.findall(r"self\.(\w+)\(", received)
+    assert calls == ["_dataReceived"] and "self.log.debug(" in received
+    sent = inspect.getsource(Autobahn.sendData)
+    plain = sent[sent.index("self.transport.write(data)"):]
+    plain = plain[:plain.index("def ") if "def " in plain else None]
+    statements = {line.strip() for line in plain.splitlines()
+                  if line.strip().startswith(("self.", "if ", "elif "))}
+    assert statements == {
+        "self.transport.write(data)", "self.log.debug(",
+        "if self.state == WebSocketProtocol.STATE_OPEN:",
+        "self.trafficStats.outgoingOctetsWireLevel += len(data)",
+        "elif (", "self.state == WebSocketProtocol.STATE_CONNECTING",
+        "self.trafficStats.preopenOutgoingOctetsWireLevel += len(data)",
+        "if self.logOctets:", "self.logTxOctets(data, False)"}, statements
+    assert "if sync or len(self.send_queue) > 0:" in sent
+
+
 def test_the_http_channel_as_producer_only_pauses_and_resumes_its_transport():
     pause = inspect.getsource(HTTPChannel.pauseProducing)
     resume = inspect.getsource(HTTPChannel.resumeProducing)
