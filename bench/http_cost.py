@@ -106,24 +106,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import cpu_seconds, ensure_database, free_port, wait_for  # noqa: E402
-
-
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU of a process and its children: granian serves from a worker process it starts."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
-        total += cpu_seconds(p)
-        todo += children.get(p, [])
-    return total
+from server import ensure_database, free_port, tree_cpu_seconds, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # The settings that undo this benchmark's findings, for --baseline ("server/0" rows).

@@ -207,9 +207,47 @@ async def answer_to(ws: websockets.ClientConnection) -> dict:
 verdicts = [0]  # verdict messages received in the run
 
 
-async def play(base: str, ws_base: str, game: str, window: dict[str, float],
-               ready: asyncio.Barrier, restart_after: int, latencies: list[float],
-               seed: int, choice: str = "table") -> None:
+class Gate:
+    """Opens a side's clients for timed windows: a client asks ``turn`` before each message
+    (False once the run is over) and says ``done`` after it; a window ends when the calls
+    it let through have finished.  The moves and the echo take turns in windows, so both
+    see the same drift in the machine's speed."""
+
+    def __init__(self) -> None:
+        self.open, self.idle = asyncio.Event(), asyncio.Event()
+        self.idle.set()
+        self.busy, self.over = 0, False
+
+    async def turn(self) -> bool:
+        if not self.open.is_set():
+            await self.open.wait()
+        if self.over:
+            return False
+        self.busy += 1
+        self.idle.clear()
+        return True
+
+    def done(self) -> None:
+        self.busy -= 1
+        if self.busy == 0:
+            self.idle.set()
+
+    async def window(self, seconds: float) -> float:
+        t0 = time.monotonic()
+        self.open.set()
+        await asyncio.sleep(seconds)
+        self.open.clear()
+        await self.idle.wait()
+        return time.monotonic() - t0
+
+    def finish(self) -> None:
+        self.over = True
+        self.open.set()
+
+
+async def play(base: str, ws_base: str, game: str, gate: Gate, ready: asyncio.Barrier,
+               restart_after: int, latencies: list[float], seed: int,
+               choice: str = "table") -> None:
     rng = random.Random(seed)
     player = await asyncio.to_thread(HttpPlayer, base)
     session = await asyncio.to_thread(player.new_session, game)
@@ -222,30 +260,43 @@ async def play(base: str, ws_base: str, game: str, window: dict[str, float],
             if first:  # every player connected before the clock starts
                 first = False
                 await ready.wait()
-            while time.monotonic() < window["stop"] and state["seq"] < restart_after \
-                    and not state["won"]:
+            while state["seq"] < restart_after and not state["won"]:
                 move = pick(state, rng, choice)
                 if move is None:
                     break
-                t0 = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
-                answer = await answer_to(ws)
-                latencies.append(time.perf_counter() - t0)
+                if not await gate.turn():
+                    return
+                try:
+                    t0 = time.perf_counter()
+                    await ws.send(json.dumps({"type": "move", "seq": state["seq"],
+                                              "move": move}))
+                    answer = await answer_to(ws)
+                    latencies.append(time.perf_counter() - t0)
+                finally:
+                    gate.done()
                 if answer["type"] != "state":
                     raise SystemExit(f"refused legal move {move}: {answer}")
                 state = answer
-        if time.monotonic() >= window["stop"]:
+        if not await gate.turn():  # a new deal inside a window: its CPU is the moves'
             return
-        session = await asyncio.to_thread(player.new_session, game)
+        try:
+            session = await asyncio.to_thread(player.new_session, game)
+        finally:
+            gate.done()
 
 
-async def echo(ws_base: str, stop: float, payload: str, latencies: list[float]) -> None:
+async def echo(ws_base: str, gate: Gate, ready: asyncio.Barrier, payload: str,
+               latencies: list[float]) -> None:
     async with websockets.connect(f"{ws_base}/ws/echo/", max_size=None) as ws:
-        while time.monotonic() < stop:
-            t0 = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            latencies.append(time.perf_counter() - t0)
+        await ready.wait()
+        while await gate.turn():
+            try:
+                t0 = time.perf_counter()
+                await ws.send(payload)
+                await ws.recv()
+                latencies.append(time.perf_counter() - t0)
+            finally:
+                gate.done()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -255,6 +306,39 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU of a process and its children (granian serves from a worker process it starts;
+    the site settles verdicts in a worker process of its own)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += cpu_seconds(p)
+        todo += children.get(p, [])
+    return total
+
+
+
+
+async def quiet(pids: list[int], most: float = 5.0) -> None:
+    """Until these processes and their children are idle (under 5% of a core for 0.2 s):
+    the verdicts a socket settles in a worker once its player stops (docs/api.md,
+    verdict) are the moves' work, which a player moving on would have cancelled; they
+    must not run in the echo's window."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        before = sum(tree_cpu_seconds(p) for p in pids)
+        await asyncio.sleep(0.2)
+        if sum(tree_cpu_seconds(p) for p in pids) - before < 0.01:
+            return
 
 
 def others_cpu_seconds() -> dict[str, float]:
@@ -291,43 +375,42 @@ def summary(name: str, latencies: list[float], seconds: float) -> dict[str, floa
 async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[int],
               site_pids: list[int], echo_pids: list[int]) -> None:
     play_lat: list[float] = []
-    window = {"stop": float("inf")}
-    marks: dict[str, float] = {}
-
-    others: dict[str, dict[str, float]] = {}
-
-    def go() -> None:  # runs once all players are connected: the timed window starts
-        others["play"] = others_cpu_seconds()
-        marks["cpu"] = sum(cpu_seconds(p) for p in site_pids)
-        marks["start"] = time.monotonic()
-        window["stop"] = marks["start"] + args.seconds
-
-    ready = asyncio.Barrier(args.players + 1)
-    # Each player sticks to one process, as behind a load balancer with affinity.
-    players = [asyncio.create_task(play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
-                                        args.game, window, ready, args.restart_after,
-                                        play_lat, i, args.moves))
-               for i, port in zip(range(args.players),
-                                  itertools.cycle(site_ports), strict=False)]
-    await ready.wait()
-    go()
-    await asyncio.gather(*players)
-    play_seconds = time.monotonic() - marks["start"]
-    play_cpu = sum(cpu_seconds(p) for p in site_pids) - marks["cpu"]
-    others["played"] = others_cpu_seconds()
-    payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
     echo_lat: list[float] = []
-    cpu0 = sum(cpu_seconds(p) for p in echo_pids)
-    others["echo"] = others_cpu_seconds()
-    stop = time.monotonic() + args.seconds
-    start = time.monotonic()
-    await asyncio.gather(*(echo(f"ws://127.0.0.1:{port}", stop, payload, echo_lat)
-                           for _, port in zip(range(args.players), itertools.cycle(echo_ports),
-                                              strict=False)))
-    echo_seconds = time.monotonic() - start
-    echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - cpu0
-    others["echoed"] = others_cpu_seconds()
-    print(f"\n{args.players} clients, {args.seconds:.0f} s each, game {args.game}, "
+    plays, echoes = Gate(), Gate()
+    ready = asyncio.Barrier(2 * args.players + 1)  # every socket open before the clock
+    payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
+    # Each player sticks to one process, as behind a load balancer with affinity.
+    tasks = [asyncio.create_task(play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
+                                      args.game, plays, ready, args.restart_after,
+                                      play_lat, i, args.moves))
+             for i, port in zip(range(args.players), itertools.cycle(site_ports),
+                                strict=False)]
+    tasks += [asyncio.create_task(echo(f"ws://127.0.0.1:{port}", echoes, ready, payload,
+                                       echo_lat))
+              for _, port in zip(range(args.players), itertools.cycle(echo_ports),
+                                 strict=False)]
+    await ready.wait()
+    spent = {"play": 0.0, "echo": 0.0}
+    server_cpu = {"play": 0.0, "echo": 0.0}
+    others: dict[str, dict[str, float]] = {
+        side: {"postgres": 0.0, "redis": 0.0, "client": 0.0} for side in spent}
+    for _ in range(args.rounds):
+        for side, gate, pids in (("play", plays, site_pids), ("echo", echoes, echo_pids)):
+            cpu0, rest0 = sum(cpu_seconds(p) for p in pids), others_cpu_seconds()
+            spent[side] += await gate.window(args.seconds / args.rounds)
+            server_cpu[side] += sum(cpu_seconds(p) for p in pids) - cpu0
+            rest = others_cpu_seconds()
+            for k in rest:
+                others[side][k] += rest[k] - rest0[k]
+            await quiet(pids)
+    plays.finish()
+    echoes.finish()
+    await asyncio.gather(*tasks)
+    play_seconds, echo_seconds = spent["play"], spent["echo"]
+    play_cpu, echo_cpu = server_cpu["play"], server_cpu["echo"]
+    zero = {"postgres": 0.0, "redis": 0.0, "client": 0.0}
+    print(f"\n{args.players} clients, {args.seconds:.0f} s each in {args.rounds} turn(s), "
+          f"game {args.game}, "
           f"{args.moves} moves, {args.processes} server process(es) each side, "
           f"{verdicts[0]} verdict messages")
     moves = summary("validated + stored moves", play_lat, play_seconds)
@@ -337,8 +420,8 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
           f"echo {echo_cpu / max(1, len(echo_lat)) * 1000:.2f} ms "
           f"(new deals over HTTP during the run included in the moves' figure)")
     print(f"the rest of the machine's CPU per message, ms: moves: "
-          f"{_per(others['play'], others['played'], len(play_lat))}; echo: "
-          f"{_per(others['echo'], others['echoed'], len(echo_lat))}")
+          f"{_per(zero, others['play'], len(play_lat))}; echo: "
+          f"{_per(zero, others['echo'], len(echo_lat))}")
 
 
 def main() -> None:
@@ -347,6 +430,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--game", default="freecell")
     ap.add_argument("--restart-after", type=int, default=150)
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="windows in which the moves and the echo take turns, sharing the "
+                         "machine's drift in speed (default 4; 1: the moves, then the echo)")
     ap.add_argument("--moves", choices=["table", "random"], default="table",
                     help="table: the table's moves before the stock; random: any legal move, "
                          "the stock included, as a person plays (default table)")
