@@ -88,6 +88,30 @@ path).  The rest of the 8 ms under Daphne is the server's: its HTTP framing (the
 file's 2.1-2.4 ms), the hand-over to the request thread and back, and the GIL shared with
 the event loop.  300 starts a second would need about 3 ms of CPU each on one core, less
 than this machine's Daphne spends on a static file and the thread hop together.
+
+2026-12-01 night, quiet (other work paused), ``--seconds 18 --rounds 6`` (each row the sum
+of six 3 s turns, so the rows share the machine's drift), before (a78271d, a worktree) and
+after (one hand-over a request: ``request_started``, the request and the close of an
+answer held in memory in the request's thread, no disconnect listener, config/threads.py;
+Twisted's form parse off, config/daphne_http.py; hiredis; the pool's connection back in
+the request's thread, config/dbpool.py), alternated, 2 runs each:
+
+    server         request               req/s    CPU ms/req   vs static
+    daphne before  static file           613-647   1.66-1.75      100%
+    daphne before  GET /api/me/          309-321   3.30-3.44       50%
+    daphne before  POST /api/sessions/   142-149   6.64-6.93       23%
+    daphne after   static file           572-643   1.67-1.88      100%
+    daphne after   GET /api/me/          383-412   2.56-2.76     64-67%
+    daphne after   POST /api/sessions/   167-178   5.49-5.84     28-29%
+
+Three more runs of the after code that hour: ``GET /api/me/`` 64%, 69%, 72% of the static
+file (2.57-2.70 ms), ``POST /api/sessions/`` 169-182 a second (5.43-5.84 ms).  Where the
+hand-overs went, by py-spy on ``GET /api/me/``: waiting for the second thread hop (the close)
+was 7.5% of the busy samples, ``request_started`` through ``asend`` and the disconnect
+listener's tasks a few more; on ``POST /api/sessions/`` Twisted's ``Content-Type`` parse
+was 7%.  ``POST /api/sessions/`` stays far from 300 a second: the INSERT, the deal's read,
+DRF's dispatch and the answer's state are each a few tenths of a millisecond, and the
+server's own HTTP framing is the static file's 1.7-1.9 ms.
 """
 
 from __future__ import annotations

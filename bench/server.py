@@ -100,6 +100,42 @@ session saved-checked after every message and the standard library's JSON; about
 the unlocked move path.  Whitehorse and Baker's Dozen were at 21% and 12% before the table's
 analysis (finish simulated on plain lists, the dead-end verdict kept between moves, Baker's
 Dozen's quick proof) was made cheap.
+
+2026-12-01 night, the machine quiet (other work paused for each run), 50 players, 12 s,
+random legal moves with the stock, ``--rounds 4`` (the moves and the echo taking turns in
+four windows each, so both meet the same drift in the machine's speed; this drift had the
+same code measure 37% and 54% of the echo in two runs of the moves-then-echo order), three
+runs each, this checkout (one HTTP hand-over a request, Twisted's form parse off, hiredis,
+move objects from a table, autobahn's debug line skipped):
+
+    game          moves/s      p50 ms   p99 ms   echo/s      ratio    server CPU/move (echo)
+    freecell     1825-2151    20-24    53-66   3635-4482   44-51%   0.42-0.50 (0.24-0.29)
+    klondike     2054-2433    17-20    61-87   4068-4291   51-59%   0.38-0.45 (0.25-0.26)
+    whitehorse   1924-2406    18-21    60-95   4222-4729   43-51%   0.39-0.48 (0.23-0.24)
+    bakers-dozen 1793-1915    21-24    86-90   3128-4018   48-57%   0.50-0.53 (0.26-0.33)
+
+Where the rest of a move's CPU goes (the last line this script prints): PostgreSQL
+0.09-0.12 ms a move, this client 0.10-0.16 ms (it parses each answer and picks a move;
+the echo's client 0.05-0.07), Redis 0.01.  Every process shares the two cores, so the ratio
+is close to the echo's whole cost over the move's: (0.22 + 0.06) / (0.45 + 0.11 + 0.13)
+is 41%, and 50% needs about 0.12 ms less per move anywhere on the machine.  The same
+alternation against a78271d (the code before these changes, moves-then-echo order) gave
+38-51% for FreeCell and 49-51% for Klondike: the changes are smaller than the spread.
+
+p99: with no new deals during the run (``--restart-after 100000``) Klondike's p99 is 48-52
+ms against 61-103 with them.  A probe on the site's loop every 2 ms: p99 lateness 13-15 ms
+either way, but p99.9 42 against 17 ms, max 58-68 against 32-40; the long stalls come
+with the new deals.  In those runs the process made 4 full collections in 12 s of up to
+53-64 ms of wall time each (gc.callbacks): what they collect is each closed socket's
+Twisted and autobahn objects (the protocol, its transport, the HTTP channel and request of
+the upgrade, their deferreds: about 54 objects a socket, in reference cycles of the
+libraries' own), and the machine's other processes take the core meanwhile.  Not changed
+yet.
+
+bench/api_client.py (the client written from docs/api.md; moves, then the echo), the same
+hour, one run each: FreeCell 48.6% of the echo (1,357 moves/s, p99 89 ms), Klondike 48.1%
+(1,621/s, p99 108), Whitehorse 39.6% (1,522/s, p99 130), Baker's Dozen 28.6% (913/s, p99
+102; it resigns and restarts each game at 150 moves, 154 new deals in 10 s); 0 errors.
 """
 
 from __future__ import annotations
