@@ -102,11 +102,15 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
     changed = True
     while changed:
         changed = False
-        for su in range(4):
-            while home[su] < 13 and exposed(home[su] * 4 + su):
-                home[su] += 1
-                changed = True
         for i, c in enumerate(cols):
+            # The suits go up as far as they can before each column (so that what one
+            # column's cards let up counts in the next one's in the same pass).
+            for su in range(4):
+                while home[su] < 13 and exposed(home[su] * 4 + su):
+                    home[su] += 1
+                    changed = True
+            if min(home) == 13:
+                return False  # every card may go up: nothing is proven (most positions)
             # From the top down, so that a card's leaving uncovers the next in this pass.
             for p in range(len(c) - 1, -1, -1):
                 x = c[p]
@@ -121,4 +125,4 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],
                     landed.clear()
                     if p == 0:
                         empty = True
-    return any(h < 13 for h in home)
+    return True  # a card that can never go up
