@@ -157,6 +157,15 @@ def lean_protocol() -> type:
                     setattr(self, name, getattr(self.factory, name))
             super()._connectionMade()
 
+        def connectionLost(self, reason: Any) -> None:  # noqa: N802
+            super().connectionLost(reason)
+            # autobahn resolves ``is_closed`` with the protocol itself, a cycle that only a
+            # full collection would free, with everything the socket still holds: every
+            # closed socket's objects piled up for those (tens of ms each under load).
+            closed = self.__dict__.pop("is_closed", None)
+            if closed is not None and getattr(closed, "called", False):
+                closed.result = None
+
         def dataReceived(self, data: bytes) -> None:  # noqa: N802
             self._dataReceived(data)  # autobahn's, without its debug line
 
@@ -188,7 +197,13 @@ def lean_protocol() -> type:
                 state["request"] = _Path(request.path)
             self.__dict__ = dict(state)  # sized for what is left
             transport = self.transport
-            if isinstance(getattr(transport, "producer", None), HTTPChannel):
+            channel = getattr(transport, "producer", None)
+            if isinstance(channel, HTTPChannel):
+                # The upgrade's HTTP request and its channel hold each other (the channel's
+                # queue of requests, never finished): out of the queue, both go by
+                # reference counting once the channel stops being the producer, rather
+                # than wait for a collection.
+                channel.requests.clear()
                 transport.unregisterProducer()
                 transport.registerProducer(read_pause(transport), True)
 

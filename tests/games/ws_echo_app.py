@@ -1,5 +1,6 @@
 """A websocket echo served by Daphne with config/ws_memory.py's protocol, for
-tests/games/test_ws_memory.py.  ``probe`` answers what the server's open sockets hold."""
+tests/games/test_ws_memory.py.  ``probe`` answers what the server's open sockets hold,
+``garbage`` what its closed ones left for the collector."""
 
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ def probe(query: bytes) -> dict[str, Any]:
     }
 
 
+def garbage() -> dict[str, int]:
+    """Of the sockets closed so far, the objects only the collector would free (those in
+    reference cycles), by kind."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = list(gc.garbage)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+    kinds = ("LeanWebSocketProtocol", "HTTPChannel", "WebRequest", "Deferred", "Server")
+    return {kind: sum(type(o).__name__ == kind for o in found) for kind in kinds}
+
+
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     assert scope["type"] == "websocket"
     while True:
@@ -43,6 +58,12 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         elif message.get("text", "").startswith("probe "):
             query = message["text"].split(" ", 1)[1].encode()
             await send({"type": "websocket.send", "text": json.dumps(probe(query))})
+        elif message.get("text") == "hold":  # no collection until the next "garbage"
+            gc.disable()
+            await send({"type": "websocket.send", "text": "held"})
+        elif message.get("text") == "garbage":
+            await send({"type": "websocket.send", "text": json.dumps(garbage())})
+            gc.enable()
         elif message.get("text") == "close":
             await send({"type": "websocket.close", "code": 4000})
         else:
