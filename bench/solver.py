@@ -19,31 +19,31 @@ Klondike on seeds 0-299), 2026-12-01, load average 10-15 on the 2 cores:
     deal 11982 proven unsolvable, CPU s                   1.42      0.42             3x
     (before: 4-16 s for 100 deals, 187-320x; 11982 in 4.5-5.0 s)
 
-    Klondike draw one, 10 s CPU a deal      ours: seeds 600000-600149   kpat: its deals 1-150
-    solved                                  134 (89.3%)                 129 (86.0%)
-    proven lost                             5 (3.3%)                    4 (2.7%)
-    unknown                                 11 (7.3%)                   17 (11.3%)
-    CPU s in all (median per deal)          199.1 (6.0 ms)              52.9 (3.0 ms)
-    (2026-12-01 20:35-20:50, two of our processes at once, load average 9 falling to 2;
-    kpat alone after, load 3.5.  The code before this round (sorted key, safe cards from
-    the talon, talon cards up only when the next can follow, the blocked check at every
-    position and over face-up runs, the sounder safe rule), same seeds, one process
-    alongside: 136 / 5 / 9, its two extra wins 600055 (5.7 s) and 600114 (7.2 s).  The
-    13 deals past 2 s rerun side by side, one process each, load about 4: the same
-    verdicts from both (600055 solved by both, 6.2 s now against 4.9; 600114 unknown for
-    both) -- so on these fresh deals the changes prove nothing more, while on tuning
-    deals they do (seed 6 lost in 59k states of the full search, 601k before; seed 65 in
-    3.2k, not closed in 150k).  Three of the five proofs are blocked deals found at once,
-    two full searches (600040 in 5.6 s, 600087 in 2.7 s).  Earlier, seeds 500000-500149:
-    86.7% / 4.0% / 9.3%; published ~90.5% winnable, so ~9.5% lost: most of our unknowns
-    are lost deals whose space is still too large to close in 10 s.)
+    Klondike draw one, 10 s CPU a deal      ours: seeds 700000-700149   kpat: its deals 1-150
+    solved                                  136 (90.7%)                 129 (86.0%)
+    proven lost                             12 (8.0%)                   4 (2.7%)
+    unknown                                 2 (1.3%)                    17 (11.3%)
+    CPU s in all (median per deal)          108.1 (4.4 ms)              52.9 (3.0 ms)
+    (2026-12-01 23:43, one process, load average about 2; seeds 700000-700149 never
+    looked at before, run once.  Six of the twelve proofs are deals blocked at once, six
+    full searches, the longest 700094 in 6.9 s.  kpat from 20:35 that day, load 3.5.  The
+    blocked check now knows that a run carried off by the card under it uncovers nothing
+    and that a talon card is a place only once it has a place of its own (92 of seeds
+    0-1999 blocked at the start rather than 65).  Before and after that change, the same
+    evening and load, one process: seeds 600000-600149 135 / 5 / 10 (171.0 s) before,
+    136 / 6 / 8 (156.7 s) after; seeds 500000-500149 130 / 8 / 12 (187.1 s) before,
+    130 / 10 / 10 (173.4 s) after.  At 20:35, two processes at once, 600000-600149 gave
+    134 / 5 / 11.  Published ~90.5% of deals winnable, so ~9.5% lost: most unknowns left
+    are lost deals whose space is still too large to close in 10 s (in 600105's, most
+    states are the same face-down cards with face-up runs shuffled between twin places).)
 
     Klondike hints, 40 positions from random play, CPU ms    median   p95   worst
-    1200 states a sample (now)                               81       185   220
-    3000 states a sample (before), same positions            185      316   508
-    (2026-12-01 20:52, load average 5; FreeCell on 40 positions: median 1, p95 18 ms;
-    Baker's Dozen: 6, 352 ms.  Earlier the same day, at load 10-15: 76 / 165 / 189 and
-    186 / 294 / 375.)
+    1200 states a sample (now)                               68       119   130
+    the same, the blocked check as it was before             73       132   179
+    (2026-12-02 00:00, load average 5.5, the two runs one after the other; the check
+    runs once a sample, on its first position.  A minute earlier: 93 / 179 / 216, and
+    3000 states a sample 169 / 385 / 563; FreeCell on 40 positions: median 1, p95 17 ms;
+    Baker's Dozen: 5, 734 ms.  At 20:52 on 2026-12-01, load 5: 81 / 185 / 220.)
 
 Every solution of ours replayed as a win.  ``python -m games.engine solve GAME --range 0
 999 --budget 10 --cpu`` gives longer sweeps (two processes at once on this machine).
