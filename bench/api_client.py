@@ -175,7 +175,10 @@ async def player(base: str, game: str, window: dict[str, float], ready: asyncio.
                 if first:  # the clock starts once every player is at its table
                     first = False
                     await ready.wait()
-                while time.monotonic() < window["stop"] and not over(play.state, restart_after):
+                # Each game its own length around --restart-after: at one length, players
+                # who start together at one pace all start new deals at the same moment.
+                limit = rng.randint(restart_after // 2, restart_after * 3 // 2)
+                while time.monotonic() < window["stop"] and not over(play.state, limit):
                     move = rng.choice(play.state["legal_moves"])["move"]
                     t0 = time.perf_counter()
                     await play.send({"type": "move", "move": move})

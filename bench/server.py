@@ -296,7 +296,11 @@ async def play(base: str, ws_base: str, game: str, gate: Gate, ready: asyncio.Ba
             if first:  # every player connected before the clock starts
                 first = False
                 await ready.wait()
-            while state["seq"] < restart_after and not state["won"]:
+            # Each game its own length around --restart-after: at one length for all, the
+            # players (who start together and move at one pace) all started new deals
+            # at the same moment, a burst no crowd of people makes.
+            limit = rng.randint(restart_after // 2, restart_after * 3 // 2)
+            while state["seq"] < limit and not state["won"]:
                 move = pick(state, rng, choice)
                 if move is None:
                     break
@@ -430,6 +434,12 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     server_cpu = {"play": 0.0, "echo": 0.0}
     others: dict[str, dict[str, float]] = {
         side: {"postgres": 0.0, "redis": 0.0, "client": 0.0} for side in spent}
+    if args.warmup > 0:  # what a freshly started process does once, left out of the figures
+        for gate, pids in ((plays, site_pids), (echoes, echo_pids)):
+            await gate.window(args.warmup)
+            await quiet(pids)
+        play_lat.clear()
+        echo_lat.clear()
     for _ in range(args.rounds):
         for side, gate, pids in (("play", plays, site_pids), ("echo", echoes, echo_pids)):
             cpu0, rest0 = sum(cpu_seconds(p) for p in pids), others_cpu_seconds()
@@ -466,6 +476,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--game", default="freecell")
     ap.add_argument("--restart-after", type=int, default=150)
+    ap.add_argument("--warmup", type=float, default=3,
+                    help="seconds of moves and of echo before the timing, not counted: a "
+                         "new process imports, connects and makes its first full "
+                         "collections then (default 3; 0 counts them)")
     ap.add_argument("--rounds", type=int, default=4,
                     help="windows in which the moves and the echo take turns, sharing the "
                          "machine's drift in speed (default 4; 1: the moves, then the echo)")

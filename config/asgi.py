@@ -87,6 +87,24 @@ class _Entry:
 
 application = _Entry()
 
+
+def _load_what_the_first_requests_would() -> None:
+    """The URL conf (every view module, DRF, the schema's), the translations and the
+    solvers are loaded by the first requests and moves otherwise, after the freeze below:
+    then every full collection walked them, tens of thousands of objects."""
+    from django.urls import get_resolver
+    from django.utils import translation
+
+    get_resolver().url_patterns  # noqa: B018 (imports the URL conf and its views)
+    for code, _ in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("play")
+    import games.engine.solver.hinting  # noqa: F401
+    import games.engine.solver.klondike  # noqa: F401 (taps.py imports it on a first tap)
+
+
+_load_what_the_first_requests_would()
+
 # Everything loaded so far lives as long as the process: moved out of the collector's
 # sight, it is no longer walked by every full collection, which would otherwise pause all
 # the sockets of this process now and then.
