@@ -101,41 +101,46 @@ the unlocked move path.  Whitehorse and Baker's Dozen were at 21% and 12% before
 analysis (finish simulated on plain lists, the dead-end verdict kept between moves, Baker's
 Dozen's quick proof) was made cheap.
 
-2026-12-01 night, the machine quiet (other work paused for each run), 50 players, 12 s,
-random legal moves with the stock, ``--rounds 4`` (the moves and the echo taking turns in
-four windows each, so both meet the same drift in the machine's speed; this drift had the
-same code measure 37% and 54% of the echo in two runs of the moves-then-echo order), three
-runs each, this checkout (one HTTP hand-over a request, Twisted's form parse off, hiredis,
-move objects from a table, autobahn's debug line skipped):
+2026-12-01 night, the machine quiet, 50 players, 12 s, random legal moves with the stock,
+``--rounds 4`` (the moves and the echo taking turns in four windows each, so both meet the
+same drift in the machine's speed: in the moves-then-echo order the same code measured 37%
+and 54% of the echo in two runs), after a 3 s warm-up, each game's length spread around
+``--restart-after``, three runs each:
 
     game          moves/s      p50 ms   p99 ms   echo/s      ratio    server CPU/move (echo)
-    freecell     1825-2151    20-24    53-66   3635-4482   44-51%   0.42-0.50 (0.24-0.29)
-    klondike     2054-2433    17-20    61-87   4068-4291   51-59%   0.38-0.45 (0.25-0.26)
-    whitehorse   1924-2406    18-21    60-95   4222-4729   43-51%   0.39-0.48 (0.23-0.24)
-    bakers-dozen 1793-1915    21-24    86-90   3128-4018   48-57%   0.50-0.53 (0.26-0.33)
+    freecell     1747-1978    23-26    48-54   3804-4505   44-50%   0.46-0.53 (0.24-0.28)
+    klondike     1961-2222    21-24    44-47   3958-4521   46-52%   0.42-0.48 (0.23-0.27)
+    whitehorse   1578-1657    28-29    53-59   3353-3915   42-47%   0.57-0.60 (0.27-0.31)
+    bakers-dozen 1458-1799    26-31    52-66   3063-4102   44-48%   0.51-0.64 (0.26-0.34)
 
 Where the rest of a move's CPU goes (the last line this script prints): PostgreSQL
-0.09-0.12 ms a move, this client 0.10-0.16 ms (it parses each answer and picks a move;
-the echo's client 0.05-0.07), Redis 0.01.  Every process shares the two cores, so the ratio
-is close to the echo's whole cost over the move's: (0.22 + 0.06) / (0.45 + 0.11 + 0.13)
-is 41%, and 50% needs about 0.12 ms less per move anywhere on the machine.  The same
-alternation against a78271d (the code before these changes, moves-then-echo order) gave
-38-51% for FreeCell and 49-51% for Klondike: the changes are smaller than the spread.
+0.11-0.14 ms a move, this client 0.11-0.17 ms (it parses each answer and picks a move; the
+echo's client 0.05-0.07), Redis 0.01.  Every process shares the two cores, so the ratio is
+close to the echo's whole cost over the move's: (0.26 + 0.06) / (0.48 + 0.12 + 0.14) is
+43%; 50% needs about 0.1 ms less per move somewhere on the machine.  The same alternation
+against a78271d (before this night's changes), moves-then-echo order: FreeCell 38-51%,
+Klondike 49-51%; the changes (one HTTP hand-over a request, Twisted's form parse off,
+hiredis, move objects from a table, autobahn's debug line skipped) are within the spread.
 
-p99: with no new deals during the run (``--restart-after 100000``) Klondike's p99 is 48-52
-ms against 61-103 with them.  A probe on the site's loop every 2 ms: p99 lateness 13-15 ms
-either way, but p99.9 42 against 17 ms, max 58-68 against 32-40; the long stalls come
-with the new deals.  In those runs the process made 4 full collections in 12 s of up to
-53-64 ms of wall time each (gc.callbacks): what they collect is each closed socket's
-Twisted and autobahn objects (the protocol, its transport, the HTTP channel and request of
-the upgrade, their deferreds: about 54 objects a socket, in reference cycles of the
-libraries' own), and the machine's other processes take the core meanwhile.  Not changed
-yet.
+p99: earlier runs (the table in the previous version of this docstring) had Klondike at
+61-103 ms and Baker's Dozen at 86-90.  Every player ended its game at the same move (all
+start together and move at one pace), so all 50 started a new deal in the same moment,
+every few seconds: a burst of HTTP starts and new sockets that held the loop and the GIL
+while every other player waited.  With no new deals at all (``--restart-after 100000``)
+Klondike's p99 was 48-52 ms; with each game's length its own (uniform within half of
+``--restart-after`` either way), it is the table's.  Also found on the way: each closed
+socket left about 54 objects (its protocol, transport, the upgrade's HTTP channel and
+request, their deferreds) in reference cycles for a full collection
+(config/ws_memory.py now breaks the two cycles), and the URL conf, translations and
+solvers were loaded after ``gc.freeze`` and walked by every full collection (config/
+asgi.py now loads them first): a full collection takes 7-12 ms of CPU, 4-5 of them in
+12 s, and neither change moved p99 measurably.
 
-bench/api_client.py (the client written from docs/api.md; moves, then the echo), the same
-hour, one run each: FreeCell 48.6% of the echo (1,357 moves/s, p99 89 ms), Klondike 48.1%
-(1,621/s, p99 108), Whitehorse 39.6% (1,522/s, p99 130), Baker's Dozen 28.6% (913/s, p99
-102; it resigns and restarts each game at 150 moves, 154 new deals in 10 s); 0 errors.
+bench/api_client.py (the client written from docs/api.md; moves, then the echo, each
+game's length spread the same way), the same hour, one run each, 0 errors: FreeCell 44.4%
+of the echo (1,268 moves/s, p99 76 ms, the echo's own p99 75 in that run), Klondike 41.8%
+(1,669/s, p99 54), Whitehorse 55.2% (1,630/s, p99 61), Baker's Dozen 26.6% (981/s, p99 96,
+0.94 ms of server CPU a move against 0.51-0.64 in this script's runs: not explained yet).
 """
 
 from __future__ import annotations
