@@ -10,6 +10,7 @@ import { draw, drawBar } from './view.js';
 
 const PAUSE = 110;
 let runs = 0; // numbers the runs, so that each knows whether it is still the one going
+let inFlight = null; // the move a run has sent and not yet had answered
 
 export function stopFinish(st) {
   if (st.finishing) { st.finishing = false; drawBar(st); drawNotice(st); }
@@ -31,12 +32,19 @@ async function play(st, upOnly) {
   st.finishing = run;
   st.sel = null; st.targets = null;
   drawBar(st); drawNotice(st);
+  // A run started while the last one's move is in flight takes its first step from the
+  // table that move leaves: from the table before it, it would send the same card again.
+  if (inFlight) await inFlight;
   let idle = 0;
   while (st.finishing === run && !st.s.won) {
     const step = finishStep(st, idle, upOnly);
     idle = step.idle;
     if (!step.move) break;
-    if (!(await send(st, step.move.move, null))) break;
+    const sent = send(st, step.move.move, null);
+    inFlight = sent;
+    const answered = await sent;
+    if (inFlight === sent) inFlight = null;
+    if (!answered) break;
     await new Promise((r) => setTimeout(r, PAUSE));
   }
   if (st.finishing && st.finishing !== run) return; // a newer run carries on
