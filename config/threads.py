@@ -39,7 +39,7 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
-from django.http import FileResponse, HttpRequest
+from django.http import FileResponse
 from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 
@@ -49,9 +49,6 @@ log = logging.getLogger(__name__)
 class Handler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-
-    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
