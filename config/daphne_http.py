@@ -3,8 +3,8 @@
 Twisted's ``Request.requestReceived`` parses the body of every POST whose type is a form
 (``application/x-www-form-urlencoded`` or ``multipart/form-data``) into ``request.args``,
 and to learn the type it builds an ``email.message`` for the ``Content-Type`` header of
-every POST, a form or not: a tenth of the CPU a ``POST /api/sessions/`` took
-(bench/http_cost.py).  Daphne never reads ``args``: it hands the raw body to the
+every POST, a form or not: 7% of the busy samples of a ``POST /api/sessions/`` (py-spy;
+bench/http_cost.py).  Daphne never reads ``args``: it hands the raw body to the
 application, where Django parses what it needs.  So the parse is turned off, which also
 spares a multipart upload a second, unlimited parse ahead of Django's own limits.
 """

@@ -11,8 +11,9 @@ docs/operations.md) and is not handed out again.
 
 The time is noted by the check itself, not by a ``reset`` callback when the connection
 comes back: with a ``reset`` the pool gives every returned connection to one of its
-worker threads, a hand-over that cost a quarter of a ``POST /api/sessions/`` (py-spy,
-bench/http_cost.py); without one it goes back to the pool in the request's own thread.
+worker threads, a hand-over a quarter of the busy samples of a ``POST /api/sessions/``
+sat in (py-spy), though the rate did not move measurably without it (bench/http_cost.py);
+without one it goes back to the pool in the request's own thread.
 """
 
 from __future__ import annotations
