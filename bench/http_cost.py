@@ -175,9 +175,10 @@ class Client:
         return status, await self.reader.readexactly(length)
 
 
-async def measure(port: int, pid: int, seconds: float, connections: int,
+async def measure(ports: list[int], pids: list[int], seconds: float, connections: int,
                   request: tuple[str, str, object]) -> dict[str, float]:
-    clients = [Client(port) for _ in range(connections)]
+    """``connections`` clients, dealt round the servers' ports (as a load balancer would)."""
+    clients = [Client(ports[i % len(ports)]) for i in range(connections)]
     for c in clients:
         await c.open()
         status, _ = await c.call("GET", "/api/me/")  # a guest, its cookies, before the timing
@@ -194,9 +195,9 @@ async def measure(port: int, pid: int, seconds: float, connections: int,
             if status >= 400:
                 errors[0] += 1
 
-    cpu0, t0 = tree_cpu_seconds(pid), time.monotonic()
+    cpu0, t0 = sum(map(tree_cpu_seconds, pids)), time.monotonic()
     await asyncio.gather(*(loop(c, t0 + seconds) for c in clients))
-    elapsed, cpu = time.monotonic() - t0, tree_cpu_seconds(pid) - cpu0
+    elapsed, cpu = time.monotonic() - t0, sum(map(tree_cpu_seconds, pids)) - cpu0
     for c in clients:
         c.writer.close()
     lat = sorted(latencies)
@@ -240,6 +241,9 @@ def main() -> None:
                     help="measure each request this many times in turn on one server, "
                          "each row then the sum of its rounds (the machine's speed drifts "
                          "from second to second; taking the rows in turns shares the drift)")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes, the connections dealt round them as a load "
+                         "balancer would (the production shape: one process a core)")
     ap.add_argument("--log", help="append the servers' output to this file")
     ap.add_argument("--baseline", action="store_true",
                     help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
@@ -273,18 +277,20 @@ def main() -> None:
             runs = [run for server, _, _ in runs for run in (
                 (server + "/0", server, {**env, **BASELINE_ENV}), (server, server, env))]
         for label, server, run_env in runs:
-            port = free_port()
+            ports = [free_port() for _ in range(args.processes)]
             out = open(args.log, "ab") if args.log else subprocess.DEVNULL  # noqa: SIM115
-            proc = subprocess.Popen(command(server, port), cwd=ROOT, env=run_env,
-                                    stdout=out, stderr=out)
+            procs = [subprocess.Popen(command(server, port), cwd=ROOT, env=run_env,
+                                      stdout=out, stderr=out) for port in ports]
+            pids = [proc.pid for proc in procs]
             try:
-                wait_for(port, proc)
+                for port, proc in zip(ports, procs, strict=True):
+                    wait_for(port, proc)
                 print(f"==> {label}", flush=True)
                 runs_of: dict[str, list[dict[str, float]]] = {name: [] for name, _ in requests}
                 for _ in range(args.rounds):
                     for name, request in requests:
                         runs_of[name].append(asyncio.run(measure(
-                            port, proc.pid, args.seconds / args.rounds, args.connections,
+                            ports, pids, args.seconds / args.rounds, args.connections,
                             request)))
                 base = None
                 for name, _ in requests:
@@ -292,12 +298,14 @@ def main() -> None:
                     base = base or r["rate"]
                     rows.append((label, name, r, r["rate"] / base))
             finally:
-                proc.terminate()
-                proc.wait(10)
+                for proc in procs:
+                    proc.terminate()
+                for proc in procs:
+                    proc.wait(10)
     finally:
         shutil.rmtree(static_root, ignore_errors=True)
     print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row "
-          f"({args.rounds} round(s) in turn), one server process\n")
+          f"({args.rounds} round(s) in turn), {args.processes} server process(es)\n")
     print(f"{'server':10} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'CPU ms/req':>10} {'errors':>6} {'vs static':>9}")
     for server, name, r, ratio in rows:

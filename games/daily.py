@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
+from games import rows
 from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
@@ -129,9 +130,9 @@ def deal_for_request(game: str, spec: object) -> Deal:
         return todays_deal(game)
     if spec == "random":
         if GAMES[game].public_deal_numbers:  # a FreeCell number: it may have a deal already
-            return _deal_for_seed(game, GAMES[game].random_seed())
+            return _deal_for_seed(game, GAMES[game].random_seed(), fresh=True)
         # A fresh 256-bit seed no deal has (docs/deals.md): one INSERT, no lookup first.
-        return Deal.objects.create(game=game, seed=GAMES[game].random_seed())
+        return deal_row(game, GAMES[game].random_seed(), fresh=True)
     if isinstance(spec, bool):
         raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
     # isascii: str.isdigit also takes digits int() refuses, such as "²".
@@ -164,11 +165,15 @@ _DEAL_NAMES = [f.attname for f in _DEAL_FIELDS]
 _DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
 
 
-def _find(game: str, seed: int) -> Deal | None:
-    db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(_DEAL_BY_SEED, [game, str(seed)])
-        row = cursor.fetchone()
+# A new deal by one statement, which reads the row back as _find does; a seed that has a
+# deal already inserts nothing and returns nothing (PostgreSQL).
+_NEW_FIELDS = rows.fields(Deal, pk=False)
+_DEAL_INSERT = "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT (game, seed) DO NOTHING RETURNING {}".format(
+    Deal._meta.db_table, ", ".join(f.column for f in _NEW_FIELDS),
+    ", ".join(["%s"] * len(_NEW_FIELDS)), ", ".join(f.column for f in _DEAL_FIELDS))
+
+
+def _read(db: Any, row: Any) -> Deal | None:
     if row is None:
         return None
     values = [v if convert is None else convert(v, None, db)
@@ -176,25 +181,46 @@ def _find(game: str, seed: int) -> Deal | None:
     return Deal.from_db(DEFAULT_DB_ALIAS, _DEAL_NAMES, values)
 
 
-def deal_row(game: str, seed: int) -> Deal:
+def _find(game: str, seed: int) -> Deal | None:
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_DEAL_BY_SEED, [game, str(seed)])
+        return _read(db, cursor.fetchone())
+
+
+def _insert(game: str, seed: int) -> Deal | None:
+    """The seed's new deal, or None when it has one already (or an IntegrityError)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":  # SQLite (make run): the ORM's INSERT
+        return Deal.objects.create(game=game, seed=seed)
+    with db.cursor() as cursor:
+        cursor.execute(_DEAL_INSERT, rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db))
+        return _read(db, cursor.fetchone())
+
+
+def deal_row(game: str, seed: int, fresh: bool = False) -> Deal:
     """The deal of this seed, made if no one has played it yet (two requests may race to).
-    Looked up outside a transaction (one statement, where a transaction round it cost two
-    more round trips).  Made by one INSERT: in autocommit a refused INSERT leaves nothing
-    to roll back, so a savepoint is taken only inside a caller's transaction."""
-    deal = _find(game, seed)
+    ``fresh``: a seed just drawn at random, most likely new, so it is inserted first and
+    looked up only if that inserted nothing (one round trip where find-then-insert took
+    two).  Outside a transaction (one statement, where a transaction round it cost two
+    more round trips).  In autocommit a refused INSERT leaves nothing to roll back, so a
+    savepoint is taken only inside a caller's transaction."""
+    deal = None if fresh else _find(game, seed)
     if deal is None:
         inside = transaction.get_connection().in_atomic_block
         try:
             with transaction.atomic() if inside else contextlib.nullcontext():
-                deal = Deal.objects.create(game=game, seed=seed)
+                deal = _insert(game, seed)
         except IntegrityError:  # made by another request meanwhile
+            deal = None
+        if deal is None:
             deal = _find(game, seed)
             assert deal is not None
     return deal
 
 
-def _deal_for_seed(game: str, seed: int) -> Deal:
-    return _opened(deal_row(game, seed))
+def _deal_for_seed(game: str, seed: int, fresh: bool = False) -> Deal:
+    return _opened(deal_row(game, seed, fresh))
 
 
 def _opened(deal: Deal) -> Deal:

@@ -25,7 +25,7 @@ from games.engine import Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
 from games.models import GameSession, Player
-from games.play import analysis_cache, hints, locked, optimistic, tables
+from games.play import analysis_cache, fresh, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 
 # The row a new session locks (see start_session).  Written once: the ORM's select_for_update
@@ -48,6 +48,14 @@ def start_session(player: Player, game: str, deal_spec: object,
     """A new attempt; ``client`` is the keyed (address, device) of the browser asking
     (games/accounts/devices.py), kept so a later win can see who played the deal first."""
     deal = daily.deal_for_request(game, deal_spec)
+    if deal.date is None and fresh.usable():  # never ranked: one statement (fresh.py)
+        session = GameSession(player=player, deal=deal, game=deal.game, ranked=False,
+                              client_key=client[0], device_key=client[1])
+        g = locked.rebuild(session)
+        locked.store_counters(session, g)
+        fresh.insert(session)
+        locked.keep_after_commit(session, g)  # at once, in autocommit
+        return Outcome(session, g)
     with transaction.atomic():
         # Lock the player row so two simultaneous starts cannot both be the first attempt
         # (and so a guest being merged into an account, which locks it too, is seen).

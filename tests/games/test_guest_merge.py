@@ -226,3 +226,40 @@ def test_sign_in_racing_the_guests_own_start_never_fails(api, round_):
     assert GameSession.objects.filter(player_id=guest.me["id"]).count() == 0
     ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True)
     assert ranked.count() <= 1
+
+
+# A deal that is not a daily starts by one statement (games/play/fresh.py): the INSERT takes
+# its row from the guest's row locked FOR UPDATE and still unmerged, so it waits for a merge
+# under way and then inserts nothing.  A session left on the merged guest would be lost to
+# the account.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(4))
+def test_sign_in_racing_a_random_start_leaves_nothing_on_the_guest(api, round_):
+    username = f"rand{round_}"
+    account(api, username)
+    guest = api()
+    one, two = _clone(guest), _clone(guest)
+    start, signin = _race(
+        lambda: _post(one, guest.csrf, "/api/sessions/", {"game": "klondike", "deal": "random"}),
+        lambda: _post(two, guest.csrf, "/api/auth/signin/",
+                      {"username": username, "password": PASSWORD}),
+    )
+    assert signin.status_code == 200, signin.content
+    assert start.status_code in {201, 409}, start.content
+    if start.status_code == 409:
+        assert start.json()["error"] == "player_merged"
+    assert GameSession.objects.filter(player_id=guest.me["id"]).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_merged_guest_starting_a_random_deal_is_refused_and_nothing_is_stored(api):
+    username = "merged-rand"
+    account(api, username)
+    guest = api()
+    stale = _clone(guest)  # still carries the guest's session once it is merged
+    before = GameSession.objects.count()
+    Player.objects.filter(pk=guest.me["id"]).update(
+        merged_into_id=Player.objects.exclude(pk=guest.me["id"]).latest("pk").pk)
+    r = _post(stale, guest.csrf, "/api/sessions/", {"game": "freecell", "deal": "random"})
+    assert r.status_code == 409 and r.json()["error"] == "player_merged", r.content
+    assert GameSession.objects.count() == before
