@@ -458,7 +458,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["games.ratelimit.ScopedRateLimit"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.auth.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # size, depth, NUL checks
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
