@@ -12,6 +12,7 @@ as ``null`` where DRF's strict mode raised (a 500); no answer here carries one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -24,8 +25,8 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 
 class JSONRenderer(renderers.JSONRenderer):
     def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: dict[str, Any] | None = None) -> bytes:
-        if data is None or self.get_indent(accepted_media_type, renderer_context or {}):
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:
+        if data is None or self.get_indent(accepted_media_type or "", renderer_context or {}):
             return super().render(data, accepted_media_type, renderer_context)
         try:
             out = orjson.dumps(data, default=_DEFAULT, option=_OPTIONS)
