@@ -3,10 +3,10 @@ docs/api.md, plus the session's counters)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import medals
@@ -68,7 +68,7 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
         # The ranked clock: from the deal being shown, measured here, so the table can show
         # the figure that ranks whatever the player's own clock says.
         "clock_ms": session.time_ms if session.time_ms is not None else
-        max(0, int((timezone.now() - session.created_at).total_seconds() * 1000)),
+        max(0, int((dt.datetime.now(dt.UTC) - session.created_at).total_seconds() * 1000)),
         "created_at": session.created_at.isoformat(),
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,

@@ -50,7 +50,7 @@ def owned(queryset: Any, session_id: UUID | str, player: Player) -> GameSession:
 
 def lock(session_id: UUID | str, player: Player) -> GameSession:
     if connection.vendor == "postgresql":
-        return _locked_pg(session_id, player)
+        return _row_pg(session_id, player, " FOR UPDATE OF s")
     return owned(
         GameSession.objects.select_for_update().select_related("deal").defer("moves"),
         session_id, player,
@@ -62,10 +62,17 @@ _S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname !
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
 
 
-def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
-    """The session row locked FOR UPDATE, its moves left unread (they are loaded only if the
-    cached table is missing).  Written out in SQL because this runs for every move and the
-    ORM's query building cost more than the query itself."""
+def read(session_id: UUID | str, player: Player) -> GameSession:
+    """The session row as it is now, unlocked (a socket's greeting, a resume, a GET)."""
+    if connection.vendor == "postgresql":
+        return _row_pg(session_id, player, "")
+    return owned(GameSession.objects.select_related("deal"), session_id, player)
+
+
+def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
+    """The session row (locked FOR UPDATE when asked), its moves left unread (they are
+    loaded only if the cached table is missing).  Written out in SQL because this runs for
+    every move and the ORM's query building cost more than the query itself."""
     try:
         pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
     except ValueError:
@@ -75,7 +82,7 @@ def _locked_pg(session_id: UUID | str, player: Player) -> GameSession:
     sql = (
         f"SELECT {s_cols}, {d_cols} FROM {GameSession._meta.db_table} s "
         f"JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
-        "WHERE s.id = %s AND s.player_id = %s FOR UPDATE OF s"
+        f"WHERE s.id = %s AND s.player_id = %s{lock}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk, player.pk])

@@ -91,7 +91,7 @@ def start_session(player: Player, game: str, deal_spec: object,
 
 
 def get_session(session_id: UUID | str, player: Player) -> Outcome:
-    session = locked.owned(GameSession.objects.select_related("deal"), session_id, player)
+    session = locked.read(session_id, player)
     return Outcome(session, tables.peek(session.pk, session.seq) or locked.rebuild(session))
 
 

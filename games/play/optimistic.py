@@ -16,6 +16,7 @@ needs no thread.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -23,7 +24,6 @@ from uuid import UUID
 import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.utils import timezone
 
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Player
@@ -100,7 +100,7 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
         return None
     if g.won:
         return None  # the win is stored under the lock; the table is rebuilt there
-    now = timezone.now()
+    now = dt.datetime.now(dt.UTC)  # timezone.now() under USE_TZ, without its settings lookup
     # The token is stored as sent: replayed on the same table it parses to the same move.
     move: list[Any] = [UNDO if is_undo else token, int(now.timestamp() * 1000)]
     if op is not None:
