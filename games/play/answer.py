@@ -36,9 +36,10 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
     would of a verdict still open, and ``outcome.unsettled`` is set: the caller has the
     verdict settled off the loop (``games.play.verdicts``) and says when it is a dead end."""
     session, g = outcome.session, outcome.game
+    deal = session.deal  # once: each read goes through the relation's descriptor
     # A full verdict on a daily: first what fits the loop's share, then the verdict another
     # table of the deal settled (analysis_cache), and only then the search, kept for others.
-    daily = analysis_cache.daily_of(session.deal) if within is None else None
+    daily = analysis_cache.daily_of(deal) if within is None else None
     st = seen.state(g, settings.DEAD_END_LOOP_MS / 1000 if daily is not None else within)
     if st["no_legal_move"] is None and daily is not None:
         st["no_legal_move"] = _shared_verdict(daily, g)
@@ -48,8 +49,8 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": str(session.id),
         "game": session.game,
-        "deal": session.deal.public_id,
-        "date": session.deal.date.isoformat() if session.deal.date else None,
+        "deal": deal.public_id,
+        "date": deal.date.isoformat() if deal.date else None,
         "seq": session.seq,
         "status": session.status,
         "ranked": session.ranked,
@@ -73,16 +74,16 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
     }
-    out["par"] = session.deal.par
-    out["difficulty"] = medals.difficulty(session.game, session.deal.par, session.deal.effort)
-    out["medal"] = medals.medal(st["won"], st["moves"], session.deal.par)
+    out["par"] = deal.par
+    out["difficulty"] = medals.difficulty(session.game, deal.par, deal.effort)
+    out["medal"] = medals.medal(st["won"], st["moves"], deal.par)
     if session.status == GameSession.WON:
         out["active_ms"] = session.active_ms
         out["review"] = {"verified": session.verified, "state": session.review or (
             "pending" if session.verified is None else "none"),
             "reasons": [gettext(REASONS.get(r, r)) for r in session.review_reasons]}
     if g.public_deal_numbers:
-        out["deal_number"] = session.deal.seed  # a number players know (FreeCell)
+        out["deal_number"] = deal.seed  # a number players know (FreeCell)
     if outcome.op is not None:
         out["op"] = outcome.op
     if outcome.repeated:
