@@ -112,6 +112,29 @@ listener's tasks a few more; on ``POST /api/sessions/`` Twisted's ``Content-Type
 was 7%.  ``POST /api/sessions/`` stays far from 300 a second: the INSERT, the deal's read,
 DRF's dispatch and the answer's state are each a few tenths of a millisecond, and the
 server's own HTTP framing is the static file's 1.7-1.9 ms.
+
+2026-12-02, ``--seconds 12 --rounds 4``, before (cd4b83f, a worktree) and after: a session on
+a deal that is not a daily started by one statement (the INSERT takes its row from the
+player's row locked FOR UPDATE, games/play/fresh.py), a random deal inserted first and
+looked up only when that inserted nothing (games/daily.py), both INSERTs written once per
+model (games/rows.py), and the API's JSON written by orjson (games/api/renderers.py).  The
+machine's speed drifted within the hour (the static file cost 1.4-2.0 ms of CPU), so each
+pair ran back to back:
+
+    processes  code    static CPU ms  POST /api/sessions/ req/s  CPU ms/req  vs static CPU
+    1          before      1.71-1.93           134-164              5.79-7.06    3.2-3.8x
+    1          after       1.37-1.97           160-233              3.99-5.86    2.9-3.0x
+    2          before      1.42-1.71           275-340              4.36-5.40    3.1-3.2x
+    2          after       1.47-1.86           296-364              3.91-4.89    2.6-2.9x
+
+Two processes (``--processes 2``, the connections dealt round them as the load balancer
+deals them; production runs one process a core, docker-compose.yml) start 296-364 sessions
+a second on this machine's two cores while it ran at its usual speed, 259-264 in the slow
+half hour after (the static file at 1.9-2.0 ms).  One process stays at 140-233 a second:
+below about 3.3 ms of CPU a start, which Daphne's framing (the static file's 1.4-2.0 ms)
+and the request's own work (session and player from Redis, the INSERTs) do not leave.
+With 8 connections on one process a start costs more CPU than with 1 or 2 (5.1-5.2 ms
+against 6.1-6.4 in one series): the request threads contend for the interpreter lock.
 """
 
 from __future__ import annotations
