@@ -126,3 +126,20 @@ def test_a_block_among_face_up_runs_is_found() -> None:
     dom.set_full()
     r = best_first(dom, Budget(60, 20_000))
     assert r.status == UNSOLVABLE
+
+
+def test_a_run_moved_off_a_card_whose_suit_waits_in_the_talon_is_searched() -> None:
+    # Found by the property above.  8D waits in the talon (drawing one, unlimited passes)
+    # and 9D lies under 8S.  The talon rule held 8D back until 9D could follow it, and the
+    # run rule held 8S back until 9D could go up: each waiting for the other, the pruned
+    # search proved lost a deal the plain one wins (8S onto 9H, 8D and 9D up, ...).
+    g = new_game("klondike", 1)
+    g.tab = [[47, 39, 18, 44], [51, 46, 43, 37], [42, 41, 22], [35, 40, 33, 31],
+             [49, 27, 26, 48], [30, 38], [34]]
+    g.down = [3, 0, 2, 2, 3, 1, 0]
+    g.found, g.stock, g.waste, g.redeals_used = [10, 7, 4, 6], [45, 50], [29], 0
+    pruned, moves = full_verdict(g, True)
+    assert (pruned, full_verdict(g, False)[0]) == (SOLVED, SOLVED)
+    for m in moves:
+        g.apply(g.parse(m))
+    assert g.won

@@ -30,7 +30,9 @@ Pruning (all of it keeps "unsolvable" a proof):
 * a move whose only use is to make a later one possible waits until just before that
   one, so the full search makes it only when that one could come next: a run split off
   the top of another (onto the twin of the card it leaves) only when the card it uncovers
-  could then go up, move, or take the run's twin; a card taken down from a foundation
+  could then go up (at once, or, drawing one with unlimited passes, after the talon's
+  cards of its suit, which the rule above holds back until it could follow), move, or
+  take the run's twin; a card taken down from a foundation
   only when a card could land on it or on the ones under it that could follow it down;
   and, drawing one card with unlimited passes (any talon card can be played at any
   time), a talon card onto the table only when a card could land on it next -- from the
@@ -268,6 +270,17 @@ class KlondikeDomain:
                     return False
             return True
 
+        def up_next(y: int) -> bool:
+            """Could card ``y``, once uncovered, go up next?  At once when its foundation
+            holds the rank below; drawing one with unlimited passes, also when every card
+            of its suit between is in the talon: the talon rule holds those back until
+            ``y`` could follow them, so this move must not wait for them in turn (each
+            waiting for the other, neither would ever be searched)."""
+            su, f = y & 3, found[y & 3]
+            if f == y >> 2:
+                return True
+            return waste_filter and all(q * 4 + su in talon for q in range(f, y >> 2))
+
         # want[x]: the columns whose top card x (or a run headed by x) may go onto.
         want: dict[int, list[int]] = {}
         for j, u in enumerate(tops):
@@ -291,7 +304,7 @@ class KlondikeDomain:
                     continue
                 if k < up:
                     y = c[-k - 1]  # the card the run uncovers
-                    if found[y & 3] != y >> 2 and (narrow or prune and not (
+                    if not up_next(y) and (narrow or prune and not (
                             free(_TWIN[c[-k]]) or movable(i, k))):
                         continue  # nothing could use the card it uncovers next
                 for j in dsts:
