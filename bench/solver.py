@@ -36,6 +36,12 @@ Klondike on seeds 0-299), 2026-12-01, load average 10-15 on the 2 cores:
     134 / 5 / 11.  Published ~90.5% of deals winnable, so ~9.5% lost: most unknowns left
     are lost deals whose space is still too large to close in 10 s (in 600105's, most
     states are the same face-down cards with face-up runs shuffled between twin places).)
+    2026-12-02, after the fix of a run split off a card whose suit waits in the talon (the
+    two move rules waited for each other and a winnable position was proven lost; found by
+    tests/engine/test_klondike_proofs.py): the same seeds, ``python -m games.engine solve
+    klondike --range 700000 700149 --budget 10 --cpu``, 135 solved (90.0%), 12 proven lost
+    (8.0%, the same twelve deals), 3 unknown, 142.2 s of CPU (median 5.8 ms), every win
+    replayed.
 
     Klondike hints, 40 positions from random play, CPU ms    median   p95   worst
     1200 states a sample (now)                               68       119   130
