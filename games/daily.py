@@ -168,7 +168,8 @@ _DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
 # A new deal by one statement, which reads the row back as _find does; a seed that has a
 # deal already inserts nothing and returns nothing (PostgreSQL).
 _NEW_FIELDS = rows.fields(Deal, pk=False)
-_DEAL_INSERT = "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT (game, seed) DO NOTHING RETURNING {}".format(
+_DEAL_INSERT = ("INSERT INTO {} ({}) VALUES ({}) ON CONFLICT (game, seed) DO NOTHING "
+                "RETURNING {}").format(
     Deal._meta.db_table, ", ".join(f.column for f in _NEW_FIELDS),
     ", ".join(["%s"] * len(_NEW_FIELDS)), ", ".join(f.column for f in _DEAL_FIELDS))
 
@@ -202,9 +203,9 @@ def deal_row(game: str, seed: int, fresh: bool = False) -> Deal:
     """The deal of this seed, made if no one has played it yet (two requests may race to).
     ``fresh``: a seed just drawn at random, most likely new, so it is inserted first and
     looked up only if that inserted nothing (one round trip where find-then-insert took
-    two).  Outside a transaction (one statement, where a transaction round it cost two
-    more round trips).  In autocommit a refused INSERT leaves nothing to roll back, so a
-    savepoint is taken only inside a caller's transaction."""
+    two).  Each statement runs on its own, not in a transaction (which cost two more round
+    trips); in autocommit a refused INSERT leaves nothing to roll back, so a savepoint is
+    taken only inside a caller's transaction."""
     deal = None if fresh else _find(game, seed)
     if deal is None:
         inside = transaction.get_connection().in_atomic_block

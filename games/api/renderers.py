@@ -6,8 +6,9 @@ same data; whatever it would write differently goes to DRF's own encoding: a dat
 (DRF writes UTC as ``Z``), any type orjson does not know (lazy translations, decimals: its
 ``default`` is DRF's encoder's), keys that are not strings, integers past 64 bits, and any
 request for indented output.  Two differences are kept: a float may be written in another
-form (``1.5e-7`` for ``1.5e-07``, ``0.00001`` for ``1e-05``: the same number), and a NaN or an infinity is written
-as ``null`` where DRF's strict mode raised (a 500); no answer here carries one.
+form (``1.5e-7`` for ``1.5e-07``, ``0.00001`` for ``1e-05``: the same number), and a NaN or
+an infinity is written as ``null`` where DRF's strict mode raised (a 500); no answer here
+carries one.
 """
 
 from __future__ import annotations

@@ -60,6 +60,12 @@ def lock(session_id: UUID | str, player: Player) -> GameSession:
 # The columns read, in order; the move list stays unread.
 _S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
+# The row and its deal, by id and owner; the locked path adds its FOR UPDATE (built once).
+_ROW_SQL = (
+    f"SELECT {', '.join(f's.{f}' for f in _S_FIELDS)}, {', '.join(f'd.{f}' for f in _D_FIELDS)} "
+    f"FROM {GameSession._meta.db_table} s JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
+    "WHERE s.id = %s AND s.player_id = %s"
+)
 
 
 def read(session_id: UUID | str, player: Player) -> GameSession:
@@ -77,15 +83,8 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
         pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
     except ValueError:
         raise SessionNotFound("there is no such session of yours") from None
-    s_cols = ", ".join(f"s.{f}" for f in _S_FIELDS)
-    d_cols = ", ".join(f"d.{f}" for f in _D_FIELDS)
-    sql = (
-        f"SELECT {s_cols}, {d_cols} FROM {GameSession._meta.db_table} s "
-        f"JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
-        f"WHERE s.id = %s AND s.player_id = %s{lock}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk, player.pk])
+        cursor.execute(_ROW_SQL + lock, [pk, player.pk])
         row = cursor.fetchone()
     if row is None:
         raise SessionNotFound("there is no such session of yours")

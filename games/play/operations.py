@@ -24,7 +24,7 @@ from games import daily, signals
 from games.engine import Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
-from games.models import GameSession, Player
+from games.models import Deal, GameSession, Player
 from games.play import analysis_cache, fresh, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 
@@ -49,10 +49,7 @@ def start_session(player: Player, game: str, deal_spec: object,
     (games/accounts/devices.py), kept so a later win can see who played the deal first."""
     deal = daily.deal_for_request(game, deal_spec)
     if deal.date is None and fresh.usable():  # never ranked: one statement (fresh.py)
-        session = GameSession(player=player, deal=deal, game=deal.game, ranked=False,
-                              client_key=client[0], device_key=client[1])
-        g = locked.rebuild(session)
-        locked.store_counters(session, g)
+        session, g = _new(player, deal, False, client)
         fresh.insert(session)
         locked.keep_after_commit(session, g)  # at once, in autocommit
         return Outcome(session, g)
@@ -76,18 +73,20 @@ def start_session(player: Player, game: str, deal_spec: object,
         # Only today's daily is ever ranked: any other deal needs no look at earlier tries.
         ranked = deal.date is not None and deal.date == daily.today() and not (
             GameSession.objects.filter(player=player, deal=deal).exists())
-        session = GameSession(
-            player=player,
-            deal=deal,
-            game=deal.game,
-            ranked=ranked,
-            client_key=client[0], device_key=client[1],
-        )
-        g = locked.rebuild(session)
-        locked.store_counters(session, g)
+        session, g = _new(player, deal, ranked, client)
         session.save()
         locked.keep_after_commit(session, g)
     return Outcome(session, g)
+
+
+def _new(player: Player, deal: Deal, ranked: bool, client: tuple[str, str]
+         ) -> tuple[GameSession, Game]:
+    """A session not stored yet, with its dealt table and the table's counters."""
+    session = GameSession(player=player, deal=deal, game=deal.game, ranked=ranked,
+                          client_key=client[0], device_key=client[1])
+    g = locked.rebuild(session)
+    locked.store_counters(session, g)
+    return session, g
 
 
 def get_session(session_id: UUID | str, player: Player) -> Outcome:
