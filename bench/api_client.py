@@ -273,14 +273,15 @@ def main() -> None:
     ap.add_argument("--echo-url", help="a running echo (ws://host:port/ws/echo/)")
     ap.add_argument("--processes", type=int, default=1)
     ap.add_argument("--log", help="write the started servers' output to this file")
+    sys.path.insert(0, str(ROOT))
+    from bench.server import cpu_seconds, loop_options, servers
+
+    loop_options(ap)
     args = ap.parse_args()
     if args.url:
         asyncio.run(run(args, [args.url.rstrip("/")], [args.echo_url] if args.echo_url else []))
         return
-    sys.path.insert(0, str(ROOT))
-    from bench.server import cpu_seconds, servers
-
-    with servers(args.processes, args.log) as (site_ports, echo_ports, site_pids, _):
+    with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (site_ports, echo_ports, site_pids, _):
         asyncio.run(run(args, [f"http://127.0.0.1:{p}" for p in site_ports],
                         [f"ws://127.0.0.1:{p}/ws/echo/" for p in echo_ports],
                         lambda: sum(cpu_seconds(p) for p in site_pids)))

@@ -121,7 +121,7 @@ def main() -> None:
                    check=True)
     port = free_port()
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+    server = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                                str(port), "config.asgi:application"],
                               cwd=ROOT, env=env, stdout=log, stderr=log)
     try:

@@ -239,10 +239,16 @@ def combined(runs: list[dict[str, float]]) -> dict[str, float]:
             "errors": sum(int(r["errors"]) for r in runs)}
 
 
+def loop_env(server: str) -> dict[str, str]:
+    """The environment ``command(server)`` runs in: ``daphne-asyncio`` is production's
+    launcher on asyncio's own loop, that is Daphne as it comes (config/serve.py)."""
+    return {"SERVE_LOOP": "asyncio" if server == "daphne-asyncio" else "uvloop"}
+
+
 def command(server: str, port: int, websockets: bool = False) -> list[str]:
     app = "config.asgi:application"
-    if server == "daphne":
-        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    if server in ("daphne", "daphne-asyncio"):  # production's (uvloop), or as Daphne comes
+        return [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), app]
     if server.startswith("uvicorn"):  # uvicorn-wsproto: that websocket implementation
         ws = server.partition("-")[2] or "websockets-sansio"
         return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
@@ -252,7 +258,7 @@ def command(server: str, port: int, websockets: bool = False) -> list[str]:
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
                 "--port", str(port), "--ws" if websockets else "--no-ws",
                 "--log-level", "warning", app]
-    raise SystemExit(f"unknown server {server!r}: daphne, uvicorn or granian")
+    raise SystemExit(f"unknown server {server!r}: daphne, daphne-asyncio, uvicorn or granian")
 
 
 def main() -> None:
@@ -302,7 +308,8 @@ def main() -> None:
         for label, server, run_env in runs:
             ports = [free_port() for _ in range(args.processes)]
             out = open(args.log, "ab") if args.log else subprocess.DEVNULL  # noqa: SIM115
-            procs = [subprocess.Popen(command(server, port), cwd=ROOT, env=run_env,
+            procs = [subprocess.Popen(command(server, port), cwd=ROOT,
+                                      env={**run_env, **loop_env(server)},
                                       stdout=out, stderr=out) for port in ports]
             pids = [proc.pid for proc in procs]
             try:

@@ -107,7 +107,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from http_cost import command  # noqa: E402
+from http_cost import command, loop_env  # noqa: E402
 from idle_trace import print_trace, take_trace  # noqa: E402
 from server import ensure_database, free_port, wait_for  # noqa: E402
 
@@ -233,7 +233,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sockets", type=int, default=20000)
     ap.add_argument("--sessions", type=int, default=0, help="default: one per socket")
-    ap.add_argument("--server", default="daphne", help="daphne, uvicorn or granian")
+    ap.add_argument("--server", default="daphne", help="daphne (production's launcher, on uvloop), daphne-asyncio, "
+                    "uvicorn or granian")
     ap.add_argument("--clients", type=int, default=4, help="client processes")
     ap.add_argument("--at-once", type=int, default=200, help="handshakes at once per client")
     ap.add_argument("--settle", type=float, default=5, help="seconds before each reading")
@@ -287,7 +288,7 @@ def main() -> None:
         argv = [argv[0], str(Path(__file__).with_name("idle_trace.py")), trace_out, *argv[1:]]
     if args.allocator:
         env["IDLE_TRACE_ALLOCATOR_ONLY"] = "1"
-    server = subprocess.Popen(argv, cwd=ROOT, env=env,
+    server = subprocess.Popen(argv, cwd=ROOT, env={**env, **loop_env(args.server)},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     traces: list[dict] = []
     files: list[str] = []

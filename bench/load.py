@@ -233,7 +233,7 @@ def _main(args: argparse.Namespace, db: str, redis_url: str) -> int:
                    check=True)
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
     ports = [free_port() for _ in range(args.servers)]
-    servers = [subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+    servers = [subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                                  str(p), "config.asgi:application"], cwd=ROOT, env=env,
                                 stdout=log, stderr=log) for p in ports]
     try:

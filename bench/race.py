@@ -285,7 +285,7 @@ def main() -> None:
                    cwd=ROOT, env=env, check=True, capture_output=True)
     port = free_port()
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
-    site = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+    site = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                              str(port), "config.asgi:application"], cwd=ROOT, env=env,
                             stdout=log, stderr=log)
     try:

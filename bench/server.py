@@ -526,16 +526,28 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1,
                     help="Daphne processes for the site, and as many for the echo (default 1)")
     ap.add_argument("--log", help="write the servers' output to this file")
+    loop_options(ap)
     args = ap.parse_args()
-    with servers(args.processes, args.log) as (site_ports, echo_ports, site_pids, echo_pids):
+    with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (site_ports, echo_ports, site_pids, echo_pids):
         asyncio.run(run(args, site_ports, echo_ports, site_pids, echo_pids))
 
 
+def loop_options(ap: argparse.ArgumentParser) -> None:
+    """The event loop of each side (config/serve.py), for this script and api_client.py."""
+    ap.add_argument("--site-loop", choices=["uvloop", "asyncio"], default="uvloop",
+                    help="the site's event loop (default uvloop, as production runs it)")
+    ap.add_argument("--echo-loop", choices=["uvloop", "asyncio"], default="asyncio",
+                    help="the echo's event loop (default asyncio: a bare Daphne as it comes)")
+
+
 @contextlib.contextmanager
-def servers(processes: int, log_path: str | None = None
+def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloop",
+            echo_loop: str = "asyncio"
             ) -> Iterator[tuple[list[int], list[int], list[int], list[int]]]:
     """The site's Daphne processes and as many bare echoes, started and stopped: their
-    ports and pids (bench/api_client.py starts them the same way)."""
+    ports and pids (bench/api_client.py starts them the same way).  Each runs through
+    config/serve.py on the event loop asked for: the site as production runs it (uvloop),
+    the echo as Daphne comes (asyncio's own loop) unless told otherwise."""
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     env = {**os.environ, "DATABASE_URL": db,
            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -554,12 +566,13 @@ def servers(processes: int, log_path: str | None = None
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115
     quiet = {"stdout": log, "stderr": log}
 
-    def daphne(port: int, app: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                                 str(port), app], cwd=ROOT, env=env, **quiet)
+    def daphne(port: int, app: str, loop: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
+                                 str(port), app], cwd=ROOT, env={**env, "SERVE_LOOP": loop},
+                                **quiet)
 
-    sites = [daphne(port, "config.asgi:application") for port in site_ports]
-    echoes = [daphne(port, "bench.echo_app:application") for port in echo_ports]
+    sites = [daphne(port, "config.asgi:application", site_loop) for port in site_ports]
+    echoes = [daphne(port, "bench.echo_app:application", echo_loop) for port in echo_ports]
     try:
         for port, proc in zip(site_ports + echo_ports, sites + echoes, strict=True):
             wait_for(port, proc)

@@ -56,7 +56,7 @@ def site() -> Iterator[str]:
                            env=env, check=True, capture_output=True)
         port = free_port()
         log = open(Path(static_root) / "server.log", "w")  # noqa: SIM115
-        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
+        proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                                  str(port), "config.asgi:application"], cwd=ROOT, env=env,
                                 stdout=log, stderr=subprocess.STDOUT)
         try:

@@ -72,7 +72,7 @@ def main() -> int:
     print("==> creating today's daily deals", flush=True)
     manage("create_daily_deals", "--days", "1")
 
-    commands = [[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", port,
+    commands = [[sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", port,
                  "config.asgi:application"]]
     if services:
         # Beat's schedule file is its own state (settings: STATE_DIR), not a shared name.

@@ -60,7 +60,7 @@ def test_the_services_of_the_production_shape(services):
         assert after["migrate"]["condition"] == "service_completed_successfully"
         assert after["postgres"]["condition"] == "service_healthy"
         assert "migrate" not in " ".join(services[name]["command"])
-    assert services["web"]["command"][:1] == ["daphne"]
+    assert services["web"]["command"][:3] == ["python", "-m", "config.serve"]  # Daphne, uvloop
     assert "--proxy-headers" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]

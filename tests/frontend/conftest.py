@@ -112,7 +112,7 @@ def start_server(env: dict[str, str], log_name: str) -> tuple[subprocess.Popen[b
     port = _free_port()
     log = open(ROOT / "artifacts" / log_name, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     log.close()  # the child holds its own copy

@@ -134,7 +134,8 @@ def test_every_server_takes_the_entry_for_an_asgi3_application():
 def echo_server():
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        # Production's launcher (config/serve.py): Daphne on uvloop's event loop.
+        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
          "tests.games.ws_echo_app:application"], cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -160,6 +161,8 @@ def test_a_socket_through_daphne_with_the_lean_protocol(echo_server):
             seen = json.loads(await ws.recv())
             await ws.send("probe busy")
             busy = json.loads(await ws.recv())
+            await ws.send("loop")
+            assert await ws.recv() == "uvloop.Loop"  # Twisted's sockets, polled by libuv
         await idle.send("now")  # a write to a dropped default puts it back
         assert await idle.recv() == "now"
         await idle.close()

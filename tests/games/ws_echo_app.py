@@ -1,9 +1,10 @@
 """A websocket echo served by Daphne with config/ws_memory.py's protocol, for
 tests/games/test_ws_memory.py.  ``probe`` answers what the server's open sockets hold,
-``garbage`` what its closed ones left for the collector."""
+``garbage`` what its closed ones left for the collector, ``loop`` the event loop it runs on."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 from typing import Any
@@ -64,6 +65,9 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         elif message.get("text") == "garbage":
             await send({"type": "websocket.send", "text": json.dumps(garbage())})
             gc.enable()
+        elif message.get("text") == "loop":  # the event loop this server runs on
+            loop = type(asyncio.get_running_loop())
+            await send({"type": "websocket.send", "text": f"{loop.__module__}.{loop.__name__}"})
         elif message.get("text") == "close":
             await send({"type": "websocket.close", "code": 4000})
         else:

@@ -177,7 +177,7 @@ class Daphne:
     def start(self) -> None:
         out = open(self.log, "ab")  # noqa: SIM115 - the child holds it
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
              "config.asgi:application"], cwd=ROOT, env=self.env, stdout=out, stderr=out)
         wait_port(self.port, self.proc)
 

@@ -56,7 +56,7 @@ def test_the_server_itself_refuses_to_start_on_a_public_secret():
            if k not in PRODUCTION and not k.startswith("PYTEST")}
     env["DEBUG"] = "0"
     out = subprocess.run(
-        [sys.executable, "-m", "daphne", "-p", "0", "config.asgi:application"],
+        [sys.executable, "-m", "config.serve", "-p", "0", "config.asgi:application"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
     assert out.returncode != 0
