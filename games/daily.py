@@ -165,13 +165,20 @@ _DEAL_NAMES = [f.attname for f in _DEAL_FIELDS]
 _DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
 
 
-# A new deal by one statement, which reads the row back as _find does; a seed that has a
-# deal already inserts nothing and returns nothing (PostgreSQL).
+# A seed's deal by one statement (PostgreSQL): inserted if the seed has none, and read back
+# as _find reads it, or else the row already there (the UNION's second half: the INSERT's
+# own row is not visible to the statement's SELECT, the committed one is).  FreeCell deals
+# come from 32,000 numbers, so after a while a random one has its deal already: inserting
+# first and then looking up took two round trips for it, this one.  It returns nothing
+# only when another request's INSERT of the seed had not committed when it began.
 _NEW_FIELDS = rows.fields(Deal, pk=False)
-_DEAL_INSERT = ("INSERT INTO {} ({}) VALUES ({}) ON CONFLICT (game, seed) DO NOTHING "
-                "RETURNING {}").format(
-    Deal._meta.db_table, ", ".join(f.column for f in _NEW_FIELDS),
-    ", ".join(["%s"] * len(_NEW_FIELDS)), ", ".join(f.column for f in _DEAL_FIELDS))
+_DEAL_COLUMNS = ", ".join(f.column for f in _DEAL_FIELDS)
+_DEAL_INSERT = ("WITH made AS (INSERT INTO {table} ({new}) VALUES ({values}) "
+                "ON CONFLICT (game, seed) DO NOTHING RETURNING {cols}) "
+                "SELECT {cols} FROM made UNION ALL "
+                "(SELECT {cols} FROM {table} WHERE game = %s AND seed = %s) LIMIT 1").format(
+    table=Deal._meta.db_table, new=", ".join(f.column for f in _NEW_FIELDS),
+    values=", ".join(["%s"] * len(_NEW_FIELDS)), cols=_DEAL_COLUMNS)
 
 
 def _read(db: Any, row: Any) -> Deal | None:
@@ -190,22 +197,25 @@ def _find(game: str, seed: int) -> Deal | None:
 
 
 def _insert(game: str, seed: int) -> Deal | None:
-    """The seed's new deal, or None when it has one already (or an IntegrityError)."""
+    """The seed's deal, made if it had none; None when another request is making it (or
+    an IntegrityError, under SQLite)."""
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql":  # SQLite (make run): the ORM's INSERT
         return Deal.objects.create(game=game, seed=seed)
+    new = rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db)
     with db.cursor() as cursor:
-        cursor.execute(_DEAL_INSERT, rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db))
+        cursor.execute(_DEAL_INSERT, [*new, game, str(seed)])
         return _read(db, cursor.fetchone())
 
 
 def deal_row(game: str, seed: int, fresh: bool = False) -> Deal:
     """The deal of this seed, made if no one has played it yet (two requests may race to).
-    ``fresh``: a seed just drawn at random, most likely new, so it is inserted first and
-    looked up only if that inserted nothing (one round trip where find-then-insert took
-    two).  Each statement runs on its own, not in a transaction (which cost two more round
-    trips); in autocommit a refused INSERT leaves nothing to roll back, so a savepoint is
-    taken only inside a caller's transaction."""
+    ``fresh``: a seed just drawn at random, so the one statement that inserts it or reads
+    the row already there runs first (one round trip where find-then-insert took two), and
+    the lookup only if another request was inserting it at that moment.  Each statement
+    runs on its own, not in a transaction (which cost two more round trips); in autocommit
+    a refused INSERT leaves nothing to roll back, so a savepoint is taken only inside a
+    caller's transaction."""
     deal = None if fresh else _find(game, seed)
     if deal is None:
         inside = transaction.get_connection().in_atomic_block
