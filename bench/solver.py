@@ -333,12 +333,12 @@ def main() -> None:
           f"{os.cpu_count()} cores (shared; timings are noisy)")
     if "freecell" not in a.skip:
         bench_freecell(a.freecell[0], a.freecell[1], a.fc_budget)
-    if "klondike" not in a.skip:
+    if "klondike" not in a.skip and a.klondike > 0:  # 0 deals: nothing to tabulate
         for game in a.games:
             bench_klondike(game, a.klondike, a.budget, a.klondike_start)
-    if "bakers" not in a.skip:
+    if "bakers" not in a.skip and a.bakers > 0:
         bench_bakers(a.bakers, a.budget)
-    if "hints" not in a.skip:
+    if "hints" not in a.skip and a.hints > 0:
         bench_hints(a.hints, HINT_BUDGET)
     if "cancel" not in a.skip:
         bench_cancel(10)
