@@ -135,6 +135,24 @@ below about 3.3 ms of CPU a start, which Daphne's framing (the static file's 1.4
 and the request's own work (session and player from Redis, the INSERTs) do not leave.
 With 8 connections on one process a start costs more CPU than with 1 or 2 (5.1-5.2 ms
 against 6.1-6.4 in one series): the request threads contend for the interpreter lock.
+
+2026-12-02 morning, a quiet and faster machine, 6 s a row: Daphne on uvloop's loop
+(config/serve.py, production's launcher; ``daphne-asyncio`` is Daphne as it comes) and a
+seed's deal inserted or read by one statement (games/daily.py: a random FreeCell number,
+one of 32,000, mostly has its deal already, and took an INSERT that did nothing and a
+lookup).  One process, the deal's statement before and after, alternated twice: 266-272
+starts a second (3.51-3.55 ms) before, 282-303 (3.12-3.33 ms) after.  The final code,
+``--rounds 2``:
+
+    server          processes  static req/s (CPU)   GET /api/me/ (vs static)   POST /api/sessions/ (CPU)
+    daphne              1          884 (1.19 ms)       568/s (64%)              305/s (3.10 ms)
+    daphne-asyncio      1          736 (1.42 ms)       547/s (74%)              286/s (3.31 ms)
+    daphne              2        1,463 (1.06 ms)     1,234/s (84%)              495/s (2.70 ms)
+
+Over the morning's runs one process started 278-306 sessions a second, so 300 is its edge;
+two processes, production's shape on two cores, 466-495.  The share of the static file
+falls with uvloop because the static file gains the most from it (its cost is nearly all
+the loop and framing).
 """
 
 from __future__ import annotations

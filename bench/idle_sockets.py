@@ -60,6 +60,13 @@ to four coroutine frames fewer per socket (config/asgi.py, config/socket_session
 20,000 cannot be open here (a hard limit of 20,000 files, see above): of 19,500 asked, 94-178
 failed their handshake on the loaded cores.  At 14.4 KB, 20,000 would take 290 MB.
 
+2026-12-02, Daphne on uvloop's event loop (config/serve.py, production's launcher; the
+sockets are still Twisted's, only the polling is libuv's), a quiet machine: 10,000 sockets
+at 14.4 KB each, 70% kept after they closed (``daphne-asyncio`` in the same half hour:
+14.3 KB, 82%); of 20,000 asked, the script asks 19,800 (what the hard limit leaves room
+for) and the one process held 19,744 at 14.5 KB each (279 MB), 55% kept 15 s after the
+last closed.
+
 Where an idle socket's memory goes (tracemalloc, bytes per open socket by the allocating
 library, Daphne; 2,804 sockets before, 2,600 after; each total includes about 0.7 KB of
 one-off allocations, the tracebacks of handshakes that failed under tracing's load):

@@ -173,6 +173,32 @@ start, socket and resign; with the bound at 0.2 ms its p99 went from 94 to 78 ms
 each), still over 60, and the default stays.  Raising the collector's thresholds
 (5000, 20, 100) cut its time from about 390 to 160 ms in 40 s and moved neither rate nor
 p99.
+
+2026-12-02 morning, a quiet and faster machine (load average about 1), 50 players, 10 s,
+random moves with the stock, two runs each, this script and bench/api_client.py in turns.
+The site now runs as production does, Daphne on uvloop's event loop (config/serve.py);
+the echo is still a bare Daphne as it comes, on asyncio's loop (``--echo-loop``):
+
+    game          script      moves/s     p99 ms   echo/s      ratio    CPU/move (echo)
+    freecell      server.py   3264-3378   27-29    5484-5550   60-61%   0.27 (0.19-0.20)
+    freecell      api_client  2871-2995   31       5617-5742   50-53%   0.28-0.30
+    klondike      server.py   3297-3447   25-26    5650-5693   58-61%   0.27-0.28 (0.19)
+    klondike      api_client  3074-3161   28-29    5459-5654     56%    0.28
+    whitehorse    server.py   2976-3152   27-31    5500-5522   54-57%   0.30-0.31 (0.19)
+    whitehorse    api_client  2765-2793   31       5323-5528   51-52%   0.32
+    bakers-dozen  server.py   2926-3074   29-32    5541-5560   53-55%   0.30-0.32 (0.19)
+    bakers-dozen  api_client  1725-1765   43-46    5342-5533     32%    0.53-0.54
+
+0 errors in every run.  The same hour before the change of loop, alternated three times
+(FreeCell, this script): 2,731-2,965 moves/s at 0.31-0.34 ms a move on asyncio's loop,
+3,170-3,280 at 0.27-0.28 on uvloop's, 54-55% of the stock echo against 59%.  An echo on
+uvloop too answers 6,780-7,460/s (0.13-0.15 ms a message), and against it FreeCell is at
+45-47% here and 40% under bench/api_client.py: the ratios above are against the baseline
+the issue names, Daphne as it comes, and a move costs 1.4-1.5 times that echo's CPU.
+Under bench/api_client.py FreeCell's games end at a dead end every 75-80 moves (about 370
+games in 10 s), and each game's start over HTTP, socket and resign is about a tenth of
+the server's busy time; the engine's answer (seen.state, 24 us a FreeCell move,
+bench/answer.py) about as much, half of it the legal moves.
 """
 
 from __future__ import annotations
