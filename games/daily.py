@@ -149,7 +149,7 @@ def deal_for_request(game: str, spec: object) -> Deal:
             raise DealError(f"there is no deal {spec!r}")
         if deal.game != game:
             raise DealError(f"deal {spec!r} is a {deal.game} deal, not {game}")
-        return _opened(deal)
+        return opened(deal)
     raise DealError("deal must be 'daily', 'random', a FreeCell deal number or a deal id")
 
 
@@ -173,15 +173,25 @@ _DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
 # only when another request's INSERT of the seed had not committed when it began.
 _NEW_FIELDS = rows.fields(Deal, pk=False)
 _DEAL_COLUMNS = ", ".join(f.column for f in _DEAL_FIELDS)
-_DEAL_INSERT = ("WITH made AS (INSERT INTO {table} ({new}) VALUES ({values}) "
-                "ON CONFLICT (game, seed) DO NOTHING RETURNING {cols}) "
-                "SELECT {cols} FROM made UNION ALL "
-                "(SELECT {cols} FROM {table} WHERE game = %s AND seed = %s) LIMIT 1").format(
+# The two common table expressions, ``seeded`` being the seed's row; games/play/fresh.py
+# starts a random deal's session in the same statement.  Parameters: seed_params().
+SEEDED = ("made AS (INSERT INTO {table} ({new}) VALUES ({values}) "
+          "ON CONFLICT (game, seed) DO NOTHING RETURNING {cols}), "
+          "seeded AS (SELECT {cols} FROM made UNION ALL "
+          "(SELECT {cols} FROM {table} WHERE game = %s AND seed = %s) LIMIT 1)").format(
     table=Deal._meta.db_table, new=", ".join(f.column for f in _NEW_FIELDS),
     values=", ".join(["%s"] * len(_NEW_FIELDS)), cols=_DEAL_COLUMNS)
+SEEDED_COLUMNS = ", ".join(f"seeded.{f.column}" for f in _DEAL_FIELDS)
+_DEAL_INSERT = f"WITH {SEEDED} SELECT {SEEDED_COLUMNS} FROM seeded"
 
 
-def _read(db: Any, row: Any) -> Deal | None:
+def seed_params(game: str, seed: int, db: Any) -> list[Any]:
+    """SEEDED's parameters: the new row's values (the ORM's own), then the lookup's."""
+    return [*rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db), game, str(seed)]
+
+
+def read_deal(db: Any, row: Any) -> Deal | None:
+    """A Deal from the values of SEEDED_COLUMNS (or _DEAL_BY_SEED's); None for no row."""
     if row is None:
         return None
     values = [v if convert is None else convert(v, None, db)
@@ -193,7 +203,7 @@ def _find(game: str, seed: int) -> Deal | None:
     db = connections[DEFAULT_DB_ALIAS]
     with db.cursor() as cursor:
         cursor.execute(_DEAL_BY_SEED, [game, str(seed)])
-        return _read(db, cursor.fetchone())
+        return read_deal(db, cursor.fetchone())
 
 
 def _insert(game: str, seed: int) -> Deal | None:
@@ -202,10 +212,9 @@ def _insert(game: str, seed: int) -> Deal | None:
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql":  # SQLite (make run): the ORM's INSERT
         return Deal.objects.create(game=game, seed=seed)
-    new = rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db)
     with db.cursor() as cursor:
-        cursor.execute(_DEAL_INSERT, [*new, game, str(seed)])
-        return _read(db, cursor.fetchone())
+        cursor.execute(_DEAL_INSERT, seed_params(game, seed, db))
+        return read_deal(db, cursor.fetchone())
 
 
 def deal_row(game: str, seed: int, fresh: bool = False) -> Deal:
@@ -231,10 +240,10 @@ def deal_row(game: str, seed: int, fresh: bool = False) -> Deal:
 
 
 def _deal_for_seed(game: str, seed: int, fresh: bool = False) -> Deal:
-    return _opened(deal_row(game, seed, fresh))
+    return opened(deal_row(game, seed, fresh))
 
 
-def _opened(deal: Deal) -> Deal:
+def opened(deal: Deal) -> Deal:
     """A daily whose day has not opened yet is nobody's to play, by any route (its id, its
     FreeCell number): only its commitment is public before the day."""
     if deal.date is not None and deal.date > today():

@@ -8,6 +8,12 @@ the player's row, locked ``FOR UPDATE`` and still unmerged, so the lock, that ch
 the write are one statement in autocommit: it waits for a merge under way, sees its
 result, and inserts nothing for a merged guest.  Where the transaction (the lock's SELECT,
 the INSERT, COMMIT) took three round trips and the ORM built its INSERT anew each time.
+
+A random deal's session (``insert_with_deal``) is started by the same statement as its
+deal: the seed's row made or found (games/daily.py, SEEDED) and the session's INSERT
+taking its deal from it, one round trip where the deal's statement and the session's took
+two.  The session is inserted only when the deal is no daily (a FreeCell number can be
+one): a daily needs the ranked checks of the locked start.
 """
 
 from __future__ import annotations
@@ -17,9 +23,9 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games import rows
+from games import daily, rows
 from games.errors import PlayerMerged
-from games.models import GameSession, Player
+from games.models import Deal, GameSession, Player
 
 _FIELDS = rows.fields(GameSession)
 
@@ -33,6 +39,24 @@ def _sql(vendor: str) -> str:
     return (f"INSERT INTO {GameSession._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) "
             f"SELECT {casts} FROM {Player._meta.db_table} "
             f"WHERE {Player._meta.pk.column} = %s AND {merged} IS NULL FOR UPDATE RETURNING 1")
+
+
+@functools.cache
+def _with_deal_sql(vendor: str) -> str:
+    db = connections[DEFAULT_DB_ALIAS]
+    deal = GameSession._meta.get_field("deal")
+    player = Player._meta
+    deal_pk = f"seeded.{Deal._meta.pk.column}"
+    values = ", ".join(deal_pk if f is deal else f"%s::{f.db_type(db)}" for f in _FIELDS)
+    date = Deal._meta.get_field("date").column
+    merged = player.get_field("merged_into").column
+    table = player.db_table
+    return (f"WITH {daily.SEEDED}, started AS (INSERT INTO {GameSession._meta.db_table} "
+            f"({', '.join(f.column for f in _FIELDS)}) SELECT {values} "
+            f"FROM {table}, seeded WHERE {table}.{player.pk.column} = %s "
+            f"AND {table}.{merged} IS NULL AND seeded.{date} IS NULL FOR UPDATE OF {table} "
+            f"RETURNING 1) SELECT {daily.SEEDED_COLUMNS}, EXISTS (SELECT 1 FROM started) "
+            f"FROM seeded")
 
 
 def usable() -> bool:
@@ -49,3 +73,31 @@ def insert(session: GameSession) -> None:
         if cursor.fetchone() is None:
             raise PlayerMerged()
     rows.saved(session, DEFAULT_DB_ALIAS)
+
+
+def insert_with_deal(session: GameSession) -> Deal | None:
+    """Store the seed's deal if it has none and, unless that deal is a daily, ``session``
+    (new, unranked, ``session.deal`` an unsaved Deal of the game and seed) on it, in one
+    statement.  The stored deal, ``session.deal`` set to it; ``session._state.adding`` is
+    still True when no session was stored (a daily's deal).  None when another request's
+    INSERT of the seed was not committed yet: nothing is stored then, the caller takes the
+    ordinary path.  PlayerMerged if the player is merged or gone."""
+    db = connections[DEFAULT_DB_ALIAS]
+    deal_field = GameSession._meta.get_field("deal")
+    own = [v for f, v in zip(_FIELDS, rows.values(session, _FIELDS, db), strict=True)
+           if f is not deal_field]
+    seed = daily.seed_params(session.deal.game, session.deal.seed, db)
+    with db.cursor() as cursor:
+        cursor.execute(_with_deal_sql(db.vendor), [*seed, *own, session.player_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    deal = daily.read_deal(db, row[:-1])
+    assert deal is not None
+    session.deal = deal
+    if not row[-1]:
+        if deal.date is None:
+            raise PlayerMerged()
+        return deal
+    rows.saved(session, DEFAULT_DB_ALIAS)
+    return deal

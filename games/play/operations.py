@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import daily, signals
-from games.engine import Game, IllegalMove, endgame
+from games.engine import GAMES, Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
 from games.models import Deal, GameSession, Player
@@ -47,7 +47,18 @@ def start_session(player: Player, game: str, deal_spec: object,
                   client: tuple[str, str] = ("", "")) -> Outcome:
     """A new attempt; ``client`` is the keyed (address, device) of the browser asking
     (games/accounts/devices.py), kept so a later win can see who played the deal first."""
-    deal = daily.deal_for_request(game, deal_spec)
+    if deal_spec == "random" and game in GAMES and fresh.usable():
+        # The deal and the session by one statement (fresh.py); a daily's FreeCell number,
+        # or a seed another request is inserting, goes on below with that seed's deal.
+        seed = GAMES[game].random_seed()
+        session, g = _new(player, Deal(game=game, seed=seed), False, client)
+        made = fresh.insert_with_deal(session)
+        if made is not None and not session._state.adding:
+            locked.keep_after_commit(session, g)  # at once, in autocommit
+            return Outcome(session, g)
+        deal = daily.opened(made or daily.deal_row(game, seed))
+    else:
+        deal = daily.deal_for_request(game, deal_spec)
     if deal.date is None and fresh.usable():  # never ranked: one statement (fresh.py)
         session, g = _new(player, deal, False, client)
         fresh.insert(session)
