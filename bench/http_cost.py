@@ -150,7 +150,10 @@ starts a second (3.51-3.55 ms) before, 282-303 (3.12-3.33 ms) after.  The final 
     daphne              2        1,463 (1.06 ms)     1,234/s (84%)              495/s (2.70 ms)
 
 Over the morning's runs one process started 278-306 sessions a second, so 300 is its edge;
-two processes, production's shape on two cores, 466-495.  The share of the static file
+two processes, production's shape on two cores, 466-495.  Then a random deal's session
+was inserted by the same statement as its deal (games/play/fresh.py, insert_with_deal):
+one process, alternated twice, 308-314 a second (3.07-3.11 ms) before, 309-325
+(2.90-3.00 ms) after; 306 (3.02 ms) in a later run on a slightly slower machine.  The share of the static file
 falls with uvloop because the static file gains the most from it (its cost is nearly all
 the loop and framing).
 """

@@ -195,7 +195,9 @@ the echo is still a bare Daphne as it comes, on asyncio's loop (``--echo-loop``)
 uvloop too answers 6,780-7,460/s (0.13-0.15 ms a message), and against it FreeCell is at
 45-47% here and 40% under bench/api_client.py: the ratios above are against the baseline
 the issue names, Daphne as it comes, and a move costs 1.4-1.5 times that echo's CPU.
-Under bench/api_client.py FreeCell's games end at a dead end every 75-80 moves (about 370
+Half an hour later, the machine a little slower (FreeCell 57.3% in this script), three
+runs of bench/api_client.py on FreeCell gave 50.7%, 49.3% and 53.0% (0.30-0.33 ms a move):
+50% is that client's edge.  Under it FreeCell's games end at a dead end every 75-80 moves (about 370
 games in 10 s), and each game's start over HTTP, socket and resign is about a tenth of
 the server's busy time; the engine's answer (seen.state, 24 us a FreeCell move,
 bench/answer.py) about as much, half of it the legal moves.
