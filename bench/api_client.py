@@ -274,7 +274,7 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1)
     ap.add_argument("--log", help="write the started servers' output to this file")
     sys.path.insert(0, str(ROOT))
-    from bench.server import cpu_seconds, loop_options, servers
+    from bench.processes import cpu_seconds, loop_options, servers
 
     loop_options(ap)
     args = ap.parse_args()

@@ -41,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.server import HttpPlayer, cpu_seconds, ensure_database, free_port, wait_for  # noqa: E402
+from bench.processes import cpu_seconds, ensure_database, free_port, wait_for  # noqa: E402
+from bench.server import HttpPlayer  # noqa: E402
 
 HARD = 11982
 

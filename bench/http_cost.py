@@ -174,7 +174,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import ensure_database, free_port, tree_cpu_seconds, wait_for  # noqa: E402
+from processes import ensure_database, free_port, tree_cpu_seconds, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # The settings that undo this benchmark's findings, for --baseline ("server/0" rows).

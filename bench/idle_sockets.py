@@ -116,7 +116,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from http_cost import command, loop_env  # noqa: E402
 from idle_trace import print_trace, take_trace  # noqa: E402
-from server import ensure_database, free_port, wait_for  # noqa: E402
+from processes import ensure_database, free_port, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FD_MARGIN = 200  # the server's own files: listening socket, database and Redis connections

@@ -39,7 +39,8 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.server import HttpPlayer, ensure_database, free_port, wait_for  # noqa: E402
+from bench.processes import ensure_database, free_port, wait_for  # noqa: E402
+from bench.server import HttpPlayer  # noqa: E402
 from games.engine import replay  # noqa: E402
 
 MAX_PLAYERS, MAX_SECONDS = 2000, 900

@@ -54,7 +54,8 @@ import time
 from pathlib import Path
 
 import websockets
-from server import HttpPlayer, answer_to, cpu_seconds, ensure_database, free_port, pick, wait_for
+from processes import cpu_seconds, ensure_database, free_port, wait_for
+from server import HttpPlayer, answer_to, pick
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {"player", "session", "cards_up", "moves", "elapsed_ms", "finished"}

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import ensure_database, free_port, wait_for  # noqa: E402
+from processes import ensure_database, free_port, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"desktop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
