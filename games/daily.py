@@ -185,9 +185,10 @@ SEEDED_COLUMNS = ", ".join(f"seeded.{f.column}" for f in _DEAL_FIELDS)
 _DEAL_INSERT = f"WITH {SEEDED} SELECT {SEEDED_COLUMNS} FROM seeded"
 
 
-def seed_params(game: str, seed: int, db: Any) -> list[Any]:
-    """SEEDED's parameters: the new row's values (the ORM's own), then the lookup's."""
-    return [*rows.values(Deal(game=game, seed=seed), _NEW_FIELDS, db), game, str(seed)]
+def seed_params(deal: Deal, db: Any) -> list[Any]:
+    """SEEDED's parameters for ``deal`` (unsaved: its game and seed): the new row's values
+    (the ORM's own), then the lookup's."""
+    return [*rows.values(deal, _NEW_FIELDS, db), deal.game, str(deal.seed)]
 
 
 def read_deal(db: Any, row: Any) -> Deal | None:
@@ -213,7 +214,7 @@ def _insert(game: str, seed: int) -> Deal | None:
     if db.vendor != "postgresql":  # SQLite (make run): the ORM's INSERT
         return Deal.objects.create(game=game, seed=seed)
     with db.cursor() as cursor:
-        cursor.execute(_DEAL_INSERT, seed_params(game, seed, db))
+        cursor.execute(_DEAL_INSERT, seed_params(Deal(game=game, seed=seed), db))
         return read_deal(db, cursor.fetchone())
 
 

@@ -28,6 +28,7 @@ from games.errors import PlayerMerged
 from games.models import Deal, GameSession, Player
 
 _FIELDS = rows.fields(GameSession)
+_DEAL = GameSession._meta.get_field("deal")
 
 
 @functools.cache
@@ -44,10 +45,9 @@ def _sql(vendor: str) -> str:
 @functools.cache
 def _with_deal_sql(vendor: str) -> str:
     db = connections[DEFAULT_DB_ALIAS]
-    deal = GameSession._meta.get_field("deal")
     player = Player._meta
     deal_pk = f"seeded.{Deal._meta.pk.column}"
-    values = ", ".join(deal_pk if f is deal else f"%s::{f.db_type(db)}" for f in _FIELDS)
+    values = ", ".join(deal_pk if f is _DEAL else f"%s::{f.db_type(db)}" for f in _FIELDS)
     date = Deal._meta.get_field("date").column
     merged = player.get_field("merged_into").column
     table = player.db_table
@@ -75,29 +75,27 @@ def insert(session: GameSession) -> None:
     rows.saved(session, DEFAULT_DB_ALIAS)
 
 
-def insert_with_deal(session: GameSession) -> Deal | None:
+def insert_with_deal(session: GameSession) -> tuple[Deal | None, bool]:
     """Store the seed's deal if it has none and, unless that deal is a daily, ``session``
     (new, unranked, ``session.deal`` an unsaved Deal of the game and seed) on it, in one
-    statement.  The stored deal, ``session.deal`` set to it; ``session._state.adding`` is
-    still True when no session was stored (a daily's deal).  None when another request's
-    INSERT of the seed was not committed yet: nothing is stored then, the caller takes the
-    ordinary path.  PlayerMerged if the player is merged or gone."""
+    statement.  The seed's stored deal (None when another request's INSERT of it was not
+    committed yet: then nothing is stored), and whether the session was stored, with
+    ``session.deal`` set to that deal.  When it was not, the caller takes the ordinary
+    path.  PlayerMerged if the player is merged or gone."""
     db = connections[DEFAULT_DB_ALIAS]
-    deal_field = GameSession._meta.get_field("deal")
     own = [v for f, v in zip(_FIELDS, rows.values(session, _FIELDS, db), strict=True)
-           if f is not deal_field]
-    seed = daily.seed_params(session.deal.game, session.deal.seed, db)
+           if f is not _DEAL]
     with db.cursor() as cursor:
-        cursor.execute(_with_deal_sql(db.vendor), [*seed, *own, session.player_id])
+        cursor.execute(_with_deal_sql(db.vendor),
+                       [*daily.seed_params(session.deal, db), *own, session.player_id])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    deal = daily.read_deal(db, row[:-1])
-    assert deal is not None
-    session.deal = deal
+    deal = daily.read_deal(db, row[:-1] if row else None)
+    if deal is None:
+        return None, False
     if not row[-1]:
         if deal.date is None:
             raise PlayerMerged()
-        return deal
+        return deal, False
+    session.deal = deal
     rows.saved(session, DEFAULT_DB_ALIAS)
-    return deal
+    return deal, True

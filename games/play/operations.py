@@ -52,8 +52,8 @@ def start_session(player: Player, game: str, deal_spec: object,
         # or a seed another request is inserting, goes on below with that seed's deal.
         seed = GAMES[game].random_seed()
         session, g = _new(player, Deal(game=game, seed=seed), False, client)
-        made = fresh.insert_with_deal(session)
-        if made is not None and not session._state.adding:
+        made, started = fresh.insert_with_deal(session)
+        if started:
             locked.keep_after_commit(session, g)  # at once, in autocommit
             return Outcome(session, g)
         deal = daily.opened(made or daily.deal_row(game, seed))

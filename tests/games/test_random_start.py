@@ -76,7 +76,7 @@ def test_a_random_number_that_is_a_daily_not_open_yet_is_refused_and_stores_noth
 
 @pytest.mark.django_db(transaction=True)
 def test_a_seed_another_request_is_inserting_starts_by_the_ordinary_path(monkeypatch):
-    monkeypatch.setattr(fresh, "insert_with_deal", lambda session: None)
+    monkeypatch.setattr(fresh, "insert_with_deal", lambda session: (None, False))
     player = Player.objects.create()
     outcome = operations.start_session(player, "klondike", "random")
     assert GameSession.objects.get(pk=outcome.session.pk).deal_id == outcome.session.deal.pk
