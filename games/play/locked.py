@@ -2,8 +2,9 @@
 and the one write that appends moves with the server's time.
 
 Every operation that is not the common move (``optimistic``) takes this path: a refused
-move (worded here), a win, an undo the cache cannot serve, finish, resign, hints, a stale
-``seq`` or a retried operation (``check_seq``).
+move (worded here), a win, an undo the cache cannot serve, finish, hints, a stale ``seq``
+or a retried operation (``check_seq``), and any resign its one statement
+(``resign_at_once``) did not store.
 """
 
 from __future__ import annotations
@@ -88,10 +89,45 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
         row = cursor.fetchone()
     if row is None:
         raise SessionNotFound("there is no such session of yours")
+    return _session_of(row)
+
+
+def _session_of(row: tuple[Any, ...]) -> GameSession:
+    """The session and its deal from a row of ``_S_FIELDS`` then ``_D_FIELDS``."""
     n = len(_S_FIELDS)
     deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
     deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
     return session_from_row(dict(zip(_S_FIELDS, row[:n], strict=True)), deal)
+
+
+# Resigning by one statement in autocommit: the row is changed only while it is this
+# player's, still being played and at the ``seq`` the client saw (at any seq when it sent
+# none), and read back with its deal.  Where the transaction (BEGIN, the locked read, the
+# UPDATE, COMMIT) took four round trips.  Whatever it does not change -- a resign retried,
+# a stale seq, a game over, no such session -- the locked path answers as before.
+_RESIGN_SQL = (
+    f"UPDATE {GameSession._meta.db_table} AS s "
+    f"SET status = '{GameSession.RESIGNED}', finished_at = %s FROM {Deal._meta.db_table} AS d "
+    f"WHERE d.id = s.deal_id AND s.id = %s AND s.player_id = %s "
+    f"AND s.status = '{GameSession.PLAYING}' AND (%s::int IS NULL OR s.seq = %s) "
+    f"RETURNING {', '.join(f's.{f}' for f in _S_FIELDS)}, {', '.join(f'd.{f}' for f in _D_FIELDS)}"
+)
+
+
+def resign_at_once(session_id: UUID | str, player: Player, seq: object, now: Any
+                   ) -> GameSession | None:
+    """The session resigned by ``_RESIGN_SQL``, or None: the locked path decides."""
+    if connection.vendor != "postgresql" or not (
+            seq is None or (type(seq) is int and 0 <= seq <= MAX_MOVES)):
+        return None
+    try:
+        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
+    except ValueError:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_RESIGN_SQL, [now, pk, player.pk, seq, seq])
+        row = cursor.fetchone()
+    return None if row is None else _session_of(row)
 
 
 def check_seq(session: GameSession, seq: object, required: bool, op: str | None = None

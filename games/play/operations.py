@@ -165,6 +165,9 @@ def resign(session_id: UUID | str, player: Player, seq: object = None, op: objec
     board as any unfinished attempt (by cards up).  Resigning twice answers the state."""
     op = clean_op(op)
     hints.cancel(session_id)
+    done = locked.resign_at_once(session_id, player, seq, timezone.now())
+    if done is not None:
+        return Outcome(done, locked.table_kept(done), op=op)
     with transaction.atomic():
         session = locked.lock(session_id, player)
         if session.status == GameSession.RESIGNED:
