@@ -26,7 +26,9 @@ With these, about 12 KB of each idle socket's 27 KB (bench/idle_sockets.py).
 - and, for time rather than memory, the bytes in and out of an open socket skip autobahn's
   debug line: it is a no-op at any level above debug, but its arguments are built first,
   on every read and write (the type's qualified name and the peer, styled by ``click``):
-  a twentieth of a socket move's time on the event loop (py-spy, bench/server.py).
+  a twentieth of a socket move's time on the event loop (py-spy, bench/server.py); and the
+  table of options its handshake pretty-prints for a debug line is made only when that line
+  is written.
 
 ``install`` makes it the protocol of daphne's websocket factory (config/asgi.py), before
 daphne builds that factory.  tests/games/test_ws_memory.py fails if an attribute this
@@ -36,6 +38,7 @@ relies on goes from the libraries.
 from __future__ import annotations
 
 import functools
+import pprint
 import sys
 from typing import Any, ClassVar
 
@@ -135,9 +138,35 @@ def _as_class_attribute(value: Any) -> Any:
     return staticmethod(value) if hasattr(type(value), "__get__") else value
 
 
+class _Later:
+    """pformat's text of a value, made when the debug line it is for is written."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return format(pprint.pformat(self.value), spec)
+
+
+_connecting = [False]  # the event loop's thread is in LeanWebSocketProtocol._connectionMade
+
+
+def _pformat(value: Any, *args: Any, **kwargs: Any) -> Any:
+    # autobahn's ``_connectionMade`` pretty-prints its 40 options for a debug line on every
+    # new socket, written or not; there, and only there, the text waits for the line.
+    if _connecting[0] and not args and not kwargs:
+        return _Later(value)
+    return pprint.pformat(value, *args, **kwargs)
+
+
 def lean_protocol() -> type:
+    from autobahn.websocket import protocol
     from daphne.ws_protocol import WebSocketProtocol
     from twisted.web.http import HTTPChannel
+
+    protocol.pformat = _pformat  # type: ignore[assignment]
 
     read_pause = _read_pause()
 
@@ -145,6 +174,13 @@ def lean_protocol() -> type:
         _options_of: ClassVar[Any] = None  # the factory whose options the class holds
 
         def _connectionMade(self) -> None:  # noqa: N802 (autobahn's name)
+            _connecting[0] = True  # its debug line's table is made only if it is written
+            try:
+                self._lean_connection_made()
+            finally:
+                _connecting[0] = False
+
+        def _lean_connection_made(self) -> None:
             cls = type(self)
             if cls._options_of is None:
                 for name in self.CONFIG_ATTRS:

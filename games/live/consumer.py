@@ -232,6 +232,13 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "state", **state} if old else
                              {"type": "hello", "protocol": PROTOCOL, **state})
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        # Channels' own leaves the groups and closes stale database connections through a
+        # thread of its own; this consumer joins no group and uses no connection on its
+        # loop (in_pool's threads close theirs), so only the disconnect itself is left.
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
     async def disconnect(self, code: int) -> None:
         memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)
         if self.settling is not None:

@@ -21,7 +21,14 @@ from autobahn.websocket.protocol import WebSocketServerProtocol
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.web.http import HTTPChannel
 
-from config.ws_memory import HANDSHAKE_ONLY, IDLE_DEFAULTS, _as_class_attribute, trim_queue
+from config import ws_memory
+from config.ws_memory import (
+    HANDSHAKE_ONLY,
+    IDLE_DEFAULTS,
+    _as_class_attribute,
+    lean_protocol,
+    trim_queue,
+)
 from tests.reliability.stack import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +86,30 @@ def test_the_reads_and_writes_without_a_debug_line_do_what_autobahns_do_besides(
         "self.trafficStats.preopenOutgoingOctetsWireLevel += len(data)",
         "if self.logOctets:", "self.logTxOctets(data, False)"}, statements
     assert "if sync or len(self.send_queue) > 0:" in sent
+
+
+def test_the_options_table_is_made_only_for_a_debug_line_that_is_written():
+    """autobahn pretty-prints its options for a debug line on every new socket: within the
+    lean ``_connectionMade`` that text waits for the line; anywhere else (autobahn's
+    ``Timings.__str__``) pformat gives its text at once."""
+    import pprint
+
+    import autobahn.websocket.protocol as ab
+
+    made = inspect.getsource(Autobahn._connectionMade)
+    assert 'self.log.debug("\\n{attrs}", attrs=pformat(configAttrLog))' in made
+    lean = WebSocketFactory.protocol if hasattr(WebSocketFactory.protocol,
+                                                "_lean_connection_made") else lean_protocol()
+    assert ab.pformat is ws_memory._pformat and hasattr(lean, "_lean_connection_made")
+    table = [("openHandshakeTimeout", 5, "Factory"), ("utf8validateIncoming", True, "P")]
+    assert ws_memory._pformat(table) == pprint.pformat(table)  # a str, as autobahn's __str__
+    ws_memory._connecting[0] = True
+    try:
+        later = ws_memory._pformat(table)
+    finally:
+        ws_memory._connecting[0] = False
+    assert not isinstance(later, str)
+    assert f"\n{later}" == "\n" + pprint.pformat(table)
 
 
 def test_the_http_channel_as_producer_only_pauses_and_resumes_its_transport():
