@@ -22,7 +22,7 @@ from games.engine.reasons import Reason
 from games.errors import BadRequest, Refused, SessionNotFound, StaleSeq
 from games.models import Deal, GameSession, Player
 from games.play import tables
-from games.play.outcome import MAX_MOVES, Outcome, session_from_row, time_bonus
+from games.play.outcome import MAX_MOVES, Outcome, session_from_row, session_pk, time_bonus
 
 
 def rebuild(session: GameSession) -> Game:
@@ -61,9 +61,10 @@ def lock(session_id: UUID | str, player: Player) -> GameSession:
 # The columns read, in order; the move list stays unread.
 _S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
+_COLUMNS = ", ".join([*(f"s.{f}" for f in _S_FIELDS), *(f"d.{f}" for f in _D_FIELDS)])
 # The row and its deal, by id and owner; the locked path adds its FOR UPDATE (built once).
 _ROW_SQL = (
-    f"SELECT {', '.join(f's.{f}' for f in _S_FIELDS)}, {', '.join(f'd.{f}' for f in _D_FIELDS)} "
+    f"SELECT {_COLUMNS} "
     f"FROM {GameSession._meta.db_table} s JOIN {Deal._meta.db_table} d ON d.id = s.deal_id "
     "WHERE s.id = %s AND s.player_id = %s"
 )
@@ -80,10 +81,9 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
     """The session row (locked FOR UPDATE when asked), its moves left unread (they are
     loaded only if the cached table is missing).  Written out in SQL because this runs for
     every move and the ORM's query building cost more than the query itself."""
-    try:
-        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
-    except ValueError:
-        raise SessionNotFound("there is no such session of yours") from None
+    pk = session_pk(session_id)
+    if pk is None:
+        raise SessionNotFound("there is no such session of yours")
     with connection.cursor() as cursor:
         cursor.execute(_ROW_SQL + lock, [pk, player.pk])
         row = cursor.fetchone()
@@ -110,7 +110,7 @@ _RESIGN_SQL = (
     f"SET status = '{GameSession.RESIGNED}', finished_at = %s FROM {Deal._meta.db_table} AS d "
     f"WHERE d.id = s.deal_id AND s.id = %s AND s.player_id = %s "
     f"AND s.status = '{GameSession.PLAYING}' AND (%s::int IS NULL OR s.seq = %s) "
-    f"RETURNING {', '.join(f's.{f}' for f in _S_FIELDS)}, {', '.join(f'd.{f}' for f in _D_FIELDS)}"
+    f"RETURNING {_COLUMNS}"
 )
 
 
@@ -120,9 +120,8 @@ def resign_at_once(session_id: UUID | str, player: Player, seq: object, now: Any
     if connection.vendor != "postgresql" or not (
             seq is None or (type(seq) is int and 0 <= seq <= MAX_MOVES)):
         return None
-    try:
-        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
-    except ValueError:
+    pk = session_pk(session_id)
+    if pk is None:
         return None
     with connection.cursor() as cursor:
         cursor.execute(_RESIGN_SQL, [now, pk, player.pk, seq, seq])

@@ -28,7 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Player
 from games.play import tables
-from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row
+from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row, session_pk
 
 # What the statement sends back: the columns this move may not know.  The rest of the
 # answer's session is known here (the ids, the counters just set, a game still playing).
@@ -78,9 +78,8 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     """The move applied to the kept table, or None when the locked path must decide."""
     if type(seq) is not int or seq >= MAX_MOVES:
         return None
-    try:
-        pk = session_id if isinstance(session_id, UUID) else UUID(str(session_id))
-    except ValueError:
+    pk = session_pk(session_id)
+    if pk is None:
         return None
     item = tables.take_with_facts(pk, seq)
     if item is None:

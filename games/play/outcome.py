@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models.base import ModelState
@@ -44,6 +45,17 @@ def session_from_row(values: dict[str, Any], deal: Deal) -> GameSession:
     session._state.adding, session._state.db = False, DEFAULT_DB_ALIAS
     session._state.fields_cache["deal"] = deal
     return session
+
+
+def session_pk(session_id: UUID | str) -> UUID | None:
+    """The session id as a UUID, or None when it cannot be one (then there is no such
+    session: the caller answers not found, or leaves it to the path that does)."""
+    if isinstance(session_id, UUID):
+        return session_id
+    try:
+        return UUID(str(session_id))
+    except ValueError:
+        return None
 
 
 def clean_token(token: object) -> str:
