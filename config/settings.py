@@ -210,8 +210,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
     if env_int("DB_SERVER_BINDING", 1):
         # Parameters sent beside the statement instead of quoted into its text by psycopg
         # in Python, and a statement seen five times on a connection prepared there: parsed
-        # and planned once.  A start's statement cost half the database's CPU and a fifth
-        # less of ours (bench/http_cost.py).  0 behind a pooler that hands a connection to
+        # and planned once: a random start cost the database half the CPU and us a fifth
+        # less (bench/statement_binding.py).  0 behind a pooler that hands a connection to
         # another client between statements (PgBouncer in transaction mode).
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
     DATABASES["default"]["ENGINE"] = "config.postgresql"  # its check: config/dbpool.py
