@@ -156,6 +156,16 @@ one process, alternated twice, 308-314 a second (3.07-3.11 ms) before, 309-325
 (2.90-3.00 ms) after; 306 (3.02 ms) in a later run on a slightly slower machine.  The share of the static file
 falls with uvloop because the static file gains the most from it (its cost is nearly all
 the loop and framing).
+
+2026-12-02 afternoon, a machine about half as fast (the static file 1.6-2.4 ms of CPU
+against 1.2), 6 s a row, ``--rounds 2``, four runs of one process and two of two: the
+static file 416-659/s, ``GET /api/me/`` 58-69% of it (73% and 84% with two processes),
+``POST /api/sessions/`` 150-223/s (4.3-6.1 ms) with one process, 248 and 344/s with two.
+A start costs about 2.5x the static file's CPU on either day, so 300 a second from one
+process needs a machine at least as fast as that morning's.  Statements bound and
+prepared on the server (``DB_SERVER_BINDING``) save the start a fifth of our CPU and half
+the database's in process (bench/statement_binding.py), less than the drift between
+these runs.
 """
 
 from __future__ import annotations

@@ -54,6 +54,30 @@ Klondike on seeds 0-299), 2026-12-01, load average 10-15 on the 2 cores:
     3000 states a sample 169 / 385 / 563; FreeCell on 40 positions: median 1, p95 17 ms;
     Baker's Dozen: 5, 734 ms.  At 20:52 on 2026-12-01, load 5: 81 / 185 / 220.)
 
+2026-12-02 13:36-13:48, a machine about half as fast as the day before (a bare Daphne
+echo at 2,300-3,900 messages a second against 4,600-4,950), FreeCell on more fresh sets
+of 100 Microsoft deals, one process, ours against fc-solve ``-l lg`` in the same run:
+
+    deals           ours CPU s   fc-solve s   ratio     slowest deal of ours
+    40001-40100     7.1-8.2      0.032-0.037  221-225x  40031: 5.4 s (232k states)
+    50001-50100     3.8-4.7      0.024        160-198x  50070: 2.3-2.7 s (114k states)
+    60001-60100     1.9-2.4      0.026         73-94x   0.3 s
+    70001-70100     1.6          0.019           85x    0.12 s
+    80001-80100     1.3          0.020           64x    0.16 s
+    90001-90100     1.7          0.019           88x    0.10 s
+
+The ratio over a set is its slowest deal's: 40031 alone is two thirds of its set (the
+other 99 deals about 76x).  On 40031 the weights (3,2,0,2,3) and (2,2,0,1,2) alone need
+4,898 and 4,029 states, the first two sets 200k-247k, and the schedule gives the cheap
+ones 3,000 states and then waits behind 100,000 for each of the first two.  Caps that
+grow by rounds (3k, then 10k for all eight) cut the three sets 40001-60100 from 15.4 to
+7.0 s of CPU but cost 40% more on deals 1-200 and 55% more on 11982's proof; open lists
+alternating over one closed set proved 11982 in fewer states (61,643 against 70,716) at
+2.5x the CPU a state.  Neither kept: both would be chosen on the sets they are measured
+on.  That day: 11982 in 2.04 s (fc-solve 0.52 s); Klondike draw one on seeds
+800000-800149 85.3% solved, 8.7% proven lost, 6.0% unknown (kpat on its deals 1-150:
+86.0 / 2.7 / 11.3%); Klondike hints on 40 positions median 116 ms, p95 221 ms.
+
 Every solution of ours replayed as a win.  ``python -m games.engine solve GAME --range 0
 999 --budget 10 --cpu`` gives longer sweeps (two processes at once on this machine).
 
