@@ -6,14 +6,17 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine import new_game, seen
 from games.engine.piles import FOUNDATION
 from games.engine.solver import SOLVED, UNSOLVABLE, Budget, hint, solve
 from games.engine.solver.hinting import undoes
-from games.engine.solver.klondike_hint import hidden_cards, sample
+from games.engine.solver.klondike_hint import _decided, hidden_cards, sample
 
 
 def reverses(game, token: str, prev) -> bool:
@@ -116,3 +119,26 @@ def test_klondike_hint_with_nothing_hidden_is_solved_for_real() -> None:
         pytest.skip("the line revealed the last card on the winning move")
     h = hint(g, 10)
     assert h.status == SOLVED and h.move is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["1a", "2b", "3c", "4d"]), st.integers(1, 6),
+                       max_size=4), st.integers(0, 6), st.lists(st.sampled_from(
+                           ["0z", "1a", "2b", "3c", "4d", "5e"]), max_size=6))
+def test_klondike_samples_stop_only_when_the_rest_could_not_change_the_hint(
+        votes: dict[str, int], left: int, rest: list[str]) -> None:
+    """The samples stop early only when no way the remaining ones vote, including for a
+    move nobody voted for yet, changes the winner the full count would pick."""
+    counted = Counter(votes)
+    if not _decided(counted, left):
+        return
+    lead = min(counted, key=lambda m: (-counted[m], m))
+    after = counted + Counter(rest[:left])
+    assert min(after, key=lambda m: (-after[m], m)) == lead
+
+
+def test_klondike_samples_do_stop_early_when_they_agree() -> None:
+    assert _decided(Counter({"1a": 4}), 2)
+    assert not _decided(Counter({"1a": 3}), 3)  # three votes for a new move would tie
+    assert _decided(Counter({"1a": 3, "2b": 1}), 1)
+    assert not _decided(Counter(), 0) and not _decided(Counter({"2b": 2, "1a": 1}), 1)

@@ -82,7 +82,9 @@ def klondike_hint(game: Game, budget: Budget) -> Hint:
     votes: Counter[str] = Counter()
     first_dom = None
     cancelled = False
-    for _ in range(SAMPLES):
+    for done in range(SAMPLES):
+        if _decided(votes, SAMPLES - done):
+            break  # the samples left could not change the answer: the same hint, sooner
         if budget.cancelled():
             cancelled = True
             break
@@ -106,6 +108,20 @@ def klondike_hint(game: Game, budget: Budget) -> Hint:
     else:
         move = heuristic_move(first_dom) if first_dom else None
     return Hint(move, UNKNOWN, [], time.monotonic() - t0, cancelled)
+
+
+def _decided(votes: Counter[str], left: int) -> bool:
+    """Would the hint stay the same whatever ``left`` more samples vote?  The leader must
+    stay ahead of every move with votes and of any move with none yet, the fixed order
+    breaking a tie as it does at the end.  So stopping here never changes a hint."""
+    if not votes:
+        return False
+    lead = min(votes, key=lambda m: (-votes[m], m))
+    n = votes[lead]
+    if left >= n:  # a move with no vote yet could still reach the leader
+        return False
+    return all(votes[m] + left < n or (votes[m] + left == n and lead < m)
+               for m in votes if m != lead)
 
 
 def _domain(game: Game, prev: Move | None) -> KlondikeDomain:
