@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 8000
 
-.PHONY: install test run lint bench clean pyodide
+.PHONY: install test run lint bench clean pyodide native native-clean
 
 $(STAMP): pyproject.toml
 	@echo "==> setting up $(VENV) (first run takes a minute)"
@@ -27,8 +27,18 @@ pyodide: $(PYODIDE)
 
 install: $(STAMP)
 
+# The whole suite on the pure-Python engine, then the solver's tests on a compiled copy of
+# the FreeCell search (scripts/native.py --test, under build/native).
 test: $(STAMP) $(PYODIDE)
 	$(BIN)/python -m pytest
+	$(BIN)/python scripts/native.py --test
+
+# Optional: the FreeCell search compiled with mypyc, in place (docs/operations.md).
+native: $(STAMP)
+	$(BIN)/python scripts/native.py
+
+native-clean:
+	$(BIN)/python scripts/native.py --clean
 
 run: $(STAMP) $(PYODIDE)
 	PORT=$(PORT) $(BIN)/python scripts/run.py
