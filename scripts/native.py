@@ -98,9 +98,9 @@ def build(project: Path) -> None:
     (solver / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
 
 
-def test() -> int:
-    """Build in a copy of the project and run the solver's tests against the build."""
-    out = ROOT / "build" / "native"
+def compiled_copy(out: Path) -> Path:
+    """A copy of the project at ``out`` with its FreeCell search compiled (bench/native.py
+    uses it too)."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     for name in COPY:
@@ -111,6 +111,12 @@ def test() -> int:
         else:
             shutil.copy(src, out / name)
     build(out)
+    return out
+
+
+def test() -> int:
+    """Build in a copy of the project and run the solver's tests against the build."""
+    out = compiled_copy(ROOT / "build" / "native")
     env = dict(os.environ, SOLVER_NATIVE_REQUIRED="1")
     print("native: the solver's tests against the compiled modules", flush=True)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

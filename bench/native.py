@@ -1,0 +1,102 @@
+"""The FreeCell search compiled (scripts/native.py) against the same source interpreted,
+and fc-solve beside both, on the same Microsoft deals in the same run.
+
+    python bench/native.py --deals 40001 40100 --rounds 2
+    python bench/native.py --deals 11982 11982
+
+Each variant runs in a child process of its own (the compiled one from a copy of the
+project under build/native-bench), the two alternated ``--rounds`` times; times are each
+child's CPU seconds.  The two must search the same number of states on every deal: the
+compiled module is the same code, and a difference fails the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from solver import fc_solve_range, table  # noqa: E402
+
+CHILD = r"""
+import json, sys, time
+from games.engine import new_game
+from games.engine.solver import Budget, solve
+from games.engine.solver.native import running_compiled
+out = {"compiled": running_compiled(), "deals": {}}
+for d in range(int(sys.argv[1]), int(sys.argv[2]) + 1):
+    t0 = time.process_time()
+    r = solve(new_game("freecell", d), Budget(float(sys.argv[3]), clock=time.process_time))
+    out["deals"][d] = [r.status, r.states, time.process_time() - t0]
+print(json.dumps(out))
+"""
+
+
+def load_builder():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("_native_build", ROOT / "scripts" / "native.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run(where: Path, a: int, b: int, budget: float) -> dict:
+    r = subprocess.run([sys.executable, "-c", CHILD, str(a), str(b), str(budget)], cwd=where,
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--deals", nargs=2, type=int, default=[40001, 40100], metavar=("A", "B"))
+    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--budget", type=float, default=60.0, help="CPU seconds a deal")
+    a = p.parse_args()
+    print("native: compiling a copy under build/native-bench ...", flush=True)
+    copy = load_builder().compiled_copy(ROOT / "build" / "native-bench")
+    lo, hi = a.deals
+    rows = []
+    first: dict[str, dict] = {}
+    for k in range(a.rounds):
+        for name, where in (("interpreted", ROOT), ("compiled", copy)):
+            print(f"round {k + 1}: {name} ...", flush=True)
+            res = run(where, lo, hi, a.budget)
+            want = [] if name == "interpreted" else ["search", "freecell"]
+            if res["compiled"] != want:
+                raise SystemExit(f"{name}: compiled modules {res['compiled']}, expected {want}")
+            deals = res["deals"]
+            states = {d: v[1] for d, v in deals.items()}
+            if "states" in first and states != first["states"]:
+                diff = [d for d in states if states[d] != first["states"][d]][:5]
+                raise SystemExit(f"{name}: other states than the first run on deals {diff}")
+            first["states"] = states
+            cpu = sum(v[2] for v in deals.values())
+            slow = max(deals.items(), key=lambda kv: kv[1][2])
+            solved = sum(v[0] == "solved" for v in deals.values())
+            rows.append([f"{name} (round {k + 1})", f"{solved}/{len(deals)}", f"{cpu:.2f}",
+                         f"{slow[0]}: {slow[1][2]:.2f} s", cpu])
+        fc = fc_solve_range(lo, hi)
+        if fc:
+            rows.append([f"fc-solve -l lg (round {k + 1})", f"{fc['solved']}/{fc['n']}",
+                         f"{fc['cpu']:.3f}", "-", None])
+            for r in rows[-3:-1]:
+                r.append(f"{r[4] / fc['cpu']:.0f}x")
+        else:
+            for r in rows[-2:]:
+                r.append("-")
+    table(f"FreeCell, Microsoft deals {lo}-{hi}, CPU s of one process", [
+        "solver", "solved", "CPU s", "slowest deal", "vs fc-solve"],
+        [[r[0], r[1], r[2], r[3], r[5] if len(r) > 5 else ""] for r in rows])
+    interp = [r[4] for r in rows if r[0].startswith("interpreted")]
+    comp = [r[4] for r in rows if r[0].startswith("compiled")]
+    print(f"\ncompiled / interpreted CPU: {sum(comp) / sum(interp):.2f} "
+          f"(states equal on every deal in every run)")
+
+
+if __name__ == "__main__":
+    main()
