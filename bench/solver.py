@@ -78,6 +78,30 @@ on.  That day: 11982 in 2.04 s (fc-solve 0.52 s); Klondike draw one on seeds
 800000-800149 85.3% solved, 8.7% proven lost, 6.0% unknown (kpat on its deals 1-150:
 86.0 / 2.7 / 11.3%); Klondike hints on 40 positions median 116 ms, p95 221 ms.
 
+2026-12-02 evening.  Klondike hints stop sampling once the samples left could not change
+the vote (the same hint on 300 of 300 positions compared): on 40 positions, CPU ms median
+/ p95 / worst 90 / 167 / 264 before, 61 / 166 / 184 and 54 / 133 / 144 after (the row with
+3000 states a sample 238 / 540 / 607 before, 124-126 / 335-341 after).  The FreeCell search
+compiled with mypyc (``make native``; ``bench/native.py``, the same states on every deal)
+against the same code interpreted and fc-solve ``-l lg``, two rounds alternated, sets
+100001-120100 never looked at before:
+
+    deals           interpreted CPU s (x fc-solve)   compiled CPU s (x fc-solve)   slowest deal
+    100001-100100   1.07-1.26 (59-69x)               0.64-0.66 (35-37x)            0.12-0.24 s
+    110001-110100   5.16-5.23 (226-259x)             3.33-3.46 (149-167x)          110080: 2.5 s compiled
+    120001-120100   1.27-1.32 (58-76x)               0.77-0.81 (37-45x)            0.29-0.51 s
+    40001-40100     4.25-5.10 (120-200x)             3.08-3.18 (87-124x)           40031: 2.2 s compiled
+    50001-50100     2.70-2.83 (122-149x)             1.72-1.83 (74-101x)           50070: 1.0 s compiled
+    11982 (proof)   1.15 (3x)                        0.64-0.71 (2x)                fc-solve 0.33-0.42 s
+
+A set with one deal where the first weights dive is still out of reach: 110080 takes
+227,474 states.  Schedules chosen by a greedy cover on the deals of 1-5000 that the first
+round leaves (61 of them; each weight set run alone up to 150k states) halved those deals'
+states but not the ones of 5001-10000 (28 sets of 50 within 100x in a model of the ratio,
+against 31 with the schedule kept), and a round of 6k-20k states for all eight weight sets
+before the 100k round moved no more than 3 of 50 sets while costing 11982's proof 47-185%
+more states: neither kept.
+
 Every solution of ours replayed as a win.  ``python -m games.engine solve GAME --range 0
 999 --budget 10 --cpu`` gives longer sweeps (two processes at once on this machine).
 
