@@ -8,18 +8,18 @@ Pile ids are ints: tableau columns ``0..12``, free cells ``CELL + i``, foundatio
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .cards import RANK, RED, SUIT_LETTERS
 
 Pile: TypeAlias = int  # a pile id: a column, CELL + i, FOUNDATION + suit, STOCK or WASTE
 
-CELL = 16
-FOUNDATION = 20
-STOCK = 24
-WASTE = 25
+CELL: Final = 16
+FOUNDATION: Final = 20
+STOCK: Final = 24
+WASTE: Final = 25
 
-EMPTY = -1  # an empty free cell
+EMPTY: Final = -1  # an empty free cell
 
 Move: TypeAlias = tuple[Pile, Pile, int]  # (from, to, cards moved or turned)
 

@@ -24,6 +24,8 @@ Pruning (all of it keeps "unsolvable" a proof):
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cards import RANK, RED
 from ..game import Game
 from ..piles import CELL, EMPTY, FOUNDATION
@@ -32,15 +34,16 @@ from .search import disorder
 FMove = tuple[int, int, int, int]
 State = tuple[tuple[bytes, ...], bytes, tuple[int, ...]]
 
-_FITS = bytes(
+# Final: compiled (games/engine/solver/native.py), these are constants, not lookups.
+_FITS: Final = bytes(
     1 if RANK[o] == RANK[m] + 1 and RED[o] != RED[m] else 0 for m in range(52) for o in range(52)
 )
 # The two suits of the other colour, per suit (C D H S).
-_OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
+_OTHER: Final = ((1, 2), (0, 3), (0, 3), (1, 2))
 # _ONTO[t]: the two cards that may land on ``t`` (one rank lower, the other colour).
-_ONTO = tuple(tuple(x for x in range(52) if _FITS[x * 52 + t]) for t in range(52))
-_ONE = tuple(bytes((x,)) for x in range(52))
-_GAP = bytes((255,))
+_ONTO: Final = tuple(tuple(x for x in range(52) if _FITS[x * 52 + t]) for t in range(52))
+_ONE: Final = tuple(bytes((x,)) for x in range(52))
+_GAP: Final = bytes((255,))
 
 # Heuristic weight sets tried in turn, each up to a number of states (see
 # search.portfolio); the first is the best alone.  Chosen on deals 1-1000 and on the
@@ -136,7 +139,7 @@ class FreeCellDomain:
                 empties += 1
         limit_full = (nfree + 1) << empties
         limit_empty = (nfree + 1) << (empties - 1) if empties else 0
-        move = self._move
+        # self._move each time, not a local alias: compiled, that is a direct call.
 
         # Cards that may go up now but were not safe to send automatically.
         for i in range(ncols):
@@ -144,10 +147,10 @@ class FreeCellDomain:
             if c:
                 t = c[-1]
                 if found[t & 3] == t >> 2:
-                    out.append(move(s, i, FOUNDATION + (t & 3), 1, t))
+                    out.append(self._move(s, i, FOUNDATION + (t & 3), 1, t))
         for x in cells:
             if found[x & 3] == x >> 2:
-                out.append(move(s, CELL, FOUNDATION + (x & 3), 1, x))
+                out.append(self._move(s, CELL, FOUNDATION + (x & 3), 1, x))
 
         for i in range(ncols):
             c = cols[i]
@@ -162,20 +165,20 @@ class FreeCellDomain:
                 dsts = want.get(c[-k])
                 if dsts is not None:
                     for j in dsts:
-                        out.append(move(s, i, j, k, c[-k]))
+                        out.append(self._move(s, i, j, k, c[-k]))
             if first_empty >= 0 and n > 1:
-                out.append(move(s, i, first_empty, 1, c[-1]))
+                out.append(self._move(s, i, first_empty, 1, c[-1]))
                 m = min(run, limit_empty, n - 1)
                 if m > 1:
-                    out.append(move(s, i, first_empty, m, c[-m]))
+                    out.append(self._move(s, i, first_empty, m, c[-m]))
             if nfree:
-                out.append(move(s, i, CELL, 1, c[-1]))
+                out.append(self._move(s, i, CELL, 1, c[-1]))
 
         for x in cells:
             for j in want.get(x, ()):
-                out.append(move(s, CELL, j, 1, x))
+                out.append(self._move(s, CELL, j, 1, x))
             if first_empty >= 0:
-                out.append(move(s, CELL, first_empty, 1, x))
+                out.append(self._move(s, CELL, first_empty, 1, x))
         return out
 
     def tokens(self, path: list[tuple[FMove, ...]]) -> list[str]:
