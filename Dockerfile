@@ -24,6 +24,14 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error \
  && python -m servestatic.compress -q node_modules/pyodide
+# The FreeCell search compiled with mypyc (scripts/native.py, docs/operations.md), here so
+# the compiler stays out of the final image; mypy in a venv of its own, which is not copied
+# (the compiled modules need nothing of it at run time).
+COPY scripts/native.py ./scripts/
+COPY games ./games
+RUN python -m venv /opt/mypyc \
+ && /opt/mypyc/bin/pip install --no-cache-dir mypy==1.19.1 \
+ && /opt/mypyc/bin/python scripts/native.py
 
 
 FROM python:3.11-slim-bookworm
@@ -47,6 +55,7 @@ WORKDIR /app
 COPY manage.py ./
 COPY config ./config
 COPY games ./games
+COPY --from=builder /build/games/engine/solver/*.so /build/games/engine/solver/native.json ./games/engine/solver/
 COPY leaderboards ./leaderboards
 COPY frontend ./frontend
 COPY --from=builder /build/node_modules/pyodide ./node_modules/pyodide

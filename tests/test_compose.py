@@ -128,6 +128,11 @@ def test_the_dockerfile_builds_the_production_image_as_described():
     final = text.split("\nFROM ")[-1]
     assert "libicu-dev" not in final and "g++" not in final and "pkg-config" not in final
     assert "libicu72" in final and "collectstatic" in final
+    # The FreeCell search compiled in the builder (scripts/native.py), its stamp beside it,
+    # and neither mypy nor a compiler in the final image.
+    assert "scripts/native.py" in text.split("\nFROM ")[1]
+    assert "/build/games/engine/solver/*.so" in final and "native.json" in final
+    assert "mypy" not in final and "/opt/mypyc" not in final
     user = re.findall(r"^USER\s+(\S+)", final, re.MULTILINE)
     assert user and not user[-1].startswith(("root", "0"))
     # Nothing in the build context but what the image copies: no local secrets or database.
