@@ -187,6 +187,32 @@ def real_worker(wait_for_line: Callable[..., str]) -> Iterator[str]:
             worker.kill()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the last test, before the test database is dropped: close the connections to
+    it that other threads still hold.  A thread of an executor the tests do not own
+    (asgiref's, the event loop's default one) keeps the pool connection it checked out
+    until the thread ends, which is after the session; PostgreSQL would then refuse to drop
+    the database ("being accessed by other users") and the run would leave it behind.  This
+    thread's connection and the pool's idle ones are left to Django, which closes them."""
+    if nextitem is not None:
+        return
+    import gc
+
+    from django.conf import settings
+    from django.db import connection
+    from psycopg import Connection
+
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    pool = getattr(connection, "_connection_pools", {}).get(connection.alias)
+    keep = {id(connection.connection)} | {id(c) for c in getattr(pool, "_pool", ())}
+    for obj in gc.get_objects():
+        # type(), not isinstance(): the latter wakes lazy objects (settings, translations).
+        if (issubclass(type(obj), Connection) and id(obj) not in keep and not obj.closed
+                and obj.info.dbname == name):
+            obj.close()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests run last: their session-wide Playwright keeps an event loop running in
     the main thread until the session ends, and ``asyncio.run`` in any later test (or a
