@@ -17,6 +17,8 @@ export class Refusal extends Error {
 }
 
 const WS_TIMEOUT = 5000;
+// Refusals that mean the session is over (docs/api.md, the reasons' codes).
+const OVER = new Set(['game_won', 'game_resigned']);
 
 // Retries waiting out their delay, woken at once when the browser says the network is back.
 const sleepers = new Set();
@@ -126,7 +128,16 @@ export function connect(session, { onState, onStatus, onVerdict }) {
   }
 
   function run(kind, token) {
-    const p = chain.then(() => attempt(kind, token)).then((state) => { adopt(state); return state; });
+    const p = chain.then(() => attempt(kind, token)).then(
+      (state) => { adopt(state); return state; },
+      async (e) => {
+        // Won or resigned in another tab or browser: this table shows the game as it now
+        // stands (with its exits), and the caller still says why the operation was refused.
+        if (e instanceof Refusal && OVER.has(e.code)) {
+          try { adopt(await api.getSession(id)); } catch { /* the refusal says it anyway */ }
+        }
+        throw e;
+      });
     chain = p.catch(() => {});
     return p;
   }
