@@ -13,7 +13,6 @@ compiled module is the same code, and a difference fails the run.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import subprocess
 import sys
@@ -21,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "scripts"))
+import native as builder  # noqa: E402  (scripts/native.py: the compiled copy)
 from solver import fc_solve_range, table  # noqa: E402
 
 CHILD = r"""
@@ -37,14 +38,6 @@ print(json.dumps(out))
 """
 
 
-def load_builder():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("_native_build", ROOT / "scripts" / "native.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def run(where: Path, a: int, b: int, budget: float) -> dict:
     r = subprocess.run([sys.executable, "-c", CHILD, str(a), str(b), str(budget)], cwd=where,
                        capture_output=True, text=True, check=True)
@@ -58,7 +51,7 @@ def main() -> None:
     p.add_argument("--budget", type=float, default=60.0, help="CPU seconds a deal")
     a = p.parse_args()
     print("native: compiling a copy under build/native-bench ...", flush=True)
-    copy = load_builder().compiled_copy(ROOT / "build" / "native-bench")
+    copy = builder.compiled_copy(ROOT / "build" / "native-bench")
     lo, hi = a.deals
     rows = []
     first: dict[str, dict] = {}

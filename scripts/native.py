@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOLVER = ROOT / "games" / "engine" / "solver"
 
+
 def _load_native():  # type: ignore[no-untyped-def]
     """games/engine/solver/native.py by its path: importing the package would run the very
     check a stale build fails, and --clean must work then."""

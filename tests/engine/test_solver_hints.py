@@ -128,7 +128,11 @@ def test_klondike_hint_with_nothing_hidden_is_solved_for_real() -> None:
 def test_klondike_samples_stop_only_when_the_rest_could_not_change_the_hint(
         votes: dict[str, int], left: int, rest: list[str]) -> None:
     """The samples stop early only when no way the remaining ones vote, including for a
-    move nobody voted for yet, changes the winner the full count would pick."""
+    move nobody voted for yet, changes the winner the full count would pick.
+
+    What a player can compute from it: the hint is the one all six samples would give, and
+    how soon it comes back depends only on the votes of samples dealt from a seed of the
+    visible table (klondike_hint), so its timing tells nothing about a face-down card."""
     counted = Counter(votes)
     if not _decided(counted, left):
         return
