@@ -51,7 +51,8 @@ MODULES, STAMP, source_hash = _native.MODULES, _native.STAMP, _native.source_has
 # when pytest starts (tests/conftest.py, pytest-django).
 COPY = ("games", "config", "leaderboards", "frontend", "tests", "pyproject.toml", "manage.py")
 TESTS = ("tests/engine/test_solver.py", "tests/engine/test_solver_properties.py",
-         "tests/engine/test_solver_hints.py", "tests/engine/test_native.py")
+         "tests/engine/test_solver_hints.py", "tests/engine/test_race.py",
+         "tests/engine/test_native.py")
 
 
 def fail(message: str) -> None:

@@ -1,9 +1,10 @@
 """Solvers for every game: winning lines, proven dead ends, hints and certified deals.
 
 Pure standard-library Python (the FreeCell search may also run compiled: :mod:`.native`).
-One search framework (:mod:`.search`) with a transposition table on canonical keys; a
-thin domain per game (:mod:`.freecell`, :mod:`.bakers_dozen`, :mod:`.klondike`), and per
-game class the domain and search it uses (:mod:`.registry`).
+One search framework (:mod:`.search`) with a transposition table on canonical keys, and
+for FreeCell a race of three kinds of search in turns (:mod:`.race`); a thin domain per
+game (:mod:`.freecell`, :mod:`.bakers_dozen`, :mod:`.klondike`), and per game class the
+domain and search it uses (:mod:`.registry`).
 A result is ``solved`` (with the moves in the game's notation), ``unsolvable`` (the search
 space was exhausted: a proof) or ``unknown`` (budget spent).
 """

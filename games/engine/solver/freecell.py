@@ -45,16 +45,21 @@ _ONTO: Final = tuple(tuple(x for x in range(52) if _FITS[x * 52 + t]) for t in r
 _ONE: Final = tuple(bytes((x,)) for x in range(52))
 _GAP: Final = bytes((255,))
 
-# Heuristic weight sets tried in turn, each up to a number of states (see
-# search.portfolio); the first is the best alone.  Chosen on deals 1-1000 and on the
-# slowest deals of 1-32000: each later set wins quickly on deals where the first dives.
-# The first round's caps are short because a run that comes back goes on from where it
-# stopped: on deals 1-200, 278k states in all with 3000 (349k with 2000, 287k with 4000,
-# 334k with 8000, 344k with 20000), and a proof like 11982's (61643 states) then costs
-# 12000 states of short runs, not 80000.
-_WEIGHTS = ((3, 2, 1, 2, 3), (3, 2, 1, 4, 6), (1, 1, 1, 1, 1), (3, 2, 0, 2, 3), (2, 1, 1, 2, 3),
-            (4, 3, 1, 2, 3), (2, 2, 0, 1, 2), (2, 1, 1, 1, 3))
-SCHEDULE = tuple((w, 3_000) for w in _WEIGHTS[:4]) + tuple((w, 100_000) for w in _WEIGHTS)
+# The first round: four weight sets, each up to 3,000 states (search.portfolio's runs, as
+# solver.race runs them); a run that comes back goes on from where it stopped.  It wins
+# about nine deals in ten.  On deals 1-200, 278k states in all with caps of 3000 (349k with
+# 2000, 287k with 4000, 334k with 8000, 344k with 20000).
+_WEIGHTS: Final = ((3, 2, 1, 2, 3), (3, 2, 1, 4, 6), (1, 1, 1, 1, 1), (3, 2, 0, 2, 3))
+SCHEDULE: Final = tuple((w, 3_000) for w in _WEIGHTS)
+# Then the race (solver.race): the first weights' best-first run goes on, beside a
+# depth-first search and a type-based one on the last weights, in turns of 4,000, 2,000 and
+# 2,000 states.  Three kinds of search, because each kind's slow deals are its own: on the
+# 298 deals of 1-10000 that took the old schedule over 8,000 states, the best-first runs
+# alone left 9-23 of them unsolved within 150,000 states, the depth-first and type-based
+# ones 1-21, and the three in turns 0.  The best-first run has the largest share because
+# it is the one a proof waits for (deal 11982).  Chosen on deals 1-10000; measured on fresh
+# deals in bench/native.py's docstring.
+RACE: Final = (("best", _WEIGHTS[0], 2), ("depth", _WEIGHTS[3], 1), ("typed", _WEIGHTS[3], 1))
 
 
 class FreeCellDomain:

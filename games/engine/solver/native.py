@@ -1,7 +1,8 @@
 """Which solver modules run compiled, and a guard against a compiled module that no longer
 matches its source.
 
-The FreeCell search (:mod:`.search`, :mod:`.freecell`) may be compiled with mypyc, an
+The FreeCell search (:mod:`.search`, :mod:`.typed`, :mod:`.depth_first`, :mod:`.race`,
+:mod:`.freecell`) may be compiled with mypyc, an
 optional build step (``make native``, ``scripts/native.py``; docs/operations.md).  The
 compiled module and the Python source give the same searches state for state; only the
 speed differs.  Python imports a compiled file in preference to its ``.py``, so a source
@@ -15,7 +16,8 @@ import hashlib
 import json
 from pathlib import Path
 
-MODULES = ("search", "freecell")  # compiled in this order (freecell imports search)
+MODULES = ("search", "typed", "depth_first", "race", "freecell")  # in this order: each
+# imports the ones before it
 STAMP = "native.json"
 HERE = Path(__file__).resolve().parent
 

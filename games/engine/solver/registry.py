@@ -22,6 +22,7 @@ from ..game import Game
 from ..klondike import Klondike, KlondikeDraw3, KlondikeOnePass, KlondikeThreePasses, Whitehorse
 from . import bakers_dozen, freecell
 from .klondike import KlondikeDomain
+from .race import race
 from .search import Budget, Result, portfolio
 
 
@@ -34,7 +35,8 @@ class Solver:
 _KLONDIKE = Solver(KlondikeDomain, KlondikeDomain.search)  # its own schedule of searches
 
 SOLVERS: dict[type[Game], Solver] = {
-    FreeCell: Solver(freecell.FreeCellDomain, partial(portfolio, schedule=freecell.SCHEDULE)),
+    FreeCell: Solver(freecell.FreeCellDomain,
+                     partial(race, schedule=freecell.SCHEDULE, entries=freecell.RACE)),
     BakersDozen: Solver(bakers_dozen.BakersDozenDomain,
                         partial(portfolio, schedule=bakers_dozen.SCHEDULE)),
     **dict.fromkeys(

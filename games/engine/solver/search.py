@@ -117,6 +117,7 @@ class BestFirst:
         self.counter = 0
         self.expansions = 0
         self.final: Result | None = None  # a verdict reached: running again repeats it
+        self.line: list[tuple[Move, ...]] = []  # the edges of the winning line, once found
         if domain.is_won(start):
             self.final = Result(SOLVED, domain.tokens([]), 1)
         elif getattr(domain, "dead_at_start", False):  # a domain's own proof, first
@@ -158,7 +159,7 @@ class BestFirst:
                     seen.add(k)
                     cnode = (child, node, edge)
                     if is_won(child):
-                        path = _path(cnode)
+                        path = self.line = _path(cnode)
                         self.final = Result(SOLVED, domain.tokens(path), len(seen),
                                             first=path[0])
                         return Result(SOLVED, list(self.final.moves), len(seen),
