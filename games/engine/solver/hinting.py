@@ -70,7 +70,9 @@ class NoUndoAtRoot:
 
     def successors(self, s: Any) -> Any:
         out = self.inner.successors(s)
-        if s is self.root and not self.inner.initial_moves:
+        # Equal, not only the same object: each search of a race makes its own start (the
+        # last made is self.root), and a depth-first line is shortened from its own.
+        if (s is self.root or s == self.root) and not self.inner.initial_moves:
             keep = [e for e in out if not self.is_undo(e[0][0])]
             self.filtered = self.filtered or len(keep) != len(out)
             return keep
