@@ -152,13 +152,30 @@ def over(state: dict, restart_after: int) -> bool:
             or not state["legal_moves"] or state["moves"] >= restart_after)
 
 
-async def player(base: str, game: str, window: dict[str, float], ready: asyncio.Barrier,
+class Windows:
+    """The turns of the run: the players move while ``moves`` is set, the echo clients send
+    while ``echo`` is set; ``done`` ends both."""
+
+    def __init__(self) -> None:
+        self.moves, self.echo = asyncio.Event(), asyncio.Event()
+        self.done = False
+
+    async def wait(self, gate: asyncio.Event) -> bool:
+        """Wait for the gate; False once the run is over."""
+        if not gate.is_set():
+            await gate.wait()
+        return not self.done
+
+
+async def player(base: str, game: str, window: Windows, ready: asyncio.Barrier,
                  restart_after: int, latencies: list[float], sizes: list[int],
                  counts: dict[str, int], seed: int) -> None:
     rng = random.Random(seed)
     client = Client(base)
     first = True
     while True:
+        if not first and not await window.wait(window.moves):
+            return  # a new deal only in the players' turn
         try:
             if first:
                 await asyncio.to_thread(client.sign_in_as_guest)
@@ -178,14 +195,16 @@ async def player(base: str, game: str, window: dict[str, float], ready: asyncio.
                 # Each game its own length around --restart-after: at one length, players
                 # who start together at one pace all start new deals at the same moment.
                 limit = rng.randint(restart_after // 2, restart_after * 3 // 2)
-                while time.monotonic() < window["stop"] and not over(play.state, limit):
+                while not over(play.state, limit):
+                    if not await window.wait(window.moves):
+                        return
                     move = rng.choice(play.state["legal_moves"])["move"]
                     t0 = time.perf_counter()
                     await play.send({"type": "move", "move": move})
                     latencies.append(time.perf_counter() - t0)
                 counts["verdicts"] += play.verdicts
                 sizes.extend(play.sizes)
-                if time.monotonic() >= window["stop"]:
+                if not await window.wait(window.moves):
                     return
                 if play.state["status"] == "playing":
                     await play.send({"type": "resign"})
@@ -201,26 +220,43 @@ async def player(base: str, game: str, window: dict[str, float], ready: asyncio.
         if first:  # never reached the table: the run cannot wait for it
             first = False
             await ready.wait()
-        if time.monotonic() >= window["stop"]:
+        if not await window.wait(window.moves):
             return
 
 
-async def echo(url: str, stop: float, payload: str, latencies: list[float]) -> None:
+async def echo(url: str, window: Windows, payload: list[str], latencies: list[float]) -> None:
     async with websockets.connect(url, max_size=None) as ws:
-        while time.monotonic() < stop:
+        while await window.wait(window.echo):
             t0 = time.perf_counter()
-            await ws.send(payload)
+            await ws.send(payload[0])
             await ws.recv()
             latencies.append(time.perf_counter() - t0)
 
 
-def summary(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
+def summary(name: str, latencies: list[float], seconds: float, done: int) -> dict[str, float]:
     lat = sorted(latencies) or [0.0]
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
-    row = {"rate": len(latencies) / seconds, "p50": p(0.50), "p99": p(0.99)}
+    row = {"rate": done / seconds, "p50": p(0.50), "p99": p(0.99)}
     print(f"{name:24} {row['rate']:8.0f}/s   p50 {row['p50']:7.2f} ms   "
           f"p99 {row['p99']:7.2f} ms")
     return row
+
+
+async def turn(gate: asyncio.Event, seconds: float, count: list[float]) -> float:
+    """Open ``gate`` for ``seconds``; the time it was open.  Operations sent while it was
+    open finish after it closes, so the next turn starts once they are answered (at most a
+    timeout later)."""
+    gate.set()
+    t0 = time.monotonic()
+    await asyncio.sleep(seconds)
+    gate.clear()
+    spent = time.monotonic() - t0
+    settle = time.monotonic() + TIMEOUT
+    last = -1
+    while len(count) != last and time.monotonic() < settle:  # the last answers arrive
+        last = len(count)
+        await asyncio.sleep(0.05)
+    return spent
 
 
 async def run(args: argparse.Namespace, bases: list[str], echo_urls: list[str],
@@ -228,34 +264,50 @@ async def run(args: argparse.Namespace, bases: list[str], echo_urls: list[str],
     latencies: list[float] = []
     sizes: list[int] = []
     counts = {"verdicts": 0, "games": 0}
-    window = {"stop": float("inf")}
+    window = Windows()
     ready = asyncio.Barrier(args.players + 1)
     tasks = [asyncio.create_task(player(base, args.game, window, ready, args.restart_after,
                                         latencies, sizes, counts, args.seed + i))
              for i, base in zip(range(args.players), itertools.cycle(bases), strict=False)]
     await ready.wait()
-    cpu0 = cpu() if callable(cpu) else None
-    start = time.monotonic()
-    window["stop"] = start + args.seconds
-    await asyncio.gather(*tasks)
-    play_seconds = time.monotonic() - start
-    play_cpu = cpu() - cpu0 if callable(cpu) and cpu0 is not None else None
-    print(f"\n{args.players} players, {args.seconds:.0f} s, {args.game}, random legal moves "
-          f"(stock included), {counts['games']} games resigned or ended and restarted, "
-          f"{counts['verdicts']} verdict messages")
-    moves = summary("moves (docs/api.md)", latencies, play_seconds)
+    echo_lat: list[float] = []
+    payload = ["{}"]
+    echoes = [asyncio.create_task(echo(url, window, payload, echo_lat))
+              for _, url in zip(range(args.players), itertools.cycle(echo_urls), strict=False)]
+    # The moves and the echo take turns (--rounds windows each), so both meet the same
+    # drift in the machine's speed; the echo's messages have the size of the median answer
+    # seen so far.
+    play_seconds = echo_seconds = 0.0
+    play_cpu: float | None = 0.0 if callable(cpu) else None
+    moves_done = echoes_done = 0
+    for _ in range(args.rounds):
+        n0 = len(latencies)
+        cpu0 = cpu() if callable(cpu) else 0.0
+        play_seconds += await turn(window.moves, args.seconds / args.rounds, latencies)
+        if callable(cpu) and play_cpu is not None:
+            play_cpu += cpu() - cpu0
+        moves_done += len(latencies) - n0
+        if not echo_urls:
+            continue
+        size = int(statistics.median(sizes)) if sizes else 2000
+        payload[0] = json.dumps({"type": "echo", "pad": "x" * max(0, size - 30)})
+        e0 = len(echo_lat)
+        echo_seconds += await turn(window.echo, args.seconds / args.rounds, echo_lat)
+        echoes_done += len(echo_lat) - e0
+    window.done = True
+    window.moves.set()
+    window.echo.set()
+    await asyncio.gather(*tasks, *echoes)
+    print(f"\n{args.players} players, {args.seconds:.0f} s in {args.rounds} turn(s), {args.game}, "
+          f"random legal moves (stock included), {counts['games']} games resigned or ended "
+          f"and restarted, {counts['verdicts']} verdict messages")
+    moves = summary("moves (docs/api.md)", latencies,
+                    play_seconds, moves_done)
     if play_cpu is not None:
-        print(f"{'server CPU per move':24} {play_cpu / max(1, len(latencies)) * 1000:8.2f} ms")
+        print(f"{'server CPU per move':24} {play_cpu / max(1, moves_done) * 1000:8.2f} ms")
     if echo_urls:
         size = int(statistics.median(sizes)) if sizes else 2000
-        payload = json.dumps({"type": "echo", "pad": "x" * max(0, size - 30)})
-        echo_lat: list[float] = []
-        stop = time.monotonic() + args.seconds
-        t0 = time.monotonic()
-        await asyncio.gather(*(echo(url, stop, payload, echo_lat)
-                               for _, url in zip(range(args.players), itertools.cycle(echo_urls),
-                                                 strict=False)))
-        bare = summary(f"bare echo ({size} B)", echo_lat, time.monotonic() - t0)
+        bare = summary(f"bare echo ({size} B)", echo_lat, echo_seconds, echoes_done)
         print(f"{'ratio moves/echo':24} {moves['rate'] / max(1e-9, bare['rate']):8.1%}")
     print(f"{'errors':24} {sum(errors.values()):8d}")
     for kind, n in errors.most_common():
@@ -269,6 +321,8 @@ def main() -> None:
     ap.add_argument("--game", default="klondike")
     ap.add_argument("--restart-after", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="turns of moves and echo, so both meet the same drift of the machine")
     ap.add_argument("--url", help="a running site (http://host:port); default: start one")
     ap.add_argument("--echo-url", help="a running echo (ws://host:port/ws/echo/)")
     ap.add_argument("--processes", type=int, default=1)
