@@ -134,7 +134,7 @@ def test_the_race_needs_a_search_and_knows_its_kinds() -> None:
 
 
 def test_the_race_keeps_to_the_states_of_its_budget() -> None:
-    # Deal 8436 takes the race about 18,000 states: a budget of 5,000 is spent and said.
+    # Deal 8436 takes the race about 20,000 states: a budget of 5,000 is spent and said.
     r = race(domain_for(new_game("freecell", 8436)), cpu(30, 5_000), SCHEDULE, RACE)
     assert r.status == UNKNOWN
     assert 5_000 <= r.states < 5_000 + 2_000
@@ -168,3 +168,69 @@ def test_a_hint_domain_leaves_out_the_undo_from_every_search_start() -> None:
         assert not any(dom.is_undo(e[0]) for e, _ in dom.successors(first))
         checked += 1
     assert checked >= 4
+
+
+class _Watching:
+    """A domain that notes whether the cyclic collector was on at each heuristic call."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.seen_on = inner, set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def heuristic(self, s: Any) -> int:
+        import gc
+
+        self.seen_on.add(gc.isenabled())
+        return int(self.inner.heuristic(s))
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.__name__)
+def test_a_search_pauses_the_collector_and_leaves_it_as_it_found_it(kind: Any) -> None:
+    import gc
+
+    for before in (True, False):
+        (gc.enable if before else gc.disable)()
+        try:
+            dom = _Watching(domain_for(new_game("freecell", 2)))
+            search = kind(dom)
+            dom.seen_on.clear()  # the start's heuristic, before the search runs
+            assert search.run(cpu(20)).status == SOLVED
+            assert dom.seen_on == {False}
+            assert gc.isenabled() is before
+        finally:
+            gc.enable()
+
+
+def test_searches_in_threads_at_once_turn_the_collector_back_on_after_the_last() -> None:
+    import gc
+    import threading
+
+    gc.enable()
+    started, release = threading.Barrier(3), threading.Event()
+
+    class Slow(_Watching):
+        calls = 0
+
+        def heuristic(self, s: Any) -> int:
+            self.calls += 1
+            # The first call is the search's construction; from the second on it runs.
+            if self.calls == 2:
+                started.wait(10)  # both searches are running before either ends
+                release.wait(10)
+            return super().heuristic(s)
+
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda d=d: results.append(
+        BestFirst(Slow(domain_for(new_game("freecell", d)))).run(cpu(20)).status))
+        for d in (1, 2)]
+    for t in threads:
+        t.start()
+    started.wait()
+    assert not gc.isenabled()
+    release.set()
+    for t in threads:
+        t.join()
+    assert results == [SOLVED, SOLVED]
+    assert gc.isenabled()

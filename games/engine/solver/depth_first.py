@@ -23,7 +23,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, Final
 
-from .search import _CLOCK_EVERY, SOLVED, UNKNOWN, UNSOLVABLE, Budget, Domain, Result
+from .search import (
+    _CLOCK_EVERY,
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    Budget,
+    Domain,
+    Result,
+    pause_collector,
+    resume_collector,
+)
 
 # node: (state, parent node, edge that led here)
 Node = tuple[Any, Any, Any]
@@ -50,6 +60,13 @@ class DepthFirst:
             self.final = Result(UNSOLVABLE, [], 1)
 
     def run(self, budget: Budget) -> Result:
+        pause_collector()  # see search.pause_collector
+        try:
+            return self._run(budget)
+        finally:
+            resume_collector()
+
+    def _run(self, budget: Budget) -> Result:
         clock = budget.clock
         t0 = clock()
         if self.final is not None:

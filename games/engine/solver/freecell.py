@@ -51,15 +51,17 @@ _GAP: Final = bytes((255,))
 # 2000, 287k with 4000, 334k with 8000, 344k with 20000).
 _WEIGHTS: Final = ((3, 2, 1, 2, 3), (3, 2, 1, 4, 6), (1, 1, 1, 1, 1), (3, 2, 0, 2, 3))
 SCHEDULE: Final = tuple((w, 3_000) for w in _WEIGHTS)
-# Then the race (solver.race): the first weights' best-first run goes on, beside a
-# depth-first search and a type-based one on the last weights, in turns of 4,000, 2,000 and
-# 2,000 states.  Three kinds of search, because each kind's slow deals are its own: on the
-# 298 deals of 1-10000 that took the old schedule over 8,000 states, the best-first runs
-# alone left 9-23 of them unsolved within 150,000 states, the depth-first and type-based
-# ones 1-21, and the three in turns 0.  The best-first run has the largest share because
-# it is the one a proof waits for (deal 11982).  Chosen on deals 1-10000; measured on fresh
-# deals in bench/native.py's docstring.
-RACE: Final = (("best", _WEIGHTS[0], 2), ("depth", _WEIGHTS[3], 1), ("typed", _WEIGHTS[3], 1))
+# Then the race (solver.race): a best-first search with type-based exploration on the first
+# weights (solver.typed) and a depth-first search on the last, in turns of 6,000 and 2,000
+# states.  Two kinds of search, because each kind's slow deals are its own: on the 298
+# deals of 1-10000 that took the old schedule (eight best-first runs one after another)
+# over 8,000 states, best-first runs alone left 9-23 of them unsolved within 150,000
+# states, the type-based ones 1-3 and the depth-first ones 18-21, and the two in turns
+# none.  The type-based search has the larger share because it is the one a proof waits
+# for (deal 11982: 93,832 states in all, against 127,069 for a race of three searches with
+# a plain best-first one beside these two, which had slightly shorter tails).  Chosen on
+# deals 1-10000 (bench/freecell_sweep.py); measured on fresh deals in bench/native.py.
+RACE: Final = (("typed", _WEIGHTS[0], 3), ("depth", _WEIGHTS[3], 1))
 
 
 class FreeCellDomain:

@@ -26,12 +26,29 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Final
 
-from .search import _CLOCK_EVERY, SOLVED, UNKNOWN, UNSOLVABLE, Budget, Domain, Result
+from .search import (
+    _CLOCK_EVERY,
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    Budget,
+    Domain,
+    Result,
+    pause_collector,
+    resume_collector,
+)
 
 # node: [state, parent node, edge that led here, depth, expanded]
-_STATE, _PARENT, _EDGE, _DEPTH, _DONE = 0, 1, 2, 3, 4
+_STATE: Final = 0
+_PARENT: Final = 1
+_EDGE: Final = 2
+_DEPTH: Final = 3
+_DONE: Final = 4
+# A type's int: the heuristic above the depth (no line is 2**20 moves long; a negative
+# heuristic keeps the pair apart all the same).
+_DEPTH_BITS: Final = 20
 
 
 class TypedBestFirst:
@@ -43,8 +60,10 @@ class TypedBestFirst:
         root: list[Any] = [start, None, (), 0, False]
         self.seen: set[Hashable] = {domain.key(start)}
         self.heap: list[tuple[int, int, list[Any]]] = [(domain.heuristic(start), 0, root)]
-        self.types: list[tuple[int, int]] = []  # the types with open positions, in a list
-        self.buckets: dict[tuple[int, int], list[list[Any]]] = {}  # to draw from at random
+        # A type is one int, heuristic and depth together (an int hashes faster than a
+        # pair): the types with open positions, in a list to draw from at random.
+        self.types: list[int] = []
+        self.buckets: dict[int, list[list[Any]]] = {}
         self.random = random.Random(seed)
         self.counter = 0
         self.expansions = 0
@@ -59,13 +78,13 @@ class TypedBestFirst:
     def _typed(self) -> list[Any] | None:
         """A random open position of a random type (positions expanded meanwhile from the
         heap are dropped as they are met)."""
-        types, buckets, rnd = self.types, self.buckets, self.random
+        types, buckets, rnd = self.types, self.buckets, self.random.random
         while types:
-            i = rnd.randrange(len(types))
+            i = int(rnd() * len(types))  # randrange's checks cost more than the draw
             t = types[i]
             bucket = buckets[t]
             while bucket:
-                j = rnd.randrange(len(bucket))
+                j = int(rnd() * len(bucket))
                 bucket[j], bucket[-1] = bucket[-1], bucket[j]
                 node = bucket.pop()
                 if not node[_DONE]:
@@ -75,7 +94,7 @@ class TypedBestFirst:
             self._drop_type(i, t)
         return None
 
-    def _drop_type(self, i: int, t: tuple[int, int]) -> None:
+    def _drop_type(self, i: int, t: int) -> None:
         types = self.types
         types[i] = types[-1]
         types.pop()
@@ -90,6 +109,13 @@ class TypedBestFirst:
         return None
 
     def run(self, budget: Budget) -> Result:
+        pause_collector()  # see search.pause_collector
+        try:
+            return self._run(budget)
+        finally:
+            resume_collector()
+
+    def _run(self, budget: Budget) -> Result:
         clock = budget.clock
         t0 = clock()
         if self.final is not None:
@@ -132,7 +158,7 @@ class TypedBestFirst:
                 self.counter -= 1  # ties go to the newest node, as in BestFirst
                 h = heuristic(child)
                 push(heap, (h, self.counter, cnode))
-                t = (h, depth)
+                t = (h << _DEPTH_BITS) | depth
                 bucket = buckets.get(t)
                 if bucket is None:
                     buckets[t] = [cnode]
