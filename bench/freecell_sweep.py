@@ -13,16 +13,19 @@ on this machine, deals 1-100: 110,492 states in 0.81 s).  ``--compiled`` runs a 
 project with the FreeCell search compiled (scripts/native.py).
 
 Deals 1-10000, 2026-12-03, two jobs on the machine's two cores (the states are the same
-compiled or not; the eight runs' row is the solver before the race, interpreted):
+compiled or not; the first row is the solver before the race, interpreted):
 
-    search                              states in all   slowest deal        sets within 100x
-                                                                            measured   model
-    eight best-first runs one by one    19.22 million   8436: 1,005,996        -      94 of 100
-    the race (solver.race), compiled    15.71 million    657:   179,248    98 of 100  99 of 100
+    search                                 states in all   slowest deal        sets within 100x
+                                                                               measured   model
+    eight best-first runs one by one       19.22 million   8436: 1,005,996        -      94 of 100
+    race of three (best, depth, typed)     15.71 million    657:   179,248    98 of 100  99 of 100
+    race of two (typed, depth), compiled   16.13 million   2139:   266,881    98 of 100  98 of 100
 
-The race's median deal takes 676 states and its line 101 moves; 130.1 s of CPU in all
-against fc-solve's 2.42 s.  The one set over 100x in the model holds deal 9182 (50,261
-states in a set fc-solve solves in 0.014 s: 102x).
+The race of two is the solver's (games/engine/solver/freecell.py says why: its proof of
+deal 11982 takes 94,000 states, the race of three's 127,000).  Its median deal takes 676
+states and its line 101 moves; 122 s of CPU in all against fc-solve's 2.6 s.  The sets over
+100x hold deal 2139 (266,881 states: 136x in the model, 190x measured) and 3470 (103,924:
+101x and 134x).
 """
 
 from __future__ import annotations

@@ -8,6 +8,26 @@ Each variant runs in a child process of its own (the compiled one from a copy of
 project under build/native-bench), the two alternated ``--rounds`` times; times are each
 child's CPU seconds.  The two must search the same number of states on every deal: the
 compiled module is the same code, and a difference fails the run.
+
+2026-12-03, the race of two searches (games/engine/solver/race.py) with the collector
+paused, two rounds each, sets 130001-180100 never looked at before this day's change (the
+slowest deal is the compiled run's):
+
+    deals           interpreted CPU s (x fc-solve)   compiled CPU s (x fc-solve)   slowest deal
+    130001-130100   1.75-1.91 (73-79x)               1.12-1.14 (46-48x)            130048: 0.35 s
+    140001-140100   2.20-2.37 (95-96x)               1.24-1.33 (54x)               140081: 0.31 s
+    150001-150100   2.70-2.72 (114-118x)             1.51-1.66 (63-72x)            150019: 0.18 s
+    160001-160100   1.28-1.39 (48-67x)               0.80-0.82 (31-39x)            160044: 0.05 s
+    170001-170100   2.04-2.09 (95-97x)               1.01-1.25 (46-59x)            170051: 0.16 s
+    180001-180100   0.87-0.90 (53-56x)               0.52-0.53 (32-33x)            180001: 0.06 s
+    110001-110100   3.14-3.65 (123-197x)             1.71-1.99 (67-108x)           110010: 0.58 s
+    40001-40100     3.23-3.35 (96-97x)               1.46 (43x)                    40031: 0.54 s
+    11982 (proof)   1.89-2.11 (4-5x)                 1.14-1.52 (3-4x)              fc-solve 0.36-0.55 s
+
+fc-solve took 0.016-0.034 s a set.  Before the race (eight best-first runs one after
+another), the same day: 110001-110100 149-167x compiled (110080: 2.5 s, 227,474 states),
+40001-40100 87-124x.  The ratio of a set follows its slowest deal and fc-solve's own time
+on it, which is 15-35 ms: 110001-110100 went over 100x in one round of two.
 """
 
 from __future__ import annotations
