@@ -70,6 +70,8 @@ RUN SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
 # Numeric, so an orchestrator can tell it is not root without reading /etc/passwd.
 USER 10001:10001
 EXPOSE 8000
-# --proxy-headers: the client address and scheme come from X-Forwarded-For/-Proto, which
-# only the load balancer in front may set (docker-compose.yml, deploy/haproxy.cfg).
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]
+# Daphne on uvloop with a listen backlog for bursts of players (config/serve.py), as
+# docker-compose.yml runs it.  --proxy-headers: the client address and scheme come from
+# X-Forwarded-For/-Proto, which only the load balancer in front may set (deploy/haproxy.cfg).
+CMD ["python", "-m", "config.serve", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", \
+     "config.asgi:application"]

@@ -111,6 +111,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import datetime as dt
 import json
 import os
@@ -207,11 +208,14 @@ async def client(port: int, source: str, targets: list[list[str]], at_once: int)
                 first = json.loads(await asyncio.wait_for(ws.recv(), 120))
                 assert first["type"] == "hello", first
                 sockets.append(ws)
-            except Exception:
+            except Exception as exc:
                 failed[0] += 1
+                why[f"{type(exc).__name__}: {exc}"[:120]] += 1
 
+    why: collections.Counter[str] = collections.Counter()
     await asyncio.gather(*(one(s, c) for s, c in targets))
-    print(json.dumps({"open": len(sockets), "failed": failed[0]}), flush=True)
+    print(json.dumps({"open": len(sockets), "failed": failed[0],
+                      "why": why.most_common(3)}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # "close"
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
     print(json.dumps({"closed": len(sockets)}), flush=True)
@@ -410,7 +414,8 @@ def run_clients(port: int, shares: list[list[list[str]]], files: list[str],
         report = json.loads(c.stdout.readline() or '{"open": 0, "failed": -1}')
         opened += report["open"]
         if report["failed"]:
-            print(f"    a client could not open {report['failed']} sockets", flush=True)
+            print(f"    a client could not open {report['failed']} sockets: "
+                  + "; ".join(f"{n} x {why}" for why, n in report.get("why", [])), flush=True)
     if close:
         for c in started:
             assert c.stdin is not None and c.stdout is not None

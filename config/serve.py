@@ -13,6 +13,15 @@ the websocket protocol are unchanged.
 
 Where uvloop cannot be imported (it has no Windows build), or with ``SERVE_LOOP=asyncio``,
 Daphne keeps asyncio's own loop, and says so.
+
+The listening socket's backlog: Daphne's ``-b``/``-p`` become a Twisted endpoint with
+Twisted's default backlog of 50 connections waiting to be accepted.  A burst of players
+(the daily's release, every tab reconnecting after a deploy) overflows that: the kernel
+drops the extra handshakes and the clients retry after 1, 3, 7... seconds.  Opening 19,800
+play sockets from 800 at a time, 73-108 failed that way and the kernel counted over
+200,000 listen-queue overflows (bench/idle_sockets.py).  ``LISTEN_BACKLOG`` (default 2048,
+uvicorn's; the kernel caps it at ``net.core.somaxconn``) is added to the endpoints built
+from ``-b``/``-p`` and ``-u``; an endpoint given whole with ``-e`` keeps what it says.
 """
 
 from __future__ import annotations
@@ -36,13 +45,35 @@ def choose_loop() -> str:
     return "uvloop"
 
 
+def backlog() -> int:
+    raw = os.environ.get("LISTEN_BACKLOG", "2048")
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise SystemExit(f"LISTEN_BACKLOG must be a whole number of connections, 1 or more "
+                         f"(got {raw!r}); leave it unset for 2048")
+    return value
+
+
+def with_backlog(endpoints: list[str], size: int) -> list[str]:
+    """Daphne's endpoint strings with ``size`` as the listen backlog of each TCP or Unix
+    socket (an adopted file descriptor is listening already)."""
+    return [f"{e}:backlog={size}" if e.startswith(("tcp:", "unix:")) else e for e in endpoints]
+
+
 def main() -> None:
     if "daphne.server" in sys.modules:  # its loop exists already: too late to choose
         raise SystemExit("config.serve must run before daphne.server is imported")
+    size = backlog()
     choose_loop()
-    from daphne.cli import CommandLineInterface
+    from daphne import cli
 
-    CommandLineInterface.entrypoint()
+    build = cli.build_endpoint_description_strings
+    cli.build_endpoint_description_strings = (  # type: ignore[assignment]
+        lambda *a, **k: with_backlog(build(*a, **k), size))
+    cli.CommandLineInterface.entrypoint()
 
 
 if __name__ == "__main__":

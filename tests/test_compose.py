@@ -135,6 +135,8 @@ def test_the_dockerfile_builds_the_production_image_as_described():
     assert "mypy" not in final and "/opt/mypyc" not in final
     user = re.findall(r"^USER\s+(\S+)", final, re.MULTILINE)
     assert user and not user[-1].startswith(("root", "0"))
+    # The image alone serves as compose does: Daphne through config.serve (loop, backlog).
+    assert re.search(r'^CMD \["python", "-m", "config.serve"', final, re.MULTILINE)
     # Nothing in the build context but what the image copies: no local secrets or database.
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
     assert "*" in ignored
