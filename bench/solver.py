@@ -102,6 +102,22 @@ against 31 with the schedule kept), and a round of 6k-20k states for all eight w
 before the 100k round moved no more than 3 of 50 sets while costing 11982's proof 47-185%
 more states: neither kept.
 
+2026-12-03, with the FreeCell race of two (Klondike's search unchanged since 12-02), fresh
+seeds, 10 s of CPU a deal:
+
+    Klondike draw one            solved         proven lost   unknown
+    ours, 900000-900149          128 (85.3%)    10 (6.7%)     12 (8.0%)
+    ours, 920000-920149          141 (94.0%)     4 (2.7%)      5 (3.3%)
+    ours, the three fresh sets   397 (88.2%)    27 (6.0%)     26 (5.8%)   (with 800000 above)
+    kpat, its deals 1-150        129 (86.0%)     4 (2.7%)     17 (11.3%)
+    kpat, its deals 151-300      126 (84.0%)     6 (4.0%)     18 (12.0%)
+
+920000-920149 holds few lost deals: of its five unknowns, given 120 s each, three were
+solved (in 34, 48 and 77 s) and two stayed unknown, so at most 6 of its 150 deals (4%) are
+lost and 5% cannot be proven on it; the search proved 4 of those at most 6.  Hints the same
+day, 40 positions, CPU ms median / p95 / worst: Klondike 79 / 179 / - and 86 / 174 / 226 (two runs),
+FreeCell 1 / 18 / 60, Baker's Dozen 6 / 827 / 912.
+
 Every solution of ours replayed as a win.  ``python -m games.engine solve GAME --range 0
 999 --budget 10 --cpu`` gives longer sweeps (two processes at once on this machine).
 
