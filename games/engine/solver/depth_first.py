@@ -31,8 +31,9 @@ from .search import (
     Budget,
     Domain,
     Result,
-    pause_collector,
-    resume_collector,
+    again,
+    collector_paused,
+    opening,
 )
 
 # node: (state, parent node, edge that led here)
@@ -52,26 +53,17 @@ class DepthFirst:
         # The children of each position on the current line not tried yet, best last.
         self.stack: list[list[Node]] = [[(start, None, ())]]
         self.expansions = 0
-        self.final: Result | None = None
+        self.final: Result | None = opening(domain, start)  # see search.BestFirst
         self.line: list[Any] = []  # the edges of the winning line, once found
-        if domain.is_won(start):
-            self.final = Result(SOLVED, domain.tokens([]), 1)
-        elif getattr(domain, "dead_at_start", False):
-            self.final = Result(UNSOLVABLE, [], 1)
 
     def run(self, budget: Budget) -> Result:
-        pause_collector()  # see search.pause_collector
-        try:
-            return self._run(budget)
-        finally:
-            resume_collector()
+        if self.final is not None:
+            return again(self.final, len(self.seen))
+        return collector_paused(self._run, budget)
 
     def _run(self, budget: Budget) -> Result:
         clock = budget.clock
         t0 = clock()
-        if self.final is not None:
-            return Result(self.final.status, list(self.final.moves), len(self.seen),
-                          clock() - t0, first=self.final.first)
         domain = self.domain
         deadline = t0 + budget.seconds
         seen, stack = self.seen, self.stack

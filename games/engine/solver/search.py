@@ -123,6 +123,32 @@ class Result:
         return self.status == SOLVED
 
 
+def opening(domain: Domain, start: Any) -> Result | None:
+    """The verdict a search has before any expansion: won at the start, or the domain's own
+    proof that the start is dead; None when the search must look."""
+    if domain.is_won(start):
+        return Result(SOLVED, domain.tokens([]), 1)
+    if getattr(domain, "dead_at_start", False):  # a domain's own proof, first
+        return Result(UNSOLVABLE, [], 1)
+    return None
+
+
+def again(final: Result, states: int) -> Result:
+    """A verdict reached earlier, as a search run again after it gives it."""
+    return Result(final.status, list(final.moves), states, 0.0, first=final.first)
+
+
+def collector_paused(run: Callable[[Budget], Result], budget: Budget) -> Result:
+    """``run(budget)`` with the cyclic collector paused (``pause_collector``).  Each search
+    class calls this from its ``run`` (mypyc compiles the searches one module at a time, so
+    they share functions rather than a base class)."""
+    pause_collector()
+    try:
+        return run(budget)
+    finally:
+        resume_collector()
+
+
 def best_first(domain: Domain, budget: Budget) -> Result:
     """Greedy best-first search with a transposition table on the canonical key."""
     return BestFirst(domain).run(budget)
@@ -143,26 +169,18 @@ class BestFirst:
         self.heap: list[tuple[int, int, Any]] = [(domain.heuristic(start), 0, root)]
         self.counter = 0
         self.expansions = 0
-        self.final: Result | None = None  # a verdict reached: running again repeats it
+        # A verdict reached: running again repeats it.
+        self.final: Result | None = opening(domain, start)
         self.line: list[tuple[Move, ...]] = []  # the edges of the winning line, once found
-        if domain.is_won(start):
-            self.final = Result(SOLVED, domain.tokens([]), 1)
-        elif getattr(domain, "dead_at_start", False):  # a domain's own proof, first
-            self.final = Result(UNSOLVABLE, [], 1)
 
     def run(self, budget: Budget) -> Result:
-        pause_collector()  # see search.pause_collector
-        try:
-            return self._run(budget)
-        finally:
-            resume_collector()
+        if self.final is not None:
+            return again(self.final, len(self.seen))
+        return collector_paused(self._run, budget)
 
     def _run(self, budget: Budget) -> Result:
         clock = budget.clock
         t0 = clock()
-        if self.final is not None:
-            return Result(self.final.status, list(self.final.moves), len(self.seen),
-                          clock() - t0, first=self.final.first)
         domain = self.domain
         deadline = t0 + budget.seconds
         seen, heap = self.seen, self.heap

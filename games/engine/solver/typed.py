@@ -36,8 +36,9 @@ from .search import (
     Budget,
     Domain,
     Result,
-    pause_collector,
-    resume_collector,
+    again,
+    collector_paused,
+    opening,
 )
 
 # node: [state, parent node, edge that led here, depth, expanded]
@@ -68,12 +69,8 @@ class TypedBestFirst:
         self.counter = 0
         self.expansions = 0
         self.picks = 0  # positions taken so far: every other one comes from a type
-        self.final: Result | None = None
+        self.final: Result | None = opening(domain, start)  # see search.BestFirst
         self.line: list[Any] = []  # the edges of the winning line, once found
-        if domain.is_won(start):
-            self.final = Result(SOLVED, domain.tokens([]), 1)
-        elif getattr(domain, "dead_at_start", False):
-            self.final = Result(UNSOLVABLE, [], 1)
 
     def _typed(self) -> list[Any] | None:
         """A random open position of a random type (positions expanded meanwhile from the
@@ -109,18 +106,13 @@ class TypedBestFirst:
         return None
 
     def run(self, budget: Budget) -> Result:
-        pause_collector()  # see search.pause_collector
-        try:
-            return self._run(budget)
-        finally:
-            resume_collector()
+        if self.final is not None:
+            return again(self.final, len(self.seen))
+        return collector_paused(self._run, budget)
 
     def _run(self, budget: Budget) -> Result:
         clock = budget.clock
         t0 = clock()
-        if self.final is not None:
-            return Result(self.final.status, list(self.final.moves), len(self.seen),
-                          clock() - t0, first=self.final.first)
         domain = self.domain
         deadline = t0 + budget.seconds
         seen, heap, buckets, types = self.seen, self.heap, self.buckets, self.types
