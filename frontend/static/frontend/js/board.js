@@ -17,6 +17,9 @@ let seen = new Set();
 let offset = 0;  // the first row's place on the board: the page shown
 let total = 0;
 let mine = null;  // the player's own row (GET answer's "me")
+// What sharing that row last gave ('copied', 'share_failed'): the line is drawn anew
+// whenever the board changes, and the player must still see what the tap did.
+let shared = null;
 const PAGE = 100;
 const unfinished = document.getElementById('board-unfinished');
 const unfinishedRows = document.getElementById('board-unfinished-rows');
@@ -111,10 +114,14 @@ function drawMine() {
   const share = document.createElement('button');
   share.type = 'button';
   share.id = 'board-share';
-  share.textContent = t('share');
+  share.textContent = t(shared ?? 'share');
   share.addEventListener('click', async () => {
     const how = await shareSession(mine.session);
-    if (how === 'copied' || how === 'failed') share.textContent = t(how === 'copied' ? 'copied' : 'share_failed');
+    if (how === 'copied' || how === 'failed') {
+      shared = how === 'copied' ? 'copied' : 'share_failed';
+      const now = document.getElementById('board-share');  // this one, or its redraw
+      if (now) now.textContent = t(shared);
+    }
   });
   line.replaceChildren(text, ' ', share);
 }
