@@ -85,6 +85,9 @@ def test_the_listening_socket_takes_a_burst_of_players():
 
 def test_a_bad_backlog_is_refused_with_what_to_do():
     proc = _serve(1, LISTEN_BACKLOG="lots")
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # a server that started anyway must not outlive the test
     assert proc.returncode != 0
     assert "LISTEN_BACKLOG must be a whole number" in err and "leave it unset" in err
