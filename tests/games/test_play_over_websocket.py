@@ -219,7 +219,7 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         owner = Player.objects.get(pk=first.player_id)
         operations.play_move(first.pk, owner, 1, "8b")
         stale_token = seen.move_objects(stale)[0]["move"]
-        tables.keep(first.pk, 1, stale, (owner.pk, first.deal))
+        tables.keep(first.pk, 1, stale, (owner.pk, first.deal, first.ranked))
         answers, sent = loop.run_until_complete(together(sockets, stale_token))
     finally:
         loop.close()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.utils import timezone
-
 from games.daily import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards.stats import streaks
 from leaderboards.tasks import score_session
+from tests.conftest import time_on
 
 D = dt.date(2030, 6, 10)
 
@@ -24,7 +23,7 @@ def test_a_streak_counts_consecutive_won_days_and_survives_an_unplayed_today():
 
 def _play(player, game, day, won, time_ms=None, moves=50):
     deal = ensure_daily(game, day)
-    now = timezone.now()
+    now = time_on(day)
     s = GameSession.objects.create(
         player=player, deal=deal, game=game, ranked=True, status="won" if won else "playing",
         time_ms=time_ms if won else None, move_count=moves, cards_up=52 if won else 10,
