@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from games import days
@@ -94,12 +94,22 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
     return _session_of(row)
 
 
+# The columns a raw row gives as the database's text that the ORM would convert: the JSON
+# ones (a review's reasons, its signals, the analysis), read as text by a plain cursor.
+_S_CONVERT = [(i, f) for i, f in enumerate(
+    f for f in GameSession._meta.concrete_fields if f.attname != "moves")
+    if isinstance(f, models.JSONField)]
+
+
 def _session_of(row: tuple[Any, ...]) -> GameSession:
     """The session and its deal from a row of ``_S_FIELDS`` then ``_D_FIELDS``."""
     n = len(_S_FIELDS)
     deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
     deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
-    return session_from_row(dict(zip(_S_FIELDS, row[:n], strict=True)), deal)
+    values = list(row[:n])
+    for i, field in _S_CONVERT:
+        values[i] = field.from_db_value(values[i], None, connection)
+    return session_from_row(dict(zip(_S_FIELDS, values, strict=True)), deal)
 
 
 # Resigning by one statement in autocommit: the row is changed only while it is this
