@@ -108,7 +108,7 @@ def _session_of(row: tuple[Any, ...]) -> GameSession:
     deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
     values = list(row[:n])
     for i, field in _S_CONVERT:
-        values[i] = field.from_db_value(values[i], None, connection)
+        values[i] = field.from_db_value(values[i], None, connection)  # type: ignore[arg-type]
     return session_from_row(dict(zip(_S_FIELDS, values, strict=True)), deal)
 
 
