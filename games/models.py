@@ -210,6 +210,9 @@ class GameSession(models.Model):
             models.Index(fields=["deal", "ranked", "disqualified", "status"], name="board_idx"),
             models.Index(fields=["player", "deal"], name="player_deal_idx"),
             models.Index(fields=["game", "status", "created_at"], name="admin_filter_idx"),
+            # The few disqualified attempts, which the period boards leave out by their ids.
+            models.Index(fields=["game"], condition=Q(disqualified=True),
+                         name="disqualified_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["player", "offline_id"], condition=~Q(offline_id=""),

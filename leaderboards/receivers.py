@@ -13,7 +13,7 @@ from django.db import transaction
 
 from games import signals
 from games.models import AuditEntry, GameSession, Player
-from leaderboards import closing, index, live
+from leaderboards import closing, index, live, periods
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values
 from leaderboards.tasks import close_day, score_session
@@ -45,7 +45,7 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     if session.ranked and closing.is_closed(session.game, day):
         before = dict(Entry.objects.filter(game=session.game, date=day)
                       .values_list("session_id", "final_rank"))
-        close_day.apply((day.isoformat(),))
+        close_day.apply((day.isoformat(), session.game, True))
         after = dict(Entry.objects.filter(game=session.game, date=day)
                      .values_list("session_id", "final_rank"))
         moved = sum(1 for k, v in after.items() if before.get(k) != v)
@@ -55,8 +55,9 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
         return
     if session.disqualified:
         index.remove(session.game, day, session.pk)
-    else:
-        index.rebuild(session.game, day)
+    elif (entry := Entry.objects.filter(session=session).first()) is not None:
+        index.add(entry)  # reinstated: back at its place
+    periods.invalidate(session.game, day)
     live.push_board(session.game, day)
 
 
@@ -72,15 +73,17 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
     days |= set(Entry.objects.filter(player=guest).values_list("game", "date"))
     Entry.objects.filter(player=guest).update(player=account)
     days |= {(s.game, s.deal.date) for s in demoted if s.deal.date is not None}
-    closed = {d for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
+    closed = {(g, d) for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
 
     def after() -> None:
         for game, date, session_id in gone:
             index.remove(game, date, session_id)
-        for date in sorted(closed):
-            close_day.apply((date.isoformat(),))  # final ranks without the demoted attempt
+        for game, date in sorted(closed):
+            # final ranks without the demoted attempt
+            close_day.apply((date.isoformat(), game, True))
         for game, date in days:
-            if date not in closed:
+            periods.invalidate(game, date)
+            if (game, date) not in closed:
                 live.push_board(game, date)
 
     transaction.on_commit(after)

@@ -1,0 +1,27 @@
+# The board's order with its tie-break (session id), so that the close's window function,
+# the rank index's rebuild and a page read from PostgreSQL walk an index instead of sorting
+# a day's entries.  The new index is built, then the old one dropped, both concurrently:
+# boards and scoring go on meanwhile.
+
+from django.db import migrations, models
+
+from config.migration_ops import AddIndexConcurrently, RemoveIndexConcurrently
+
+
+class Migration(migrations.Migration):
+    atomic = False
+
+    dependencies = [
+        ('leaderboards', '0002_fair_play'),
+    ]
+
+    operations = [
+        AddIndexConcurrently(
+            model_name='entry',
+            index=models.Index(fields=['game', 'date', 'sort_key', 'session'], name='entry_order_idx'),
+        ),
+        RemoveIndexConcurrently(
+            model_name='entry',
+            name='entry_rank_idx',
+        ),
+    ]
