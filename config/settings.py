@@ -306,6 +306,8 @@ CELERY_CLOSE_TRANSPORT_OPTIONS = {
     "unacked_index_key": "unacked-close-index",
     "unacked_mutex_key": "unacked-close-mutex",
 }
+# Games a close works on at once, each on a connection of its own (leaderboards/closing.py).
+CLOSE_WORKERS = env_int("CLOSE_WORKERS", 2)
 CELERY_TASK_ROUTES = {
     "leaderboards.tasks.close_day": {"queue": CELERY_CLOSE_QUEUE},
     "leaderboards.tasks.rebuild_rank_index": {"queue": CELERY_CLOSE_QUEUE},

@@ -160,8 +160,12 @@ class GameSession(models.Model):
     STATUS_CHOICES = [(PLAYING, "playing"), (WON, "won"), (RESIGNED, "resigned")]
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions")
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions")
+    # No index of their own: player_deal_idx leads with the player, board_idx with the deal,
+    # and each index more is one more write on every session stored or updated.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions",
+                               db_index=False)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions",
+                             db_index=False)
     game = models.CharField(max_length=32, choices=GAME_CHOICES)  # copied for filtering
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)

@@ -27,7 +27,9 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -98,13 +100,15 @@ def _drop_unranked(deal: Deal) -> int:
         return int(cursor.rowcount)
 
 
-def _rank_wins(deal: Deal) -> int:
-    """Final ranks of the day's wins, in one statement; returns how many are ranked."""
+def _rank_wins(deal: Deal) -> tuple[int, int]:
+    """Final ranks of the day's wins, in one statement; returns (wins ranked, ranks
+    written)."""
     where = f"e.game = %s AND e.date = %s AND e.sort_key < {UNFINISHED}"
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {E} e SET final_rank = NULL WHERE {where} AND e.final_rank IS NOT NULL "
             f"AND e.session_id IN ({_DISQUALIFIED})", [deal.game, deal.date, deal.pk])
+        written = int(cursor.rowcount)
         # The window reads the wins in the order of entry_rank_idx (game, date, sort_key,
         # session_id); the outer entries are found by the same index, never a whole scan.
         cursor.execute(
@@ -113,11 +117,12 @@ def _rank_wins(deal: Deal) -> int:
             f"FROM {E} e WHERE {where} AND e.session_id NOT IN ({_DISQUALIFIED})) r "
             f"WHERE {where} AND e.id = r.id AND e.final_rank IS DISTINCT FROM r.rank",
             [deal.game, deal.date, deal.pk, deal.game, deal.date])
+        written += int(cursor.rowcount)
         cursor.execute(
             f"SELECT count(*) FROM {E} e WHERE {where} AND e.session_id NOT IN "
             f"({_DISQUALIFIED})", [deal.game, deal.date, deal.pk])
         row = cursor.fetchone()
-    return int(row[0]) if row else 0
+    return (int(row[0]) if row else 0), written
 
 
 def _enter_unfinished(deal: Deal, wins: int, now: dt.datetime) -> tuple[int, int]:
@@ -152,9 +157,11 @@ def _enter_unfinished(deal: Deal, wins: int, now: dt.datetime) -> tuple[int, int
     return written, int(row[0]) if row else 0
 
 
-def close_game(deal: Deal, progress: Progress | None = None, force: bool = False) -> int:
-    """Close one daily game's day; returns the number of ranked entries.  A day already
-    closed is left as it is unless ``force``."""
+def close_game(deal: Deal, progress: Progress | None = None, force: bool = False,
+               changed: dict[str, int] | None = None) -> int:
+    """Close one daily game's day; returns the number of ranked entries (and puts in
+    ``changed`` the number of entries whose rank was written).  A day already closed is
+    left as it is unless ``force``."""
     say = progress or (lambda _: None)
     assert deal.date is not None
     with transaction.atomic():
@@ -173,9 +180,11 @@ def close_game(deal: Deal, progress: Progress | None = None, force: bool = False
         step(f"{_end_open_attempts(deal)} open attempts ended")
         step(f"{_enter_unscored_wins(deal)} late wins reviewed and entered")
         step(f"{_drop_unranked(deal)} entries of attempts no longer ranked removed")
-        wins = _rank_wins(deal)
+        wins, rewritten = _rank_wins(deal)
         step(f"{wins} wins ranked")
         written, unfinished = _enter_unfinished(deal, wins, timezone.now())
+        if changed is not None:
+            changed[deal.game] = rewritten + written
         step(f"{unfinished} unfinished attempts ranked ({written} entries written)")
         count = wins + unfinished
         DayClosed.objects.update_or_create(game=deal.game, date=deal.date,
@@ -187,14 +196,42 @@ def is_closed(game: str, day: dt.date) -> bool:
     return DayClosed.objects.filter(game=game, date=day).exists()
 
 
+def _close_one(day: dt.date, game: str, deal: Deal | None, force: bool, say: Progress,
+               changed: dict[str, int] | None, own_connection: bool) -> int:
+    """Close one game's day, rebuild its rank index and push its board."""
+    from leaderboards import index, live, periods
+
+    try:
+        if deal is None:  # no deal that day (the game was not a daily yet): nothing to rank
+            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": 0})
+            return 0
+        before = DayClosed.objects.filter(game=game, date=day).first()
+        count = close_game(deal, progress=say, force=force, changed=changed)
+        if before is None or force or index.size(game, day) != count:
+            t = time.perf_counter()
+            indexed = index.rebuild(game, day, progress=say)
+            say(f"{game}: rank index rebuilt, {indexed} entries "
+                f"({time.perf_counter() - t:.1f} s)")
+        periods.invalidate(game, day)
+        live.push_board(game, day)
+        return count
+    finally:
+        if own_connection:
+            connection.close()  # this thread's own, opened for this game
+
+
 def close(day: dt.date, games: list[str] | None = None, force: bool = False,
-          progress: Progress | None = None) -> dict[str, int]:
+          progress: Progress | None = None, changed: dict[str, int] | None = None
+          ) -> dict[str, int]:
     """Close ``day`` (every daily game, or ``games``): reveal its deals' seeds and salts
     (docs/deals.md, "Commit, then reveal"), close each game, rebuild its rank index in
     Redis and push its board.  A day not over yet is left alone ({}).  Returns the number
-    of ranked entries per game."""
+    of ranked entries per game.
+
+    The games are closed CLOSE_WORKERS at a time, each on a connection of its own (the
+    statements of one game use one core of the database); inside a transaction (a
+    correction made in a request, the test run) one after the other, in that transaction."""
     from games.engine import DAILY_GAMES
-    from leaderboards import index, live, periods
 
     say = progress or log.info
     if not days.is_over(day):
@@ -203,20 +240,12 @@ def close(day: dt.date, games: list[str] | None = None, force: bool = False,
         return {}
     Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
     deals = {d.game: d for d in Deal.objects.filter(date=day, game__in=DAILY_GAMES)}
-    out = {}
-    for game in games or DAILY_GAMES:
-        deal = deals.get(game)
-        if deal is None:  # no deal that day (the game was not a daily yet): nothing to rank
-            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": 0})
-            out[game] = 0
-            continue
-        before = DayClosed.objects.filter(game=game, date=day).first()
-        out[game] = close_game(deal, progress=say, force=force)
-        if before is None or force or index.size(game, day) != out[game]:
-            t = time.perf_counter()
-            indexed = index.rebuild(game, day, progress=say)
-            say(f"{game}: rank index rebuilt, {indexed} entries "
-                f"({time.perf_counter() - t:.1f} s)")
-        periods.invalidate(game, day)
-        live.push_board(game, day)
-    return out
+    todo = list(games or DAILY_GAMES)
+    workers = 1 if connection.in_atomic_block else max(1, settings.CLOSE_WORKERS)
+    if workers == 1 or len(todo) == 1:
+        counts = [_close_one(day, g, deals.get(g), force, say, changed, False) for g in todo]
+    else:
+        with ThreadPoolExecutor(min(workers, len(todo))) as pool:
+            counts = list(pool.map(
+                lambda g: _close_one(day, g, deals.get(g), force, say, changed, True), todo))
+    return dict(zip(todo, counts, strict=True))

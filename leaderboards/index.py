@@ -166,7 +166,7 @@ def rebuild(game: str, date: dt.date, progress: Callable[[str], None] | None = N
             count += len(batch)
         if len(rows) < BATCH:
             break
-        last = rows[-1]
+        last = (rows[-1][1], rows[-1][0])  # (sort_key, session_id)
         if progress is not None and count % (BATCH * 20) < BATCH:
             progress(f"{game}: rank index, {count} entries so far")
     total = int(cast(int, r.eval(_SWAP, 3, k, tmp, empty, BUILDING)))

@@ -13,7 +13,9 @@ from games.models import GameSession, Player
 
 class Entry(models.Model):
     session = models.OneToOneField(GameSession, on_delete=models.CASCADE, related_name="entry")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
+    # entry_player_idx leads with the player: no index of its own.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries",
+                               db_index=False)
     game = models.CharField(max_length=32)
     date = models.DateField()
     won = models.BooleanField()

@@ -13,7 +13,7 @@ from django.db import transaction
 from games import days
 from games.daily import today
 from games.engine import DAILY_GAMES
-from games.models import Deal, GameSession
+from games.models import AuditEntry, Deal, GameSession
 from games.review import review
 from leaderboards import closing, index, live, pending, periods
 from leaderboards.models import Entry
@@ -55,8 +55,8 @@ def score_session(session_id: str) -> dict[str, Any] | None:
 
 
 @shared_task(acks_late=True)
-def close_day(date: str | None = None, game: str | None = None,
-              force: bool = False) -> dict[str, int]:
+def close_day(date: str | None = None, game: str | None = None, force: bool = False,
+              correction_of: str | None = None) -> dict[str, int]:
     """Final ranks for a finished day (yesterday by default; leaderboards/closing.py): open
     ranked attempts end, unfinished ones get their entries, every entry its final rank, and
     the index is rebuilt.  Once the day is over its deals' seeds and salts are revealed
@@ -65,9 +65,18 @@ def close_day(date: str | None = None, game: str | None = None,
 
     It runs on a queue of its own (CELERY_CLOSE_QUEUE), whose workers hold a message for
     CELERY_CLOSE_VISIBILITY_TIMEOUT before the broker hands it to another (config/celery.py):
-    a close that takes minutes is not run again beside itself."""
+    a close that takes minutes is not run again beside itself.
+
+    ``correction_of``: the session whose disqualification (or reinstatement) asked for this
+    close; the audit trail keeps the re-close with the number of ranks written again."""
     day = dt.date.fromisoformat(date) if date else today() - dt.timedelta(days=1)
-    return closing.close(day, [game] if game else None, force=force)
+    changed: dict[str, int] = {}
+    out = closing.close(day, [game] if game else None, force=force, changed=changed)
+    if correction_of is not None and game is not None:
+        AuditEntry.objects.create(session_id=correction_of, action="day_reclosed",
+                                  reason=f"{game} {day}: final ranks written again",
+                                  data={"ranks_changed": changed.get(game, 0)})
+    return out
 
 
 @shared_task(acks_late=True)

@@ -1,17 +1,24 @@
 # The board's order with its tie-break (session id), so that the close's window function,
 # the rank index's rebuild and a page read from PostgreSQL walk an index instead of sorting
-# a day's entries.  The new index is built, then the old one dropped, both concurrently:
-# boards and scoring go on meanwhile.
+# a day's entries.  The new index is built, then the old one dropped, and the player's own
+# index with it (entry_player_idx leads with the player), all concurrently: boards and
+# scoring go on meanwhile.
 
+import django.db.models.deletion
 from django.db import migrations, models
 
-from config.migration_ops import AddIndexConcurrently, RemoveIndexConcurrently
+from config.migration_ops import (
+    AddIndexConcurrently,
+    DropFieldIndexConcurrently,
+    RemoveIndexConcurrently,
+)
 
 
 class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
+        ('games', '0013_gamesession_disqualified_idx'),
         ('leaderboards', '0002_fair_play'),
     ]
 
@@ -23,5 +30,10 @@ class Migration(migrations.Migration):
         RemoveIndexConcurrently(
             model_name='entry',
             name='entry_rank_idx',
+        ),
+        DropFieldIndexConcurrently(
+            model_name='entry',
+            name='player',
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='games.player'),
         ),
     ]
