@@ -187,9 +187,12 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
 
     def players(lo: int, hi: int) -> None:
         with psycopg.connect(connection_url, autocommit=True) as c:
-            c.execute("INSERT INTO games_player (id, display_name, created_at, anonymous, "
-                      "hide_from_race) SELECT %(p)s + i, 'Bench player ' || i, now(), "
-                      "i %% 50 = 0, FALSE FROM generate_series(%(lo)s::bigint, "
+            # name_key as games.accounts.players.name_key makes it for these names (digits
+            # 0 and 1 read as the letters o and l), so the admin's name search finds them.
+            c.execute("INSERT INTO games_player (id, display_name, name_key, created_at, "
+                      "anonymous, hide_from_race) SELECT %(p)s + i, 'Bench player ' || "
+                      "(%(p)s + i), 'benchplayer' || translate((%(p)s + i)::text, '01', 'ol'), "
+                      "now(), i %% 50 = 0, FALSE FROM generate_series(%(lo)s::bigint, "
                       "%(hi)s::bigint - 1) i", {"p": player0, "lo": lo, "hi": hi})
 
     sql = _slice_sql(int(day_start(day).timestamp() * 1000))

@@ -188,8 +188,9 @@ class GameSession(models.Model):
         null=True, blank=True, help_text="the same span, every gap over 60 s counted as 60 s")
     # Who played, as keyed hashes (never the raw address or cookie): an earlier attempt at
     # the same deal from the same address or device by another player is a linked attempt.
-    client_key = models.CharField(max_length=64, blank=True, db_index=True)
-    device_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # Indexed in Meta (equality only: no second index for LIKE, as db_index would make).
+    client_key = models.CharField(max_length=64, blank=True)
+    device_key = models.CharField(max_length=64, blank=True)
     # A practice game played offline and uploaded (games/offline.py): the client's id for
     # it, so that a retried upload finds the game it stored instead of storing it twice.
     offline_id = models.CharField(max_length=40, blank=True, default="")
@@ -213,7 +214,10 @@ class GameSession(models.Model):
             # The daily leaderboard: ranked, not disqualified sessions of one deal.
             models.Index(fields=["deal", "ranked", "disqualified", "status"], name="board_idx"),
             models.Index(fields=["player", "deal"], name="player_deal_idx"),
-            models.Index(fields=["game", "status", "created_at"], name="admin_filter_idx"),
+            # The admin's list, newest first (its filters narrow a backward walk of it).
+            models.Index(fields=["created_at"], name="session_created_idx"),
+            models.Index(fields=["client_key"], name="session_client_key_idx"),
+            models.Index(fields=["device_key"], name="session_device_key_idx"),
             # The few disqualified attempts, which the period boards leave out by their ids.
             models.Index(fields=["game"], condition=Q(disqualified=True),
                          name="disqualified_idx"),

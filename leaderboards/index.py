@@ -13,6 +13,7 @@ it in at once.  Without Redis configured every lookup is answered by PostgreSQL.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, cast
@@ -152,21 +153,26 @@ def rebuild(game: str, date: dt.date, progress: Callable[[str], None] | None = N
     r.expire(tmp, 3600)  # a rebuild that died leaves nothing behind for long
     skip = _disqualified(game, date)
     count, last = 0, None
+    pg = connection.vendor == "postgresql"
+    column = "session_id::text" if pg else "session_id"  # SQLite keeps the bare hex
     while True:
         after = "" if last is None else "AND (sort_key, session_id) > (%s, %s) "
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT session_id, sort_key FROM {E_TABLE} WHERE game = %s AND date = %s "
+                # The id as text: what Redis stores, made by the database (no UUID objects).
+                f"SELECT {column}, sort_key FROM {E_TABLE} WHERE game = %s AND date = %s "
                 f"{after}ORDER BY sort_key, session_id LIMIT {BATCH}",
                 [game, date, *(last or ())])
             rows = cursor.fetchall()
-        batch = {str(sid): key for sid, key in rows if str(sid) not in skip}
+        if not pg:
+            rows = [(str(uuid.UUID(str(sid))), key) for sid, key in rows]
+        batch = {sid: key for sid, key in rows if sid not in skip}
         if batch:
             r.zadd(tmp, batch)
             count += len(batch)
         if len(rows) < BATCH:
             break
-        last = (rows[-1][1], rows[-1][0])  # (sort_key, session_id)
+        last = (rows[-1][1], rows[-1][0] if pg else uuid.UUID(rows[-1][0]).hex)
         if progress is not None and count % (BATCH * 20) < BATCH:
             progress(f"{game}: rank index, {count} entries so far")
     total = int(cast(int, r.eval(_SWAP, 3, k, tmp, empty, BUILDING)))

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ('games', '0013_gamesession_disqualified_idx'),
+        ('games', '0013_session_indexes'),
         ('leaderboards', '0002_fair_play'),
     ]
 
