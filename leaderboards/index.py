@@ -76,7 +76,8 @@ def want(game: str, date: dt.date) -> None:
     if r is not None and r.set(f"{key(game, date)}:wanted", "1", nx=True, ex=WANT_SECONDS):
         from leaderboards.tasks import rebuild_rank_index
 
-        rebuild_rank_index.delay(game, date.isoformat())
+        rebuild_rank_index.apply_async((game, date.isoformat()),
+                                       queue=settings.CELERY_CLOSE_QUEUE)
 
 
 def size(game: str, date: dt.date) -> int | None:

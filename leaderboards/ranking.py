@@ -92,7 +92,7 @@ Row = tuple[Any, str, dict[str, Any], Player]  # (session id, name, values, play
 def _scored_rows(session_ids: list[str]) -> list[Row]:
     """The entries of these sessions, in this order (a page of the rank index)."""
     found = {str(e.session_id): e for e in Entry.objects.filter(session_id__in=session_ids)
-             .select_related("player").annotate(status=F("session__status"))}
+             .select_related("player").annotate(status=F("session__status")).order_by()}
     return [(e.session_id, e.player.display_name, e.__dict__, e.player)
             for e in (found.get(sid) for sid in session_ids) if e is not None]
 

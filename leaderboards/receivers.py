@@ -45,7 +45,8 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     if session.ranked and closing.is_closed(session.game, day):
         # On the close's queue (the change is committed: the signal is sent after it): a
         # million entries are ranked again in seconds, which no admin request waits for.
-        close_day.delay(day.isoformat(), session.game, True, str(session.pk))
+        close_day.apply_async((day.isoformat(), session.game, True, str(session.pk)),
+                              queue=settings.CELERY_CLOSE_QUEUE)
         return
     if session.disqualified:
         index.remove(session.game, day, session.pk)
