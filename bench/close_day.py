@@ -113,10 +113,10 @@ def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> i
     import django
 
     django.setup()
+    import seed_day  # bench/seed_day.py, beside this file
+
     from games.daily import ensure_daily, load_certifier, today
     from games.engine import DAILY_GAMES
-
-    import seed_day  # bench/seed_day.py, beside this file
 
     certifier = load_certifier()
     results = []

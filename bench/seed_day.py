@@ -87,14 +87,15 @@ def templates(deals: dict[str, Any], rng: random.Random) -> list[tuple[Any, ...]
     return out
 
 
-def _slice_sql(day_start_ms: int) -> str:
+def _slice_sql(day_start_ms: int, games: dict[str, int]) -> str:
     """One slice of sessions: %(lo)s to %(hi)s, each of a kind and a game by a hash of its
     number, with a move list from its game's templates, re-timed."""
     kind_case = " ".join(f"WHEN b.k < {hi} THEN '{kind}'" for kind, _, hi in _kinds())
     game_case, low = [], 0
-    for game, share in GAMES.items():
+    for game, share in games.items():
         low += share
         game_case.append(f"WHEN b.g < {low} THEN '{game}'")
+    assert low == 100
     return f"""
 WITH base AS (
   SELECT i, abs(hashint8(i)) %% 10000 AS k, abs(hashint8(i * 7 + 3)) %% 100 AS g,
@@ -152,10 +153,12 @@ FROM timed x JOIN games_deal d ON d.game = x.game AND d.date = %(day)s
 
 
 def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], None],
-         rng_seed: int = 2026) -> dict[str, float]:
+         rng_seed: int = 2026, games: dict[str, int] | None = None) -> dict[str, float]:
     """Seed ``sessions`` ranked sessions (and practice beside them) on ``day``'s deals, which
-    must exist with their lines (``games.daily.ensure_daily``).  Runs in the Django process
-    for the templates, then on raw connections for the rows.  Returns phase seconds."""
+    must exist with their lines (``games.daily.ensure_daily``), shared among ``games`` (out
+    of 100; GAMES by default).  Runs in the Django process for the templates, then on raw
+    connections for the rows.  Returns phase seconds."""
+    games = games or GAMES
     import psycopg
 
     from games.days import day_start
@@ -166,7 +169,8 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     deals = {d.game: d for d in Deal.objects.filter(date=day, game__in=DAILY_GAMES)}
-    missing = [g for g in GAMES if g not in deals or not deals[g].line]
+    deals = {g: d for g, d in deals.items() if g in games}
+    missing = [g for g in games if g not in deals or not deals[g].line]
     if missing:
         raise SystemExit(f"no certified deal of {', '.join(missing)} on {day}: make them "
                          "first (ensure_daily with the solver)")
@@ -195,7 +199,7 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
                       "now(), i %% 50 = 0, FALSE FROM generate_series(%(lo)s::bigint, "
                       "%(hi)s::bigint - 1) i", {"p": player0, "lo": lo, "hi": hi})
 
-    sql = _slice_sql(int(day_start(day).timestamp() * 1000))
+    sql = _slice_sql(int(day_start(day).timestamp() * 1000), games)
 
     def slice_(lo: int, hi: int) -> None:
         with psycopg.connect(connection_url, autocommit=True) as c:
@@ -236,7 +240,7 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
     t = time.perf_counter()
     # The scoring task's entries for the day's wins (all but the few still queued).
     by_game = []
-    for game in GAMES:
+    for game in games:
         key = sort_key_sql(game, "TRUE", "s.score", "s.time_ms", "s.move_count", "s.cards_up")
         by_game.append(f"WHEN '{game}' THEN {key}")
     with psycopg.connect(connection_url, autocommit=True) as conn:
