@@ -29,7 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from config import drain
+from config import drain, metrics
 from games import ratelimit
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
@@ -183,6 +183,8 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     settling: asyncio.Task[None] | None = None  # the verdict being settled for that seq
     busy = False  # between a message's arrival and its answer
     leaving = False  # the process is stopping: close once idle (config/drain.py)
+    game = ""  # for /metrics
+    counted = False  # in /metrics' open play sockets
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The play socket hears only its own client: nothing is ever sent to it through the
@@ -232,6 +234,8 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.player, self.board = player, board
+        self.game, self.counted = str(state.get("game") or ""), True
+        metrics.PLAY_SOCKETS.inc()
         drain.play_sockets.add(self)
         if drain.draining():  # opened as the process began to stop: elsewhere, now
             self.leave_now()
@@ -262,6 +266,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)
+        if self.counted:
+            metrics.PLAY_SOCKETS.dec()
+            self.counted = False
         if self.settling is not None:
             self.settling.cancel()
         if self.racing and self.board is not None:
@@ -313,6 +320,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             if known is None:
                 raise
             answer = {"type": "error", **known[1]}
+        if content.get("type") == "move":
+            outcome = str(answer.get("error")) if answer.get("type") != "state" else (
+                "repeated" if answer.get("repeated") else "stored")
+            metrics.SOCKET_MOVES.labels(self.game, outcome).inc()
         answer["answers"] = _answers(content)
         op = content.get("op")
         if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:
