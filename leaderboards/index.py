@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any, cast
 
@@ -24,7 +25,7 @@ from django.db import connection
 
 from leaderboards.models import Entry
 
-BATCH = 10_000
+BATCH = 25_000
 WANT_SECONDS = 300  # a rebuild asked for is not asked for again meanwhile
 S_TABLE, E_TABLE = "games_gamesession", Entry._meta.db_table
 # Holds the set being rebuilt open from its first moment, so that an entry scored while the
@@ -141,21 +142,13 @@ def _disqualified(game: str, date: dt.date) -> set[str]:
         return {str(row[0]) for row in cursor.fetchall()}
 
 
-def rebuild(game: str, date: dt.date, progress: Callable[[str], None] | None = None) -> int:
-    """Replace the set with what PostgreSQL says; returns the number of members.  Reads the
-    entries in rank order a batch at a time (a range of entry_rank_idx, never a whole day
-    in memory) and sends each batch in one round trip."""
-    r = client()
-    if r is None:
-        return 0
-    k, tmp, empty = _keys(game, date)
-    r.delete(tmp)
-    r.zadd(tmp, {BUILDING: float("-inf")})
-    r.expire(tmp, 3600)  # a rebuild that died leaves nothing behind for long
+def _batches(game: str, date: dt.date) -> Iterator[dict[str, int]]:
+    """The day's entries in rank order, BATCH at a time: a range of entry_order_idx from
+    where the last batch ended, the disqualified left out."""
     skip = _disqualified(game, date)
-    count, last = 0, None
     pg = connection.vendor == "postgresql"
     column = "session_id::text" if pg else "session_id"  # SQLite keeps the bare hex
+    last: tuple[Any, Any] | None = None
     while True:
         after = "" if last is None else "AND (sort_key, session_id) > (%s, %s) "
         with connection.cursor() as cursor:
@@ -167,15 +160,35 @@ def rebuild(game: str, date: dt.date, progress: Callable[[str], None] | None = N
             rows = cursor.fetchall()
         if not pg:
             rows = [(str(uuid.UUID(str(sid))), key) for sid, key in rows]
-        batch = {sid: key for sid, key in rows if sid not in skip}
-        if batch:
-            r.zadd(tmp, batch)
-            count += len(batch)
+        yield {sid: key for sid, key in rows if sid not in skip}
         if len(rows) < BATCH:
-            break
+            return
         last = (rows[-1][1], rows[-1][0] if pg else uuid.UUID(rows[-1][0]).hex)
-        if progress is not None and count % (BATCH * 20) < BATCH:
-            progress(f"{game}: rank index, {count} entries so far")
+
+
+def rebuild(game: str, date: dt.date, progress: Callable[[str], None] | None = None) -> int:
+    """Replace the set with what PostgreSQL says; returns the number of members.  Reads the
+    entries in rank order a batch at a time (never a whole day in memory), each batch sent
+    in one command from a thread while the next is read."""
+    r = client()
+    if r is None:
+        return 0
+    k, tmp, empty = _keys(game, date)
+    r.delete(tmp)
+    r.zadd(tmp, {BUILDING: float("-inf")})
+    r.expire(tmp, 3600)  # a rebuild that died leaves nothing behind for long
+    count, sending = 0, None
+    with ThreadPoolExecutor(1) as sender:
+        for batch in _batches(game, date):
+            if sending is not None:
+                sending.result()
+            if batch:
+                sending = sender.submit(r.zadd, tmp, batch)
+            if progress is not None and (count + len(batch)) // 200_000 > count // 200_000:
+                progress(f"{game}: rank index, {count + len(batch)} entries so far")
+            count += len(batch)
+        if sending is not None:
+            sending.result()
     total = int(cast(int, r.eval(_SWAP, 3, k, tmp, empty, BUILDING)))
     r.delete(f"{k}:wanted")
     return total

@@ -14,7 +14,7 @@ Without Redis everything is read from PostgreSQL as it is asked for.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection
@@ -90,7 +90,7 @@ def counts(game: str, date: dt.date, deal_id: int) -> tuple[int, int]:
         from leaderboards.tasks import refresh_board
 
         refresh_board.delay(game, date.isoformat())
-    got = r.get(key)
+    got = cast(bytes | None, r.get(key))
     if got is None:
         return refresh(game, date, deal_id)  # first sight since Redis lost it
     unfinished, won = (int(x) for x in got.split())
@@ -106,7 +106,7 @@ def page(game: str, date: dt.date, deal_id: int, offset: int, limit: int) -> lis
     if r is None:
         return ordered(game, deal_id, offset, limit)
     base, _, _ = _keys(game, date)
-    return [m.decode() for m in r.zrange(base, offset, offset + limit - 1)]
+    return [m.decode() for m in cast(list[bytes], r.zrange(base, offset, offset + limit - 1))]
 
 
 def unscored_wins(deal_id: int) -> list[GameSession]:

@@ -59,7 +59,8 @@ def board(game: str, start: dt.date | None = None, end: dt.date | None = None
                                or cache.add(asked, 1, settings.PERIOD_BOARD_SECONDS)):
         from leaderboards.tasks import refresh_period_board
 
-        refresh_period_board.delay(game, start and start.isoformat(), end and end.isoformat())
+        refresh_period_board.delay(game, start.isoformat() if start else None,
+                                   end.isoformat() if end else None)
         kept = cache.get(data, kept)  # a task run in line (no worker) has just written it
     return list(kept[1])
 

@@ -99,5 +99,5 @@ def refresh_board(game: str, date: str) -> None:
 @shared_task(acks_late=True)
 def refresh_period_board(game: str, start: str | None, end: str | None) -> None:
     """Compute a week or all-time board again (leaderboards/periods.py)."""
-    periods.refresh(game, start and dt.date.fromisoformat(start),
-                    end and dt.date.fromisoformat(end))
+    periods.refresh(game, dt.date.fromisoformat(start) if start else None,
+                    dt.date.fromisoformat(end) if end else None)

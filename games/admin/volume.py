@@ -33,7 +33,8 @@ class CappedPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return int(self.object_list.order_by()[: self.CAP + 1].count())
+        rows: Any = self.object_list  # the changelist's queryset
+        return int(rows.order_by()[: self.CAP + 1].count())
 
 
 def id_range(term: str) -> tuple[uuid.UUID, uuid.UUID] | None:
