@@ -13,6 +13,9 @@ and made afresh) and REDIS_URL instead.  Each ``--sessions`` is one day, seeded 
 in turn on the same database.  The seeding's time is printed apart from the close's; the
 close's peak memory is the child process's own (its maximum resident set).  The last line
 is ``closed N sessions in S s``.
+
+Before and after: ``--code DIR`` migrates the database and closes with another checkout
+(``git worktree add --detach /tmp/before REV``), seeded the same way by this one.
 """
 
 from __future__ import annotations
@@ -44,11 +47,11 @@ def ensure_fresh_database(url: str) -> None:
         admin.execute(f'CREATE DATABASE "{name}"')
 
 
-def close(env: dict[str, str], day: dt.date, sessions: int) -> tuple[float, int]:
+def close(env: dict[str, str], day: dt.date, code: Path) -> tuple[float, int]:
     """Run the close in a process of its own, relaying its lines; (seconds, peak KiB)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "manage.py", "close_day", day.isoformat()],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            cwd=code, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -70,6 +73,10 @@ def main() -> int:
     ap.add_argument("--pg-options", default="", help="options for the private cluster")
     ap.add_argument("--solver-seconds", type=float, default=5.0,
                     help="solver budget per candidate for the day's deals")
+    ap.add_argument("--code", type=Path, default=ROOT,
+                    help="a checkout of another version (git worktree add --detach DIR REV) "
+                         "whose migrations make the database and whose close_day closes: "
+                         "the before of a comparison")
     ap.add_argument("--seed-only", action="store_true",
                     help="seed and stop (with --shared: to look at the day's rows afterwards)")
     args = ap.parse_args()
@@ -106,9 +113,9 @@ def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> i
            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
            "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
     t = time.perf_counter()
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
-    print(f"migrated in {time.perf_counter() - t:.1f} s", flush=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=args.code,
+                   env=env, check=True)
+    print(f"migrated by {args.code} in {time.perf_counter() - t:.1f} s", flush=True)
     os.environ.update(env)
     import django
 
@@ -133,7 +140,7 @@ def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> i
         if args.seed_only:
             continue
         before = load()
-        seconds, peak = close(env, day, sessions)
+        seconds, peak = close(env, day, args.code)
         results.append((sessions, seeded, seconds, peak, before, load()))
     if not results:
         return 0
