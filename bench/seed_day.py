@@ -128,7 +128,8 @@ INSERT INTO games_gamesession (id, player_id, deal_id, game, ranked, status, mov
   score, cards_up, move_count, undo_count, hint_count, created_at, started_at, finished_at,
   time_ms, active_ms, client_key, device_key, offline_id, verified, review, review_reasons,
   signals, disqualified, disqualified_reason, analysis)
-SELECT md5('bench-session-' || x.i)::uuid, %(player0)s + x.i, d.id, x.game,
+SELECT md5('bench-session-' || %(day)s::text || '-' || x.i)::uuid, %(player0)s + x.i, d.id,
+  x.game,
   x.kind <> 'practice',
   CASE WHEN x.kind LIKE 'won%%' THEN 'won' WHEN x.kind = 'resigned' THEN 'resigned'
        WHEN x.kind = 'practice' AND x.h %% 2 = 0 THEN 'resigned' ELSE 'playing' END,
@@ -184,7 +185,8 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
         with conn.cursor() as cur:
             cur.executemany("INSERT INTO bench_template VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                             rows)
-        player0 = int(conn.execute("SELECT COALESCE(max(id), 0) FROM games_player")
+        # The players after every one there (another day seeded before this one).
+        player0 = int(conn.execute("SELECT COALESCE(max(id), 0) + 1 FROM games_player")
                       .fetchone()[0])
     timings["templates"] = time.perf_counter() - t0
     say(f"seed: {len(rows)} move lists from the day's deals in {timings['templates']:.1f} s")
