@@ -74,8 +74,10 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
         for game, date, session_id in gone:
             index.remove(game, date, session_id)
         for game, date in sorted(closed):
-            # final ranks without the demoted attempt
-            close_day.apply((date.isoformat(), game, True))
+            # Final ranks without the demoted attempt, on the close's queue: seconds for a
+            # day of a million, which the signing-in player does not wait for.
+            close_day.apply_async((date.isoformat(), game, True),
+                                  queue=settings.CELERY_CLOSE_QUEUE)
         for game, date in days:
             periods.invalidate(game, date)
             if (game, date) not in closed:
