@@ -25,6 +25,7 @@ import argparse
 import datetime as dt
 import os
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -140,6 +141,8 @@ def main() -> int:
     ap.add_argument("--shared", action="store_true")
     ap.add_argument("--pg-options", default="")
     args = ap.parse_args()
+    # A TERM (a timeout, a supervisor) stops the run as Ctrl-C does: the private servers go.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     private = []
     if args.shared:
         from close_day import ensure_fresh_database
