@@ -130,6 +130,11 @@ REVIEW = {
     "min_first_move_ms": env_int("REVIEW_MIN_FIRST_MOVE_MS", 1000),
     "max_line_share": float(env_str("REVIEW_MAX_LINE_SHARE", "0.9")),
 }
+# For a game with no hidden card, the review also solves from up to REVIEW_SOLVES points of
+# a win's path (games/line_share.py), each search capped at REVIEW_SOLVE_STATES states: a
+# scoring task's cost grows with both (0 solves: the certified line alone).
+REVIEW_SOLVES = env_int("REVIEW_SOLVES", 3)
+REVIEW_SOLVE_STATES = env_int("REVIEW_SOLVE_STATES", 20_000)
 
 INSTALLED_APPS = [
     "daphne",

@@ -22,11 +22,12 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext_noop
 
-from games.engine import IllegalMove, endgame, new_game
+from games import line_share
+from games.engine import HIDDEN_CARD_GAMES, IllegalMove, endgame, new_game
 from games.engine.piles import STOCK
 from games.models import GameSession
 
-SIGNALS_VERSION = 1
+SIGNALS_VERSION = 2  # 2: the line share by position (games/line_share.py)
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ REASONS = {
     "median_gap": gettext_noop("a steady pace faster than a person can keep"),
     "first_move": gettext_noop("the first move came before the table could be read"),
     "solver_line": gettext_noop("the moves follow the solver's own line"),
-    "linked": gettext_noop("another player from the same address or device played this deal "
-                           "first"),
+    "linked": gettext_noop("another attempt at this deal from the same address, device or "
+                           "person came first"),
 }
 
 
@@ -77,7 +78,13 @@ def decisions(session: GameSession, table_moves_only: bool = False) -> list[int]
 
 
 def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
-    """Other players' attempts at this deal, begun earlier, from this address or device."""
+    """Other players' attempts at this deal, begun earlier, from this address or device;
+    and the same person's other ranked attempt that a guest merge joined to this one (a
+    guest's look at the deal, then a sign-in: one person, two looks)."""
+    return _other_players(session) + _merged(session)
+
+
+def _other_players(session: GameSession) -> list[dict[str, Any]]:
     keys = {k for k in (session.client_key, session.device_key) if k}
     if not keys:
         return []
@@ -91,6 +98,20 @@ def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
              else "address", "created_at": s.created_at.isoformat()} for s in found]
 
 
+def _merged(session: GameSession) -> list[dict[str, Any]]:
+    """Attempts at this deal that were another ranked attempt of this person until a merge
+    demoted them (games/accounts/merge.py), opened before this one was finished: whatever
+    they showed, this attempt could have used."""
+    merged = GameSession.objects.filter(
+        deal_id=session.deal_id, player_id=session.player_id, audit__action="merge_demoted",
+    ).exclude(pk=session.pk).distinct()
+    if session.finished_at is not None:
+        merged = merged.filter(created_at__lt=session.finished_at)
+    return [{"session": str(s.pk), "player": s.player_id, "same": "merged",
+             "created_at": s.created_at.isoformat()}
+            for s in merged.only("id", "player_id", "created_at")]
+
+
 def timing(session: GameSession) -> dict[str, Any]:
     """The signals read from the stored moves alone (no database work)."""
     thresholds = Thresholds.from_settings()
@@ -101,7 +122,8 @@ def timing(session: GameSession) -> dict[str, Any]:
     between = [b - a for a, b in zip(table, table[1:], strict=False)]
     tokens = session.tokens
     line = session.deal.line or []
-    on_line = sum(1 for a, b in zip(tokens, line, strict=False) if a == b)
+    on_line = line_share.share(session.game, int(session.deal.seed), tokens, line,
+                               solve=_solver(session.game), samples=settings.REVIEW_SOLVES)
     return {
         "version": SIGNALS_VERSION,
         "decisions": len(stamps),
@@ -112,10 +134,26 @@ def timing(session: GameSession) -> dict[str, Any]:
         "fast_share": round(sum(g < thresholds.fast_gap_ms for g in between) / len(between), 3)
         if between else 0.0,
         "ms_per_move": int(session.time_ms / len(tokens)) if session.time_ms and tokens else None,
-        "line_share": round(on_line / len(line), 3) if line else None,
+        "line_share": on_line,
         "undos": session.undo_count,
         "hints": session.hint_count,
     }
+
+
+def _solver(game: str) -> line_share.Solver | None:
+    """The solver's line from any position of a game with no hidden card (a player can run
+    it from anywhere); None for a game that hides cards, whose hidden cards a player's
+    solver could not know during the day."""
+    if game in HIDDEN_CARD_GAMES or settings.REVIEW_SOLVES <= 0:
+        return None
+    from games.engine.solver import SOLVED, Budget, solve
+
+    def run(g: Any) -> list[str] | None:
+        # A cap in states, not seconds: the same game gives the same signals every time.
+        r = solve(g, Budget(60.0, settings.REVIEW_SOLVE_STATES))
+        return list(r.moves) if r.status == SOLVED else None
+
+    return run
 
 
 def signals(session: GameSession) -> dict[str, Any]:
