@@ -273,8 +273,13 @@ class Move(models.Model):
     was rewritten whole by every move).  ``seq`` is the move's index in its session."""
 
     pk = models.CompositePrimaryKey("session", "seq")
+    # No foreign-key constraint in the database: its check locks the session's row for
+    # every move (a tenth of a move's WAL), and a move's row is only ever inserted by the
+    # statement that updated that very session (games/play/optimistic.py, locked.py).
+    # Deleting a session through the ORM still deletes its moves.
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+",
-                                db_index=False)  # the primary key leads with it
+                                db_index=False,  # the primary key leads with it
+                                db_constraint=False)
     seq = models.PositiveIntegerField()
     token = models.CharField(max_length=16)
     at_ms = models.BigIntegerField(help_text="server time, ms since the epoch")

@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
                 ("token", models.CharField(max_length=16)),
                 ("at_ms", models.BigIntegerField(help_text="server time, ms since the epoch")),
                 ("op", models.CharField(blank=True, max_length=40, null=True)),
-                ("session", models.ForeignKey(db_index=False,
+                ("session", models.ForeignKey(db_constraint=False, db_index=False,
                                               on_delete=django.db.models.deletion.CASCADE,
                                               related_name="+", to="games.gamesession")),
             ],
