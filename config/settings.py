@@ -197,6 +197,14 @@ _default_db = (
 )
 DATABASES = {"default": dj_database_url.parse(env_str("DATABASE_URL", _default_db))}
 DB_CHECK_AFTER_SECONDS = float(env_str("DB_CHECK_AFTER_SECONDS", "1"))
+# Behind a pooler that hands a server connection to another client after every transaction
+# (PgBouncer in transaction mode; docs/operations.md, "PgBouncer"), nothing may outlive a
+# transaction on the server: no prepared statement (DB_SERVER_BINDING is off with it) and no
+# server-side cursor (``.iterator()`` then reads its rows whole).
+DB_TRANSACTION_POOLING = env_bool("DB_TRANSACTION_POOLING", False)
+DB_SERVER_BINDING = env_bool("DB_SERVER_BINDING", True) and not DB_TRANSACTION_POOLING
+if DB_TRANSACTION_POOLING:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SIZE", 20) > 0:
     # Under ASGI every HTTP request runs in a thread of its own, so a connection kept per
     # thread (CONN_MAX_AGE) would be a new connection per request, left open until the
@@ -207,12 +215,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},
     }
-    if env_int("DB_SERVER_BINDING", 1):
+    if DB_SERVER_BINDING:
         # Parameters sent beside the statement instead of quoted into its text by psycopg
         # in Python, and a statement seen five times on a connection prepared there: parsed
         # and planned once: a random start cost the database half the CPU and us a fifth
-        # less (bench/statement_binding.py).  0 behind a pooler that hands a connection to
-        # another client between statements (PgBouncer in transaction mode).
+        # less (bench/statement_binding.py).  Off behind a pooler that hands a connection to
+        # another client between statements (DB_TRANSACTION_POOLING).  The socket's own
+        # connections prepare as these do (``prepare_threshold``, games/live/driver.py).
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
     DATABASES["default"]["ENGINE"] = "config.postgresql"  # its check: config/dbpool.py
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
