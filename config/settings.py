@@ -86,6 +86,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The daily seeds are derived from this secret: whoever knows it can predict every deal.
 DAILY_SECRET = env_str("DAILY_SECRET")
 DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
+# The daily calendar runs this many seconds ahead of the real clock (games/days.py): tests
+# that cross a midnight, or a rehearsal of days to come.  Stored times stay real.  0 in use.
+DAILY_CLOCK_SHIFT_SECONDS = env_int("DAILY_CLOCK_SHIFT_SECONDS", 0)
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 2)
 SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per candidate, ahead
 # Solver seconds for one game's "where was it lost?" analysis (games/analysis.py), spent in
