@@ -94,11 +94,11 @@ def _database() -> None:
 def _redis() -> dict[str, Any] | None:
     if not settings.REDIS_URL:
         return {"configured": False}  # a local run: in-memory channels, nothing to reach
-    import redis
+    from config import redis_client
 
-    seconds = _timeout()
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=seconds,
-                                  socket_connect_timeout=seconds)
+    # A client of its own (through Sentinel when the site's Redis is): the process's may be
+    # busy, and a probe must answer within its own time.
+    client = redis_client.new_client(_timeout())
     try:
         client.ping()
     finally:

@@ -236,17 +236,39 @@ if TESTING:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0" if TESTING else "")
+# Redis through Sentinel (config/redis_client.py): every user of Redis follows the primary
+# the Sentinels name, and REDIS_URL gives only the database and the password.
+REDIS_SENTINELS = env_list("REDIS_SENTINELS")
+REDIS_SENTINEL_MASTER = env_str("REDIS_SENTINEL_MASTER")
+if REDIS_SENTINELS:
+    from django.core.exceptions import ImproperlyConfigured
 
-# Keys this site keeps in Redis (rank indexes, presence) start with this.  A test run's
-# own (its process id), so two runs on one Redis never clear or read each other's keys.
+    from config.redis_client import parse_sentinels
+
+    if not REDIS_SENTINEL_MASTER:
+        raise ImproperlyConfigured("REDIS_SENTINELS is set: set REDIS_SENTINEL_MASTER to the "
+                                   "name the Sentinels monitor the primary by")
+    try:
+        _sentinels = parse_sentinels(REDIS_SENTINELS)
+    except ValueError as exc:
+        raise ImproperlyConfigured(str(exc)) from exc
+    REDIS_URL = REDIS_URL or "redis:///0"
+else:
+    _sentinels = []
+
+# Keys this site keeps in Redis (rank indexes, presence, Celery's) start with this.  A test
+# run's own (its process id), so two runs on one Redis never clear or read each other's keys.
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX",
                            f"test-solitaire-{os.getpid()}" if TESTING else "solitaire")
 
 if REDIS_URL:
+    from config.redis_client import broker, channel_hosts
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
+            "CONFIG": {"hosts": channel_hosts(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER),
+                       "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
         }
     }
 else:
@@ -279,7 +301,10 @@ PLAYER_CACHE_SECONDS = env_int("PLAYER_CACHE_SECONDS", 0 if TESTING else 60)
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 600)
 
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Its keys under the site's prefix, through Sentinel when the site's Redis is.
+CELERY_BROKER_URL, _broker_options = (
+    broker(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER, REDIS_KEY_PREFIX) if REDIS_URL
+    else ("memory://", {}))
 CELERY_RESULT_BACKEND = None
 # Tests run tasks inline unless a test starts a real worker (it switches this off).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL or TESTING)
@@ -295,6 +320,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": 1,
+    **_broker_options,
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
 # Beat's crontabs follow the daily clock: midnight is the daily time zone's midnight.

@@ -8,24 +8,23 @@ from PostgreSQL.  Without Redis configured every lookup is answered by PostgreSQ
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 from typing import Any, cast
 
 import redis
 from django.conf import settings
 
+from config import redis_client
 from leaderboards.models import Entry
 
 BATCH = 10_000
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+def _client() -> redis.Redis:
+    return redis_client.client()
 
 
 def client() -> redis.Redis | None:
-    return _client(settings.REDIS_URL) if settings.REDIS_URL else None
+    return _client() if settings.REDIS_URL else None
 
 
 def key(game: str, date: dt.date) -> str:

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from functools import lru_cache
 from typing import cast
 
 import redis
 from django.conf import settings
 
+from config import redis_client
 from games import signals
 
 _local: dict[str, set[str]] = defaultdict(set)
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+def _client() -> redis.Redis:
+    return redis_client.client()
 
 
 def _key(game: str, date: dt.date) -> str:
@@ -32,7 +31,7 @@ def _key(game: str, date: dt.date) -> str:
 def playing(game: str, date: dt.date) -> int:
     if not settings.REDIS_URL:
         return len(_local[_key(game, date)])
-    return int(cast(int, _client(settings.REDIS_URL).scard(_key(game, date))))
+    return int(cast(int, _client().scard(_key(game, date))))
 
 
 def join(game: str, date: dt.date, channel: str) -> None:
@@ -40,7 +39,7 @@ def join(game: str, date: dt.date, channel: str) -> None:
     if not settings.REDIS_URL:
         _local[k].add(channel)
     else:
-        r = _client(settings.REDIS_URL)
+        r = _client()
         r.sadd(k, channel)
         r.expire(k, 2 * 24 * 3600)  # a crashed server's sockets fade with the day
     signals.presence_changed.send(join, game=game, date=date)
@@ -51,5 +50,5 @@ def leave(game: str, date: dt.date, channel: str) -> None:
     if not settings.REDIS_URL:
         _local[k].discard(channel)
     else:
-        _client(settings.REDIS_URL).srem(k, channel)
+        _client().srem(k, channel)
     signals.presence_changed.send(leave, game=game, date=date)
