@@ -59,13 +59,11 @@ COPY --from=builder /build/games/engine/solver/*.so /build/games/engine/solver/n
 COPY leaderboards ./leaderboards
 COPY frontend ./frontend
 COPY --from=builder /build/node_modules/pyodide ./node_modules/pyodide
-# Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
+# The tripwires first: no image is built on a patched library that moved under its patch
+# (config/tripwires.py).  Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
 # DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
 # bytecode too, as the code cannot be written at run time.
-# The tripwires first: the image is not built on a patched library that moved under its
-# patch (config/tripwires.py).
-RUN SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
-    python -m config.tripwires \
+RUN python -m config.tripwires \
  && SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
     python manage.py collectstatic --noinput -v 0 \
  && python -m compileall -q config games leaderboards frontend \

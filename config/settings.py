@@ -155,6 +155,7 @@ if importlib.util.find_spec("frontend") is not None:
 MIDDLEWARE = [
     # First, so every answer (the other middleware's too) carries the request's id.
     "config.logs.RequestIdMiddleware",
+    "config.metrics.RequestMetricsMiddleware",  # requests by view and status (/metrics)
     "django.middleware.security.SecurityMiddleware",
     "config.security.CSPMiddleware",  # django-csp, with the socket's origin added
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
@@ -356,6 +357,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(STATE_DIR / "celerybeat-schedule")
 # a part, and an answer is reused for HEALTH_CACHE_SECONDS.
 HEALTH_TIMEOUT_SECONDS = float(env_str("HEALTH_TIMEOUT_SECONDS", "2"))
 HEALTH_CACHE_SECONDS = float(env_str("HEALTH_CACHE_SECONDS", "1"))
+# Who may read /metrics (config/metrics.py): addresses or networks, comma-separated.
+METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", "127.0.0.0/8,::1")
 
 # django-axes refuses a username after AXES_FAILURE_LIMIT wrong passwords from one address
 # (the admin's and the API's sign-in alike), for AXES_COOLOFF_MINUTES.  Counted per username

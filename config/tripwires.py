@@ -18,9 +18,9 @@ against the patch named beside it, fix the patch if needed, then record.
 
 from __future__ import annotations
 
+import ast
 import hashlib
-import importlib
-import inspect
+import importlib.util
 import json
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -30,22 +30,33 @@ from typing import Any
 RECORD = Path(__file__).with_name("tripwires.json")
 
 # distribution -> (the site's modules that rely on it, the objects they rely on).  An object
-# is "module:qualified.name"; its source is fingerprinted (a value that is not code: its repr).
+# is "module:qualified.name" where it is defined: a class, a function or an assignment,
+# whose source text (decorators included) is fingerprinted.
 RELIED_ON: dict[str, tuple[str, list[str]]] = {
-    "Twisted": ("config/daphne_http.py, config/ws_memory.py", [
+    "Twisted": ("config/daphne_http.py, config/ws_memory.py, config/drain.py", [
         "twisted.web.http:Request.__init__",
         "twisted.web.http:Request.requestReceived",
         "twisted.web.http:HTTPChannel.pauseProducing",
         "twisted.web.http:HTTPChannel.resumeProducing",
         "twisted.web.http:HTTPChannel.stopProducing",
+        "twisted.web.http:HTTPChannel.checkPersistence",
+        "twisted.web.http:HTTPChannel.requestDone",
     ]),
-    "daphne": ("config/daphne_http.py, config/ws_memory.py, config/serve.py", [
+    "daphne": ("config/daphne_http.py, config/ws_memory.py, config/serve.py, "
+               "config/drain.py", [
         "daphne.http_protocol:WebRequest.__init__",
         "daphne.http_protocol:HTTPFactory.buildProtocol",
         "daphne.ws_protocol:WebSocketProtocol",
         "daphne.ws_protocol:WebSocketFactory.__init__",
-        "daphne.cli:build_endpoint_description_strings",
+        "daphne.endpoints:build_endpoint_description_strings",
         "daphne.cli:CommandLineInterface.run",
+        "daphne.access:AccessLogGenerator.__call__",
+        "daphne.server:Server.__init__",
+        "daphne.server:Server.run",
+        "daphne.server:Server.listen_success",
+        "daphne.server:Server.stop",
+        "daphne.server:Server.create_application",
+        "daphne.server:Server.application_checker",
     ]),
     "autobahn": ("config/ws_memory.py", [
         "autobahn.websocket.protocol:WebSocketProtocol._connectionMade",
@@ -106,27 +117,40 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
 }
 
 
-def _resolve(name: str) -> Any:
+def source(name: str) -> str:
+    """The source text of ``module:qualified.name``, decorators included, read from the
+    module's file without importing it (importing ``daphne.server`` would install Twisted's
+    reactor; a module's import may read the settings)."""
     module, _, qualname = name.partition(":")
-    first, *rest = qualname.split(".")
-    # A module's attribute as it reads (Twisted puts some modules behind a proxy), a
-    # class's as it is stored (no bound method, property or cached_property run).
-    obj = getattr(importlib.import_module(module), first)
-    for part in rest:
-        obj = inspect.getattr_static(obj, part)
-    return obj
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise ImportError(f"no source for {module}")
+    text = Path(spec.origin).read_text(encoding="utf-8")
+    scope: list[ast.stmt] = ast.parse(text).body
+    node: ast.stmt | None = None
+    for part in qualname.split("."):
+        node = next((n for n in scope if _names(n) == part), None)
+        if node is None:
+            raise AttributeError(f"{module} has no {qualname}")
+        scope = getattr(node, "body", [])
+    assert node is not None and node.end_lineno is not None
+    decorators = getattr(node, "decorator_list", [])
+    first = min([node.lineno, *(d.lineno for d in decorators)])
+    return "\n".join(text.splitlines()[first - 1:node.end_lineno])
+
+
+def _names(node: ast.stmt) -> str | None:
+    if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        return node.name
+    targets = node.targets if isinstance(node, ast.Assign) else (
+        [node.target] if isinstance(node, ast.AnnAssign) else [])
+    names = [t.id for t in targets if isinstance(t, ast.Name)]
+    return names[0] if names else None
 
 
 def fingerprint(name: str) -> str:
     """The first 16 hex digits of the SHA-256 of the object's source."""
-    obj = _resolve(name)
-    obj = getattr(obj, "func", None) or getattr(obj, "fget", None) or obj  # cached_property
-    obj = getattr(obj, "__func__", obj)  # staticmethod, classmethod
-    try:
-        text = inspect.getsource(obj)
-    except TypeError:  # a value, not code
-        text = repr(obj)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(source(name).encode()).hexdigest()[:16]
 
 
 def installed() -> dict[str, Any]:
@@ -159,7 +183,7 @@ def problems(recorded: dict[str, Any] | None = None) -> list[str]:
         for name in names:
             try:
                 mark = fingerprint(name)
-            except (ImportError, AttributeError) as exc:
+            except (ImportError, AttributeError, OSError) as exc:
                 out.append(f"{dist}: {name} is gone ({exc}); {patches} rely on it")
                 continue
             if mark != was["sources"].get(name):
@@ -169,9 +193,6 @@ def problems(recorded: dict[str, Any] | None = None) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    import django
-
-    django.setup()  # a few of the modules read the settings as they load
     if argv[1:] == ["--record"]:
         RECORD.write_text(json.dumps(installed(), indent=1, sort_keys=True) + "\n")
         print(f"recorded {RECORD}")
@@ -189,7 +210,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import os
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     raise SystemExit(main(sys.argv))
