@@ -16,10 +16,10 @@ RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /build
 # The dependencies alone first, so a change to the code reuses this layer (and PyICU's
-# build) instead of compiling again.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
- && pip install --no-cache-dir -r requirements.txt
+# build) instead of compiling again: every package at the version and with the hashes of
+# the lock file (make lock), nothing resolved here.
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 # Pyodide's files with the .br and .gz copies the site serves (as `make pyodide` does).
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error \
@@ -27,10 +27,10 @@ RUN npm ci --no-audit --no-fund --loglevel=error \
 # The FreeCell search compiled with mypyc (scripts/native.py, docs/operations.md), here so
 # the compiler stays out of the final image; mypy in a venv of its own, which is not copied
 # (the compiled modules need nothing of it at run time).
-COPY scripts/native.py ./scripts/
+COPY requirements-native.lock scripts/native.py ./scripts/
 COPY games ./games
 RUN python -m venv /opt/mypyc \
- && /opt/mypyc/bin/pip install --no-cache-dir mypy==1.19.1 \
+ && /opt/mypyc/bin/pip install --no-cache-dir --require-hashes -r scripts/requirements-native.lock \
  && /opt/mypyc/bin/python scripts/native.py
 
 
@@ -59,10 +59,12 @@ COPY --from=builder /build/games/engine/solver/*.so /build/games/engine/solver/n
 COPY leaderboards ./leaderboards
 COPY frontend ./frontend
 COPY --from=builder /build/node_modules/pyodide ./node_modules/pyodide
-# Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
+# The tripwires first: no image is built on a patched library that moved under its patch
+# (config/tripwires.py).  Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
 # DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
 # bytecode too, as the code cannot be written at run time.
-RUN SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
+RUN python -m config.tripwires \
+ && SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
     python manage.py collectstatic --noinput -v 0 \
  && python -m compileall -q config games leaderboards frontend \
  && mkdir -p /var/lib/solitaire \

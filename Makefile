@@ -6,15 +6,36 @@ STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 8000
 WEB    ?= 2
 
-.PHONY: install test run stack lint bench clean pyodide native native-clean
+.PHONY: install test run stack lint bench clean pyodide native native-clean lock bench-install
 
-$(STAMP): pyproject.toml
+# Every package at the version and with the hashes requirements-dev.lock gives (make lock
+# writes the lock files from pyproject.toml), then the project itself.
+$(STAMP): pyproject.toml requirements-dev.lock
 	@echo "==> setting up $(VENV) (first run takes a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	$(MAKE) pyodide
 	@touch $(STAMP)
+
+# The lock files, from pyproject.toml and PyPI: the benchmarks' (everything), then within
+# it the tests' (dev), the image's (the site alone) and the image builder's compiler (mypy,
+# for scripts/native.py), so they agree on every version they share.  `make lock` keeps
+# what is locked unless pyproject.toml asks otherwise; to move to the newest releases:
+# make lock UPGRADE=--upgrade (then make install, make test).
+LOCK := $(BIN)/uv pip compile --universal --python-version 3.11 --generate-hashes \
+        --custom-compile-command "make lock" --quiet $(UPGRADE)
+lock: $(STAMP)
+	$(LOCK) pyproject.toml --extra dev --extra bench -o requirements-bench.lock
+	$(LOCK) pyproject.toml --extra dev -c requirements-bench.lock -o requirements-dev.lock
+	$(LOCK) pyproject.toml -c requirements-bench.lock -o requirements.lock
+	echo mypy | $(LOCK) - -c requirements-bench.lock -o requirements-native.lock
+	@echo "==> locked; if a patched library moved: $(BIN)/python -m config.tripwires"
+
+# The benchmarks' servers and profiler (uvicorn, wsproto, py-spy), locked as the rest.
+bench-install: $(STAMP)
+	$(BIN)/pip install --quiet --require-hashes -r requirements-bench.lock
 
 # Pyodide for offline play (package.json pins it; frontend/offline.py), with the .br and
 # .gz copies the site serves.  npm's registry only: the site itself serves every file.

@@ -9,7 +9,9 @@ cache object of one configuration uses the same client (and its pool of connecti
 Django's client also wraps the pool in a new ``redis.Redis`` for every call, and redis-py
 builds a table of some 160 reply handlers for each one: about a tenth of ``GET /api/me/``'s
 CPU went there (its two reads, bench/http_cost.py).  A ``redis.Redis`` over a pool is
-as safe to share between threads as the pool, so here there is one per pool.
+as safe to share between threads as the pool, so here the client is the process's own
+for the site's Redis (``config.redis_client``, shared with the rate limits at the same
+timeout), which also makes the cache follow a Sentinel failover as every other user does.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.utils.functional import cached_property
 
+from config import redis_client
+
 _clients: dict[tuple[str, ...], Any] = {}
 _lock = threading.Lock()
 
@@ -28,15 +32,10 @@ _lock = threading.Lock()
 class _Client(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._redis: dict[int, Any] = {}
+        self._timeout = kwargs.get("socket_timeout")  # the cache's OPTIONS
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
-        client = self._redis.get(id(pool))
-        if client is None:  # two threads at once make two; either will do
-            client = self._redis[id(pool)] = self._client(  # type: ignore[attr-defined]
-                connection_pool=pool)
-        return client
+        return redis_client.client(self._timeout)
 
 
 class RedisCache(DjangoRedisCache):

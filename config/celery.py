@@ -120,10 +120,9 @@ class HeartbeatScheduler(PersistentScheduler):
 
         try:
             if self._redis is None:
-                import redis
+                from config import redis_client
 
-                self._redis = redis.Redis.from_url(
-                    settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+                self._redis = redis_client.client(timeout=2)
             write_heartbeat(self._redis)
             self._last_beat = now
         except Exception as exc:  # noqa: BLE001 - beat goes on; its health check will tell

@@ -63,6 +63,7 @@ def _database() -> None:
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("postgresql"):
         import psycopg
+        from psycopg import sql
 
         # A connection of its own, not one from the process's pool: the pool waits up to
         # its timeout for a connection while the database is down, and a probe must answer
@@ -70,14 +71,16 @@ def _database() -> None:
         seconds = _timeout()
         # The URL's own connection options (sslmode, certificates) apply; Django's do not.
         extra = {k: v for k, v in db.get("OPTIONS", {}).items() if k not in DJANGO_ONLY}
-        options = f"{extra.pop('options', '')} -c statement_timeout={int(seconds * 1000)}"
         with psycopg.connect(
             dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
             host=db.get("HOST") or None, port=db.get("PORT") or None,
-            **{**extra, "connect_timeout": max(1, round(seconds)), "autocommit": True,
-               "options": options.strip()},
+            **{**extra, "connect_timeout": max(1, round(seconds)), "autocommit": True},
         ) as conn:
-            conn.execute("SELECT 1")
+            # The time limit for this one transaction, sent with it (one round trip): not
+            # a startup parameter, which PgBouncer refuses, and nothing left on a server
+            # connection that a pooler hands to another client next.
+            conn.execute(sql.SQL("BEGIN; SET LOCAL statement_timeout = {}; SELECT 1; COMMIT")
+                         .format(int(seconds * 1000)))
         return
     from django.db import connection
 
@@ -91,11 +94,11 @@ def _database() -> None:
 def _redis() -> dict[str, Any] | None:
     if not settings.REDIS_URL:
         return {"configured": False}  # a local run: in-memory channels, nothing to reach
-    import redis
+    from config import redis_client
 
-    seconds = _timeout()
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=seconds,
-                                  socket_connect_timeout=seconds)
+    # A client of its own (through Sentinel when the site's Redis is): the process's may be
+    # busy, and a probe must answer within its own time.
+    client = redis_client.new_client(_timeout())
     try:
         client.ping()
     finally:

@@ -27,7 +27,6 @@ import ipaddress
 import logging
 import time
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 import redis
@@ -36,6 +35,8 @@ from django.utils.deprecation import MiddlewareMixin
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from config import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +72,8 @@ def allowed(address: str | None) -> bool:
 # Celery's task outcomes, site-wide, in Redis.
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+def _client() -> redis.Redis:
+    return redis_client.client(timeout=1)
 
 
 def _tasks_key() -> str:
@@ -85,7 +85,7 @@ def count_task(task: str, outcome: str) -> None:
     if not settings.REDIS_URL:
         return
     try:
-        _client(settings.REDIS_URL).hincrby(_tasks_key(), f"{task}|{outcome}", 1)
+        _client().hincrby(_tasks_key(), f"{task}|{outcome}", 1)
     except redis.RedisError:
         log.warning("metrics: could not count task %s %s", task, outcome)
 
@@ -111,7 +111,7 @@ class _Sitewide(Collector):
                                     "by task and outcome", labels=["task", "outcome"])
         if settings.REDIS_URL:
             try:
-                counts = _client(settings.REDIS_URL).hgetall(_tasks_key())
+                counts = _client().hgetall(_tasks_key())
             except redis.RedisError:
                 counts = {}
             for field, value in sorted(counts.items()):  # type: ignore[union-attr]

@@ -214,6 +214,14 @@ _default_db = (
 )
 DATABASES = {"default": dj_database_url.parse(env_str("DATABASE_URL", _default_db))}
 DB_CHECK_AFTER_SECONDS = float(env_str("DB_CHECK_AFTER_SECONDS", "1"))
+# Behind a pooler that hands a server connection to another client after every transaction
+# (PgBouncer in transaction mode; docs/operations.md, "PgBouncer"), nothing may outlive a
+# transaction on the server: no prepared statement (DB_SERVER_BINDING is off with it) and no
+# server-side cursor (``.iterator()`` then reads its rows whole).
+DB_TRANSACTION_POOLING = env_bool("DB_TRANSACTION_POOLING", False)
+DB_SERVER_BINDING = env_bool("DB_SERVER_BINDING", True) and not DB_TRANSACTION_POOLING
+if DB_TRANSACTION_POOLING:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SIZE", 20) > 0:
     # Under ASGI every HTTP request runs in a thread of its own, so a connection kept per
     # thread (CONN_MAX_AGE) would be a new connection per request, left open until the
@@ -224,12 +232,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},
     }
-    if env_int("DB_SERVER_BINDING", 1):
+    if DB_SERVER_BINDING:
         # Parameters sent beside the statement instead of quoted into its text by psycopg
         # in Python, and a statement seen five times on a connection prepared there: parsed
         # and planned once: a random start cost the database half the CPU and us a fifth
-        # less (bench/statement_binding.py).  0 behind a pooler that hands a connection to
-        # another client between statements (PgBouncer in transaction mode).
+        # less (bench/statement_binding.py).  Off behind a pooler that hands a connection to
+        # another client between statements (DB_TRANSACTION_POOLING).  The socket's own
+        # connections prepare as these do (``prepare_threshold``, games/live/driver.py).
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
     DATABASES["default"]["ENGINE"] = "config.postgresql"  # its check: config/dbpool.py
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -241,17 +250,39 @@ if TESTING:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0" if TESTING else "")
+# Redis through Sentinel (config/redis_client.py): every user of Redis follows the primary
+# the Sentinels name, and REDIS_URL gives only the database and the password.
+REDIS_SENTINELS = env_list("REDIS_SENTINELS")
+REDIS_SENTINEL_MASTER = env_str("REDIS_SENTINEL_MASTER")
+if REDIS_SENTINELS:
+    from django.core.exceptions import ImproperlyConfigured
 
-# Keys this site keeps in Redis (rank indexes, presence) start with this.  A test run's
-# own (its process id), so two runs on one Redis never clear or read each other's keys.
+    from config.redis_client import parse_sentinels
+
+    if not REDIS_SENTINEL_MASTER:
+        raise ImproperlyConfigured("REDIS_SENTINELS is set: set REDIS_SENTINEL_MASTER to the "
+                                   "name the Sentinels monitor the primary by")
+    try:
+        _sentinels = parse_sentinels(REDIS_SENTINELS)
+    except ValueError as exc:
+        raise ImproperlyConfigured(str(exc)) from exc
+    REDIS_URL = REDIS_URL or "redis:///0"
+else:
+    _sentinels = []
+
+# Keys this site keeps in Redis (rank indexes, presence, Celery's) start with this.  A test
+# run's own (its process id), so two runs on one Redis never clear or read each other's keys.
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX",
                            f"test-solitaire-{os.getpid()}" if TESTING else "solitaire")
 
 if REDIS_URL:
+    from config.redis_client import broker, channel_hosts
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
+            "CONFIG": {"hosts": channel_hosts(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER),
+                       "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
         }
     }
 else:
@@ -289,7 +320,10 @@ BOARD_COUNT_SECONDS = env_int("BOARD_COUNT_SECONDS", 0 if TESTING else 10)
 PERIOD_BOARD_SECONDS = env_int("PERIOD_BOARD_SECONDS", 0 if TESTING else 60)
 
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Its keys under the site's prefix, through Sentinel when the site's Redis is.
+CELERY_BROKER_URL, _broker_options = (
+    broker(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER, REDIS_KEY_PREFIX) if REDIS_URL
+    else ("memory://", {}))
 CELERY_RESULT_BACKEND = None
 # Tests run tasks inline unless a test starts a real worker (it switches this off).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL or TESTING)
@@ -305,6 +339,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": 1,
+    **_broker_options,
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
 # The day's close and the rank index's rebuild run on a queue of their own, read by workers

@@ -18,23 +18,22 @@ import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from typing import Any
 
 import redis
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
+from config import redis_client
 from games.accounts.session_life import SESSION_KEY
 
 log = logging.getLogger(__name__)
 _local_lock = threading.Lock()
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
+def _client() -> redis.Redis:
     # Short timeouts: a Redis that stopped answering must not stall a move.
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return redis_client.client(timeout=0.5)
 
 
 # Counting every call in Redis would cost a round trip per move.  Each process counts its
@@ -81,17 +80,17 @@ def hit(scope: str, who: str, local_only: bool = False) -> int | None:
             entry[1] = total  # what Redis will hold at least, once the step lands
             if _queued[0] < _BACKLOG:
                 _queued[0] += 1
-                _sender.submit(_send_queued, settings.REDIS_URL, key, pending, seconds, entry)
+                _sender.submit(_send_queued, key, pending, seconds, entry)
             return None if total <= limit else wait
-    count = _send(settings.REDIS_URL, key, pending, seconds, entry)
+    count = _send(key, pending, seconds, entry)
     return None if count is None or count <= limit else wait
 
 
-def _send(url: str, key: str, pending: int, seconds: int, entry: list[int]) -> int | None:
+def _send(key: str, pending: int, seconds: int, entry: list[int]) -> int | None:
     """Add a step to the shared count; the count, None when Redis cannot be reached."""
     try:
         # One round trip, no MULTI: a lost EXPIRE only leaves a past window's key behind.
-        pipe = _client(url).pipeline(transaction=False)
+        pipe = _client().pipeline(transaction=False)
         pipe.incrby(key, pending)
         pipe.expire(key, seconds + 1)
         count = int(pipe.execute()[0])
@@ -104,9 +103,9 @@ def _send(url: str, key: str, pending: int, seconds: int, entry: list[int]) -> i
     return count
 
 
-def _send_queued(url: str, key: str, pending: int, seconds: int, entry: list[int]) -> None:
+def _send_queued(key: str, pending: int, seconds: int, entry: list[int]) -> None:
     try:
-        _send(url, key, pending, seconds, entry)
+        _send(key, pending, seconds, entry)
     finally:
         with _local_lock:
             _queued[0] -= 1

@@ -16,13 +16,13 @@ import datetime as dt
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from typing import Any, cast
 
 import redis
 from django.conf import settings
 from django.db import connection
 
+from config import redis_client
 from leaderboards.models import Entry
 
 BATCH = 25_000
@@ -52,13 +52,12 @@ return redis.call('ZCARD', KEYS[1])
 """
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+def _client() -> redis.Redis:
+    return redis_client.client()
 
 
 def client() -> redis.Redis | None:
-    return _client(settings.REDIS_URL) if settings.REDIS_URL else None
+    return _client() if settings.REDIS_URL else None
 
 
 def key(game: str, date: dt.date) -> str:

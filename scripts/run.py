@@ -66,7 +66,8 @@ def main() -> int:
     # checkout in .local-secrets.json instead of refusing to start without them.
     os.environ.setdefault("DEBUG", "1")
     port = os.environ.get("PORT", "8000")
-    services = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
+    redis = os.environ.get("REDIS_URL") or os.environ.get("REDIS_SENTINELS")
+    services = bool(os.environ.get("DATABASE_URL") and redis)
     print("==> migrating the database", flush=True)
     manage("migrate", "--noinput", "-v", "0")
     print("==> creating today's daily deals", flush=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import uuid
 from collections.abc import Awaitable, Callable
@@ -41,6 +42,7 @@ from games.play import hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
 from games.play.outcome import clean_op, clean_token
 
+log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403  # not your session (or no such session)
 PROTOCOL = 2  # the greeting is "hello"; every answer says what it answers
 
@@ -324,8 +326,11 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        except (OperationalError, InterfaceError):
-            # The database is restarting: nothing was stored, the client may send it again.
+        except (OperationalError, InterfaceError) as exc:
+            # The database is restarting (or refused the statement): nothing was stored, the
+            # client may send it again.  The line carries the socket's request id.
+            log.error("the database failed a socket %s, answered unavailable: %s",
+                      _answers(content)["type"], exc)
             answer = {"type": "error", "error": "unavailable",
                       "reason": "the database is unavailable; try again shortly"}
         except Exception as exc:

@@ -51,7 +51,8 @@ class _Pool:
                 conn = self.free.pop() if self.free else await _connect()
                 try:
                     async with conn.cursor() as cursor:
-                        await cursor.execute(sql, params, prepare=True, binary=True)
+                        # Prepared as the connection says (its prepare_threshold).
+                        await cursor.execute(sql, params, prepare=None, binary=True)
                         rows = await cursor.fetchall()
                 except psycopg.OperationalError:
                     await _close(conn)
@@ -96,9 +97,11 @@ class _Batch:
                 try:
                     rows = await self.pool.fetchall(self.sql, rows_param([r for r, _, _ in batch]))
                 except BaseException as exc:  # every move of the batch: "unavailable"
+                    # The original's name kept in the text, for the log line of each move.
+                    failed = f"{type(exc).__name__}: {exc}"
                     for _, _, future in batch:
                         if not future.done():
-                            future.set_exception(psycopg.OperationalError(str(exc)))
+                            future.set_exception(psycopg.OperationalError(failed))
                     if not isinstance(exc, Exception):
                         for _, _, future in self.waiting:
                             future.cancel()
@@ -121,10 +124,15 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
     conn = await psycopg.AsyncConnection.connect(
         dbname=s["NAME"], user=s["USER"] or None, password=s["PASSWORD"] or None,
         host=s["HOST"] or None, port=str(s["PORT"]) if s["PORT"] else None,
-        # Times come back in UTC, as on Django's connections.
-        options="-c TimeZone=UTC", autocommit=True, connect_timeout=5,
-        application_name=APPLICATION_NAME,
+        autocommit=True, connect_timeout=5, application_name=APPLICATION_NAME,
+        # Statements prepared on the server as on Django's connections, or never
+        # (DB_SERVER_BINDING, DB_TRANSACTION_POOLING in config/settings.py).
+        prepare_threshold=s["OPTIONS"].get("prepare_threshold"),
     )
+    # Times come back in UTC, as on Django's connections.  Set once the connection is open,
+    # not sent as a startup option, which PgBouncer refuses; a pooler keeps the time zone
+    # with its client (one of the parameters it tracks), whichever server runs the statement.
+    await conn.execute("SET TIME ZONE 'UTC'")
     _open.add(conn)
     return conn
 

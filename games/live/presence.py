@@ -19,12 +19,12 @@ import os
 import threading
 import time
 from collections import defaultdict
-from functools import lru_cache
 from typing import cast
 
 import redis
 from django.conf import settings
 
+from config import redis_client
 from games import signals
 
 log = logging.getLogger(__name__)
@@ -41,9 +41,8 @@ _lock = threading.Lock()
 _beating: threading.Thread | None = None
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+def _client() -> redis.Redis:
+    return redis_client.client()
 
 
 # Not the ``presence:`` keys of the release before, which were plain sets: a sorted-set
@@ -61,7 +60,7 @@ def _days_key() -> str:
 def playing(game: str, date: dt.date) -> int:
     if not settings.REDIS_URL:
         return len(_local[_key(game, date)])
-    r = _client(settings.REDIS_URL)
+    r = _client()
     return int(cast(int, r.zcount(_key(game, date), f"({time.time() - STALE}", "+inf")))
 
 
@@ -72,7 +71,7 @@ def join(game: str, date: dt.date, channel: str) -> None:
     else:
         with _lock:
             _mine[(game, date)].add(channel)
-            pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+            pipe = _client().pipeline(transaction=False)
             pipe.zadd(k, {channel: time.time()})
             pipe.expire(k, DAY_SECONDS)
             pipe.sadd(_days_key(), f"{game}|{date.isoformat()}")
@@ -93,7 +92,7 @@ def leave(game: str, date: dt.date, channel: str) -> None:
                 mine.discard(channel)
                 if not mine:
                     del _mine[(game, date)]
-            _client(settings.REDIS_URL).zrem(k, channel)
+            _client().zrem(k, channel)
     signals.presence_changed.send(leave, game=game, date=date)
 
 
@@ -109,7 +108,7 @@ def _start_beating() -> None:
 def beat() -> None:
     """Rewrite the time of this process's sockets (all of them: Redis may have restarted
     empty), then sweep every day's set of the sockets gone stale and tell their boards."""
-    r = _client(settings.REDIS_URL)
+    r = _client()
     now = time.time()
     with _lock:
         if _mine:

@@ -19,12 +19,13 @@ import datetime as dt
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 import orjson
 import redis
 from django.conf import settings
+
+from config import redis_client
 
 FLUSH_SECONDS = 1.0
 HEARTBEAT = 5.0  # seconds between full rewrites of a process's players (Redis restarted)
@@ -39,9 +40,8 @@ _local: dict[str, dict[str, bytes]] = defaultdict(dict)  # the hash, without Red
 _flusher: asyncio.Task[None] | None = None
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+def _client() -> redis.Redis:
+    return redis_client.client()
 
 
 def key(game: str, date: dt.date) -> str:
@@ -120,7 +120,7 @@ def _write(writes: dict[str, dict[str, bytes]], deletes: dict[str, list[str]]) -
             for s in gone:
                 _local[k].pop(s, None)
         return
-    pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+    pipe = _client().pipeline(transaction=False)
     for k, gone in deletes.items():
         pipe.hdel(k, *gone)
     for k, rows in writes.items():
@@ -152,7 +152,7 @@ def racers(game: str, date: dt.date) -> dict[str, dict[str, Any]]:
     ``moves``, ``elapsed_ms``, ``finished``.  Entries gone stale are deleted."""
     k = key(game, date)
     if settings.REDIS_URL:
-        r = _client(settings.REDIS_URL)
+        r = _client()
         raw = {s.decode(): v for s, v in r.hgetall(k).items()}  # type: ignore[union-attr]
     else:
         r, raw = None, dict(_local[k])

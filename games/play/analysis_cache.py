@@ -30,13 +30,13 @@ import datetime as dt
 import logging
 import threading
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 import orjson
 import redis
 from django.conf import settings
 
+from config import redis_client
 from games.engine import Game, dead_ends
 from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result
 from games.engine.solver.klondike_hint import hidden_cards
@@ -59,9 +59,8 @@ def daily_of(deal: Any) -> Daily | None:
     return (deal.game, deal.date) if getattr(deal, "date", None) else None
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+def _client() -> redis.Redis:
+    return redis_client.client(timeout=0.5)
 
 
 def _name(daily: Daily) -> str:
@@ -80,7 +79,7 @@ def _get(kind: str, daily: Daily | None, position: bytes) -> Any:
     if daily is None or not settings.REDIS_URL:
         return None
     try:
-        pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+        pipe = _client().pipeline(transaction=False)
         pipe.get(_key(kind, daily, position))
         pipe.hincrby(_stats_key(daily), f"{kind}:lookups", 1)
         pipe.expire(_stats_key(daily), _ttl())
@@ -95,7 +94,7 @@ def _get(kind: str, daily: Daily | None, position: bytes) -> Any:
     if raw is None:
         return None
     try:
-        _client(settings.REDIS_URL).hincrby(_stats_key(daily), f"{kind}:hits", 1)
+        _client().hincrby(_stats_key(daily), f"{kind}:hits", 1)
     except redis.RedisError:
         pass
     return orjson.loads(raw)
@@ -113,7 +112,7 @@ def _put(kind: str, daily: Daily | None, position: bytes, value: Any) -> None:
         if _stored.get(slot, 0) >= settings.ANALYSIS_CACHE_MAX:
             return  # this daily's share is full: later positions are searched as before
     try:
-        pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+        pipe = _client().pipeline(transaction=False)
         pipe.set(_key(kind, daily, position), orjson.dumps(value), ex=_ttl(), nx=True)
         pipe.hincrby(_stats_key(daily), f"{kind}:stored", 1)
         pipe.expire(_stats_key(daily), _ttl())
@@ -130,7 +129,7 @@ def _put(kind: str, daily: Daily | None, position: bytes, value: Any) -> None:
 def counts(daily: Daily) -> dict[str, int]:
     """Lookups, hits and entries written per kind for a daily, in every process."""
     try:
-        raw: dict[bytes, bytes] = _client(settings.REDIS_URL).hgetall(  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = _client().hgetall(  # type: ignore[assignment]
             _stats_key(daily))
     except redis.RedisError:
         return {}

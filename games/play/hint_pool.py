@@ -28,12 +28,12 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import redis
 from django.conf import settings
 
+from config import redis_client
 from games.play.hint_worker import _search, _start_worker
 
 log = logging.getLogger(__name__)
@@ -327,13 +327,12 @@ def _redis(call: Any) -> Any:
     if not url or time.monotonic() < _redis_quiet_until[0]:
         return None
     try:
-        return call(_client(url))
+        return call(_client())
     except redis.RedisError as exc:
         _redis_quiet_until[0] = time.monotonic() + 10.0
         log.warning("hint budget counted in this process only, Redis unavailable: %s", exc)
         return None
 
 
-@lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+def _client() -> redis.Redis:
+    return redis_client.client(timeout=0.5)

@@ -181,7 +181,7 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str,
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(sql(), rows_param([pending.params]), prepare=True,
+            cursor.execute(sql(), rows_param([pending.params]), prepare=None,  # as the connection
                            binary=True)
             row = cursor.fetchone()
     return stored(pending, row[1:] if row else None)

@@ -17,10 +17,10 @@ class Command(BaseCommand):
             raise CommandError("REDIS_URL is not set: beat keeps no heartbeat without Redis")
         import redis
 
+        from config import redis_client
         from config.health import heartbeat_key, read_heartbeat
 
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=3,
-                                      socket_connect_timeout=3)
+        client = redis_client.new_client(timeout=3)
         try:
             beat = read_heartbeat(client)
         except (redis.RedisError, ValueError) as exc:
