@@ -139,9 +139,17 @@ def verify(db_url: str, sessions: list[Played]) -> dict[str, int]:
             "SELECT s.id::text, s.moves, s.seq, s.score, s.cards_up, s.status, s.time_ms, "
             "s.game, d.seed FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id "
             "WHERE s.id = ANY(%s::uuid[])", (list(by_id),)).fetchall()
+        move_rows: dict[str, dict[int, str]] = {}
+        for sid, i, token in conn.execute(
+                "SELECT session_id::text, seq, token FROM games_move "
+                "WHERE session_id = ANY(%s::uuid[])", (list(by_id),)).fetchall():
+            move_rows.setdefault(sid, {})[i] = token
     for sid, moves, seq, score, cards_up, status, time_ms, game, seed in rows:
         p = by_id.pop(sid)
-        stored = [m[0] for m in moves]
+        # A move's row, else the legacy list's entry (games/play/moves.py).
+        mine = move_rows.get(sid, {})
+        stored = [mine[i] if i in mine else moves[i][0] for i in range(seq)
+                  if i in mine or i < len(moves)]
         out["sessions"] += 1
         out["acked"] += len(p.acked)
         out["stored"] += len(stored)

@@ -521,9 +521,12 @@ CONTENT_SECURITY_POLICY = {
 # person playing fast makes a few moves a second.  The test run raises them so hundreds of
 # tests from one address are not throttled; the rate-limit tests set their own.
 # Every frame a client sends over a socket, whatever its type (games/live/frames.py): this
-# many a second on average per socket, this many at once; past that, refused unread.
-SOCKET_FRAMES_PER_SECOND = env_int("SOCKET_FRAMES_PER_SECOND", 30)
-SOCKET_FRAME_BURST = env_int("SOCKET_FRAME_BURST", 60)
+# many a second on average per socket, this many at once; past that, refused unread.  A
+# socket with more than SOCKET_BACKLOG frames waiting (its client does not wait for the
+# answers) is closed.
+SOCKET_FRAMES_PER_SECOND = env_int("SOCKET_FRAMES_PER_SECOND", 300)
+SOCKET_FRAME_BURST = env_int("SOCKET_FRAME_BURST", 600)
+SOCKET_BACKLOG = env_int("SOCKET_BACKLOG", 64)
 RATE_LIMITS = {
     "sessions": (env_int("RATE_LIMIT_SESSIONS", 3000 if TESTING else 60), 60),
     "moves": (env_int("RATE_LIMIT_MOVES", 30000 if TESTING else 1200), 60),

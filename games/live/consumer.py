@@ -28,6 +28,7 @@ import psycopg
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from config import drain, metrics
@@ -204,6 +205,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
                     # Every frame is counted before any work (games/live/frames.py); after
                     # a flood the rest of what it sent is dropped unread.
                     if flooded:
+                        continue
+                    if frames.backlog(receive) > settings.SOCKET_BACKLOG:
+                        flooded, self.player = True, None
+                        await self.close(code=frames.CLOSE_FLOOD)
                         continue
                     if not budget.take():
                         if budget.flooding():

@@ -2,17 +2,25 @@
 
 A message costs the server work before anything else can refuse it: the JSON gate, and for
 most types a trip to the database (a ``resume`` reads the session).  The moves limit
-(games/ratelimit.py) counts operations per player across processes; this counts frames per
-socket in this process, so that a client sending thousands of frames a second -- of any
-type, valid or not -- is answered ``rate_limited`` at once, without the work, and closed
-(code 4429) once it keeps on, while what it already sent is dropped unread rather than
-worked through after it has gone.  A token bucket: ``SOCKET_FRAMES_PER_SECOND`` on average,
-``SOCKET_FRAME_BURST`` at once.
+(games/ratelimit.py) counts operations per player across processes; this guards each
+socket in this process, two ways:
+
+- a client that does not wait for its answers (a flood) leaves frames waiting in the
+  socket's queue: past ``SOCKET_BACKLOG`` of them the socket is closed (code 4429) and what
+  it sent is dropped unread, rather than worked through after it has gone;
+- a token bucket, ``SOCKET_FRAMES_PER_SECOND`` on average and ``SOCKET_FRAME_BURST`` at
+  once, for a client that waits but sends faster than any table is played: past it a frame
+  is answered ``rate_limited`` without the work, and a client that keeps on is closed too.
+
+A script playing as fast as its answers come stays within both (it waits); so does a
+person.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from typing import Any
 
 from django.conf import settings
 
@@ -49,6 +57,14 @@ class FrameBudget:
         """Seconds until the next frame would be taken."""
         rate = settings.SOCKET_FRAMES_PER_SECOND
         return max(0.0, (1 - self.tokens) / rate) if rate > 0 else 0.0
+
+
+def backlog(receive: Any) -> int:
+    """Frames waiting in the socket's queue: Daphne (and Channels' test communicator) hand
+    the application its queue's ``get``; another server may not, and then the bucket alone
+    guards the socket."""
+    queue = getattr(receive, "__self__", None)
+    return queue.qsize() if isinstance(queue, asyncio.Queue) else 0
 
 
 def refusal(budget: FrameBudget) -> dict[str, object]:

@@ -191,10 +191,13 @@ class Daphne:
             stop(self.proc)
 
 
-def celery_worker(env: dict[str, str], log: Path, name: str) -> subprocess.Popen[bytes]:
+def celery_worker(env: dict[str, str], log: Path, name: str, queue: str | None = None
+                  ) -> subprocess.Popen[bytes]:
+    """A worker of the site's queue (or of ``queue``: the close's has workers of its own)."""
     out = open(log, "ab")  # noqa: SIM115
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", env["CELERY_QUEUE"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
+         queue or env["CELERY_QUEUE"],
          "--pool", "solo", "-n", f"{name}@%h", "--loglevel", "INFO", "--without-heartbeat",
          "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, stdout=out, stderr=out)
 
@@ -253,8 +256,12 @@ def stored_session(database_url: str, session_id: str) -> dict[str, Any]:
             "SELECT s.moves, s.seq, s.score, s.cards_up, s.status, s.game, d.seed "
             "FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id WHERE s.id = %s",
             (session_id,)).fetchone()
-    moves, seq, score, cards_up, status, game, seed = row
-    return {"tokens": [m[0] for m in moves], "seq": seq, "score": score,
+        rows = dict(conn.execute("SELECT seq, token FROM games_move WHERE session_id = %s",
+                                 (session_id,)).fetchall())
+    legacy, seq, score, cards_up, status, game, seed = row
+    # A move's row, else the legacy list's entry (games/play/moves.py).
+    tokens = [rows[i] if i in rows else legacy[i][0] for i in range(seq)]
+    return {"tokens": tokens, "seq": seq, "score": score,
             "cards_up": cards_up, "status": status, "game": game, "seed": int(seed)}
 
 
