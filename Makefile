@@ -8,7 +8,7 @@ PORT   ?= 8000
 .PHONY: install test run lint bench clean pyodide native native-clean
 
 $(STAMP): pyproject.toml
-	@echo "==> setting up $(VENV) (first run takes a minute)"
+	@echo "==> setting up $(VENV): Python packages, PyICU built against ICU, then Pyodide from npm (the first run takes a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
