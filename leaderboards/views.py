@@ -7,7 +7,7 @@ import json
 
 from django.http import StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -63,6 +63,7 @@ class PlayerStatsView(APIView):
 
 
 class MyStatsView(APIView):
+    makes_guest = True  # config/schema.py
     @extend_schema(responses={200: PlayerStatsOut}, summary="The current player's statistics")
     def get(self, request: Request) -> Response:
         player = current_player(request._request)
@@ -71,7 +72,15 @@ class MyStatsView(APIView):
 
 
 class DailyLeaderboardView(APIView):
-    @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)}, summary="A day's ranking of one game's daily deal")
+    @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)},
+                   parameters=[
+                       OpenApiParameter("offset", {"type": "integer", "minimum": 0,
+                                                   "maximum": MAX_OFFSET, "default": 0},
+                                        description="rows to skip from the top of the board"),
+                       OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                  "maximum": 100, "default": 100},
+                                        description="rows to return"),
+                   ], summary="A day's ranking of one game's daily deal")
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad

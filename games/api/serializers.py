@@ -186,6 +186,9 @@ class HintOut(SessionOut):
 class ErrorOut(serializers.Serializer):
     error = serializers.CharField()
     reason = serializers.CharField()
+    request_id = serializers.CharField(
+        required=False, help_text="the request's id, also in the X-Request-ID header: quote "
+        "it when reporting a problem (config/logs.py)")
 
 
 class ConflictOut(ErrorOut):

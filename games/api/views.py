@@ -64,6 +64,9 @@ def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
 class PlayerAPIView(APIView):
     # Domain errors become answers through games.errors.answer_for, as on the socket.  (A
     # comment, not a docstring: the schema would show a docstring on every operation.)
+    # A first visit makes a guest, and new guests are limited per address: the schema
+    # documents the 429 (config/schema.py).
+    makes_guest = True
 
     def handle_exception(self, exc: Exception) -> Response:
         known = answer_for(exc)  # the same table as the socket's answers (games/errors.py)
@@ -131,6 +134,8 @@ class EmailView(PlayerAPIView):
 
 
 class SignOutView(PlayerAPIView):
+    makes_guest = False
+
     @extend_schema(request=None, responses={204: None}, summary="Sign out")
     def post(self, request: Request) -> Response:
         players.sign_out(request._request)
@@ -138,6 +143,8 @@ class SignOutView(PlayerAPIView):
 
 
 class DailyView(PlayerAPIView):
+    makes_guest = False
+
     @extend_schema(responses={200: s.DailyOut}, summary="Today's daily deals")
     def get(self, request: Request) -> Response:
         day = daily.today()
@@ -248,6 +255,7 @@ class ShareView(PlayerAPIView):
 
 class ReplayView(PlayerAPIView):
     rate_limit_scope = "records"  # a whole game's tables: limited like the open data
+    makes_guest = False
 
     @extend_schema(responses={200: s.ReplayOut, 404: ERR}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
     def get(self, request: Request, session_id: str) -> Response:
