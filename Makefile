@@ -4,8 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 8000
+WEB    ?= 2
 
-.PHONY: install test run lint bench clean pyodide native native-clean
+.PHONY: install test run stack lint bench clean pyodide native native-clean
 
 $(STAMP): pyproject.toml
 	@echo "==> setting up $(VENV): Python packages, PyICU built against ICU, then Pyodide from npm (the first run takes a few minutes)"
@@ -42,6 +43,11 @@ native-clean:
 
 run: $(STAMP) $(PYODIDE)
 	PORT=$(PORT) $(BIN)/python scripts/run.py
+
+# The production shape on one machine: WEB web processes behind HAProxy (deploy/haproxy.cfg),
+# a worker and beat, on DATABASE_URL and REDIS_URL (scripts/stack.py, docs/operations.md).
+stack: $(STAMP) $(PYODIDE)
+	PORT=$(PORT) WEB=$(WEB) $(BIN)/python scripts/stack.py
 
 # DEBUG=1: the type checker loads the settings, which refuse to start without secrets otherwise.
 lint: $(STAMP)

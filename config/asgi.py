@@ -23,11 +23,12 @@ django_asgi_app = Handler() if settings.REQUEST_THREADS > 0 else ASGIHandler()
 # Imported after Django is set up: the routing modules import models.
 from asgiref.sync import markcoroutinefunction  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.daphne_http import install as lean_daphne_http  # noqa: E402
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402
+from config.metrics import MetricsRoute  # noqa: E402
+from config.origin import SameOriginSockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_session import PlaySockets, ReadOnlySessionStack  # noqa: E402
 from config.static import StaticFiles  # noqa: E402
@@ -55,7 +56,7 @@ class _SocketRequestId:
         return await self.inner(scope, receive, send)
 
 
-websocket_app: Any = _SocketRequestId(AllowedHostsOriginValidator(PlaySockets(
+websocket_app: Any = _SocketRequestId(SameOriginSockets(PlaySockets(
     PlayConsumer, ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
 )))
 if settings.SENTRY_DSN:
@@ -64,8 +65,10 @@ if settings.SENTRY_DSN:
 
     websocket_app = SentryAsgiMiddleware(websocket_app)
 
-# /healthz and /readyz are answered ahead of everything else (config/health.py).
-_routed = HealthRoutes(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
+# /healthz and /readyz are answered ahead of everything else (config/health.py), and
+# /metrics to the addresses allowed (config/metrics.py).
+_routed = HealthRoutes(MetricsRoute(
+    ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})))
 
 
 class _Entry:

@@ -99,3 +99,9 @@ class HeartbeatScheduler(PersistentScheduler):
             self._last_beat = now
         except Exception as exc:  # noqa: BLE001 - beat goes on; its health check will tell
             log.warning("beat heartbeat not written: %s", exc)
+
+
+# Every task's outcome, counted for /metrics (config/metrics.py).
+from config import metrics as _metrics  # noqa: E402
+
+_metrics.connect_celery()

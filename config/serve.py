@@ -22,6 +22,9 @@ play sockets from 800 at a time, 73-108 failed that way and the kernel counted o
 200,000 listen-queue overflows (bench/idle_sockets.py).  ``LISTEN_BACKLOG`` (default 2048,
 uvicorn's; the kernel caps it at ``net.core.somaxconn``) is added to the endpoints built
 from ``-b``/``-p`` and ``-u``; an endpoint given whole with ``-e`` keeps what it says.
+
+SIGTERM drains the process before it exits (config/drain.py): it stops accepting, tells its
+websockets to reconnect elsewhere, finishes what it is serving, then exits.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from typing import Any
 
 
 def choose_loop() -> str:
@@ -63,6 +67,20 @@ def with_backlog(endpoints: list[str], size: int) -> list[str]:
     return [f"{e}:backlog={size}" if e.startswith(("tcp:", "unix:")) else e for e in endpoints]
 
 
+def quiet_health_checks() -> None:
+    """No access-log line for ``/healthz``: the balancer asks every process every second,
+    which would bury the requests of players."""
+    from daphne import access
+
+    log = access.AccessLogGenerator.__call__
+
+    def call(self: Any, protocol: str, action: str, details: dict[str, Any]) -> None:
+        if not (protocol == "http" and details.get("path") == "/healthz"):
+            log(self, protocol, action, details)
+
+    access.AccessLogGenerator.__call__ = call  # type: ignore[method-assign]
+
+
 def main() -> None:
     if "daphne.server" in sys.modules:  # its loop exists already: too late to choose
         raise SystemExit("config.serve must run before daphne.server is imported")
@@ -70,6 +88,10 @@ def main() -> None:
     choose_loop()
     from daphne import cli
 
+    from config import drain
+
+    cli.CommandLineInterface.server_class = drain.server_class()  # SIGTERM drains first
+    quiet_health_checks()
     build = cli.build_endpoint_description_strings
     cli.build_endpoint_description_strings = (  # type: ignore[assignment]
         lambda *a, **k: with_backlog(build(*a, **k), size))

@@ -86,6 +86,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The daily seeds are derived from this secret: whoever knows it can predict every deal.
 DAILY_SECRET = env_str("DAILY_SECRET")
 DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
+# The daily calendar runs this many seconds ahead of the real clock (games/days.py): tests
+# that cross a midnight, or a rehearsal of days to come.  Stored times stay real.  0 in use.
+DAILY_CLOCK_SHIFT_SECONDS = env_int("DAILY_CLOCK_SHIFT_SECONDS", 0)
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 2)
 SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per candidate, ahead
 # Solver seconds for one game's "where was it lost?" analysis (games/analysis.py), spent in
@@ -152,6 +155,7 @@ if importlib.util.find_spec("frontend") is not None:
 MIDDLEWARE = [
     # First, so every answer (the other middleware's too) carries the request's id.
     "config.logs.RequestIdMiddleware",
+    "config.metrics.RequestMetricsMiddleware",  # requests by view and status (/metrics)
     "django.middleware.security.SecurityMiddleware",
     "config.security.CSPMiddleware",  # django-csp, with the socket's origin added
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
@@ -318,6 +322,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(STATE_DIR / "celerybeat-schedule")
 # a part, and an answer is reused for HEALTH_CACHE_SECONDS.
 HEALTH_TIMEOUT_SECONDS = float(env_str("HEALTH_TIMEOUT_SECONDS", "2"))
 HEALTH_CACHE_SECONDS = float(env_str("HEALTH_CACHE_SECONDS", "1"))
+# Who may read /metrics (config/metrics.py): addresses or networks, comma-separated.
+METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", "127.0.0.0/8,::1")
 
 # django-axes refuses a username after AXES_FAILURE_LIMIT wrong passwords from one address
 # (the admin's and the API's sign-in alike), for AXES_COOLOFF_MINUTES.  Counted per username

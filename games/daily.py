@@ -11,15 +11,14 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
-import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
-from django.utils import timezone
 
 from games import rows
+from games.days import day_end, today
 from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
@@ -36,17 +35,10 @@ PUBLIC_ID_MAX = int(Deal._meta.get_field("public_id").max_length or 24)
 Certifier = Callable[..., Any]
 
 
-def today() -> dt.date:
-    """The daily date now, in the configured time zone (UTC by default)."""
-    return timezone.now().astimezone(zoneinfo.ZoneInfo(settings.DAILY_TIME_ZONE)).date()
-
-
 def next_opening() -> dt.datetime:
     """When the next day's dailies open: the coming midnight in the configured time zone
     (a day of 23 or 25 hours around a clock change included)."""
-    zone = zoneinfo.ZoneInfo(settings.DAILY_TIME_ZONE)
-    tomorrow = today() + dt.timedelta(days=1)
-    return dt.datetime.combine(tomorrow, dt.time(0, 0), tzinfo=zone)
+    return day_end(today())
 
 
 def load_certifier() -> Certifier | None:

@@ -45,6 +45,17 @@ class RankedAttemptOpen(Exception):
         self.session_id = str(session_id)
 
 
+class DayClosed(Exception):
+    """A ranked attempt whose day is over: the daily is a day, so an attempt still open at
+    midnight ends where it stands (it ranks as unfinished, by cards up) and nothing more can
+    be done on it, by any route (docs/rules.md, "The daily")."""
+
+    def __init__(self, day: object, seq: int) -> None:
+        super().__init__(f"the daily of {day} is closed: this ranked attempt ended at "
+                         "midnight where it stood; today's deal is on the home page")
+        self.seq = seq
+
+
 class PlayerMerged(Exception):
     """This browser's guest joined an account meanwhile (games/accounts/merge.py)."""
 
@@ -81,6 +92,8 @@ def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     if isinstance(exc, RankedAttemptOpen):
         return 409, {"error": "ranked_attempt_open", "reason": str(exc),
                      "session": exc.session_id}
+    if isinstance(exc, DayClosed):
+        return 409, {"error": "day_closed", "reason": str(exc), "seq": exc.seq}
     if isinstance(exc, PlayerMerged):
         return 409, {"error": "player_merged", "reason": str(exc)}
     if isinstance(exc, SessionNotFound):

@@ -6,7 +6,7 @@ stay face down), so a replay shows nothing its player did not see.  Who may watc
 - the player, their own session, at any time;
 - anyone, a ranked daily session once its day is closed and its seeds revealed.  Before
   that, another player's moves would show the cards they turned to whoever is still
-  playing the same deal.
+  playing the same deal.  Not a player who asked to be anonymous in the open data.
 
 Practice sessions stay their player's own.
 """
@@ -23,8 +23,10 @@ from games.models import GameSession, Player
 def watchable(session: GameSession, viewer: Player | None) -> bool:
     if viewer is not None and session.player_id == viewer.pk:
         return True
+    # A player anonymous in the open data is not watched by others: the replay names them
+    # and would join their export line (by its moves) to their name.
     return bool(session.ranked and session.deal.date is not None
-                and session.deal.revealed_at is not None)
+                and session.deal.revealed_at is not None and not session.player.anonymous)
 
 
 def steps(session: GameSession) -> list[dict[str, Any]]:

@@ -14,8 +14,12 @@ them.  Practice sessions are the players' own and are not exported; a player who
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
 from collections.abc import Iterator
 from typing import Any
+
+from django.conf import settings
 
 from games.days import parse_day
 from games.engine import DAILY_GAMES
@@ -53,12 +57,21 @@ def deal_line(deal: Deal) -> dict[str, Any]:
             "par": deal.par}
 
 
+def anonymous_id(session_id: Any) -> str:
+    """The id an anonymous player's session has in the open data: keyed with the server's
+    secret, so it is the same in every copy of the export and appears on no other route
+    (boards, the race and replays show no session id of that player), and nobody without
+    the secret can compute it from a session id seen earlier, nor the reverse."""
+    key = hashlib.sha256(b"open-data-anonymous:" + settings.SECRET_KEY.encode()).digest()
+    return "anon-" + hmac.new(key, str(session_id).encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def session_line(session: GameSession, final_rank: int | None) -> dict[str, Any]:
     player = session.player
     return {
         "type": "session", "game": session.game, "date": session.deal.date.isoformat()
         if session.deal.date else None, "deal": session.deal.public_id,
-        "session": str(session.pk),
+        "session": anonymous_id(session.pk) if player.anonymous else str(session.pk),
         "player": ANONYMOUS if player.anonymous else player.display_name,
         "player_id": None if player.anonymous else player.pk,
         # [token, server time in ms since the epoch]; the client's operation ids stay out.

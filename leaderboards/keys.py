@@ -31,3 +31,26 @@ def sort_key(
         return t | m
     s = (1 << SCORE_BITS) - 1 - _cap(score, SCORE_BITS)
     return (s << (TIME_BITS + MOVE_BITS)) | t | m
+
+
+def _cap_sql(column: str, bits: int) -> str:
+    # BIGINT: PostgreSQL would shift a 32-bit column modulo 32.
+    top = (1 << bits) - 1
+    return (f"CAST(CASE WHEN COALESCE(({column}), 0) < 0 THEN 0 WHEN ({column}) > {top} "
+            f"THEN {top} ELSE COALESCE(({column}), 0) END AS BIGINT)")
+
+
+def sort_key_sql(game: str, won: str, score: str, time_ms: str, moves: str, cards_up: str
+                 ) -> str:
+    """``sort_key`` as an SQL expression over the named columns (PostgreSQL and SQLite
+    alike), so that a day's close computes every key in one statement; the two agree
+    (tests/leaderboards/test_sort_key_sql.py)."""
+    m = _cap_sql(moves, MOVE_BITS)
+    unfinished = f"({UNFINISHED} | ({_cap_sql(f'52 - {cards_up}', 6)} << {MOVE_BITS}) | {m})"
+    t = f"({_cap_sql(time_ms, TIME_BITS)} << {MOVE_BITS})"
+    if GAMES[game].ranked_by_time:
+        finished = f"({t} | {m})"
+    else:
+        s = f"({(1 << SCORE_BITS) - 1} - {_cap_sql(score, SCORE_BITS)})"
+        finished = f"(({s} << {TIME_BITS + MOVE_BITS}) | {t} | {m})"
+    return f"(CASE WHEN {won} THEN {finished} ELSE {unfinished} END)"

@@ -52,7 +52,11 @@ def players(game: str, date: dt.date) -> list[dict[str, Any]]:
     ids = {e["player"] for e in now.values()}
     shown = dict(Player.objects.filter(pk__in=ids, hide_from_race=False)
                  .values_list("pk", "display_name"))
-    out = [{"player": shown[e["player"]], "session": session_id, "cards_up": e["cards_up"],
+    # An anonymous player's session id is shown nowhere (leaderboards/ranking.py).
+    anonymous = set(Player.objects.filter(pk__in=ids, anonymous=True).values_list("pk", flat=True))
+    out = [{"player": shown[e["player"]],
+            "session": None if e["player"] in anonymous else session_id,
+            "cards_up": e["cards_up"],
             "moves": e["moves"], "elapsed_ms": e["elapsed_ms"], "finished": e["finished"]}
            for session_id, e in now.items() if e["player"] in shown]
     out.sort(key=lambda e: (not e["finished"], -e["cards_up"], e["elapsed_ms"]))

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import F
 
 from games import medals
-from games.models import Deal, GameSession
+from games.models import Deal, GameSession, Player
 from leaderboards import index
 from leaderboards.keys import sort_key
 from leaderboards.models import Entry
@@ -48,6 +48,13 @@ def day_par(game: str, date: dt.date) -> int | None:
     return Deal.objects.filter(game=game, date=date).values_list("par", flat=True).first()
 
 
+def public_session(player: Player, session_id: Any) -> Any:
+    """The session id a board shows others: none for a player who asked to be anonymous in
+    the open data (``Player.anonymous``), so that nothing joins its export line, which
+    carries an id of its own (leaderboards/export.py), to the name the board shows."""
+    return None if player.anonymous else session_id
+
+
 def _row(rank: int, name: str, v: dict[str, Any], session_id: Any,
          par: int | None) -> dict[str, Any]:
     return {
@@ -60,7 +67,7 @@ def _row(rank: int, name: str, v: dict[str, Any], session_id: Any,
         "cards_up": v["cards_up"],
         "undos": v["undos"],
         "hints": v["hints"],
-        "session": str(session_id),
+        "session": None if session_id is None else str(session_id),
         "active_ms": v["active_ms"],
         "verified": bool(v["verified"]),
         "review": _review(v),
@@ -91,8 +98,8 @@ def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0
         .select_related("player").annotate(status=F("session__status"))
         .order_by("sort_key", "session_id")[:upto]
     )
-    rows: list[tuple[int, str, dict[str, Any], Any]] = [
-        (e.sort_key, e.player.display_name, e.__dict__, e.session_id) for e in scored
+    rows: list[tuple[int, str, dict[str, Any], Any, Player]] = [
+        (e.sort_key, e.player.display_name, e.__dict__, e.session_id, e.player) for e in scored
     ]
     if len(rows) < upto:
         pending = (
@@ -109,11 +116,11 @@ def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0
             if v["won"]:
                 # Won but not scored yet: shown at once, at its place, by the same key.
                 v["score"] = s.score
-            rows.append((v["sort_key"], s.player.display_name, v, s.id))
+            rows.append((v["sort_key"], s.player.display_name, v, s.id, s.player))
         rows.sort(key=lambda r: (r[0], str(r[3])))
     par = day_par(game, date)
-    return [_row(i, name, v, sid, par)
-            for i, (_, name, v, sid) in enumerate(rows[offset:upto], start=offset + 1)]
+    return [_row(i, name, v, public_session(player, sid), par)
+            for i, (_, name, v, sid, player) in enumerate(rows[offset:upto], start=offset + 1)]
 
 
 def total(game: str, date: dt.date) -> int:

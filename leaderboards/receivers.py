@@ -12,8 +12,8 @@ from django.conf import settings
 from django.db import transaction
 
 from games import signals
-from games.models import GameSession, Player
-from leaderboards import index, live
+from games.models import AuditEntry, GameSession, Player
+from leaderboards import closing, index, live
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values
 from leaderboards.tasks import close_day, score_session
@@ -37,12 +37,27 @@ def session_won(sender: Any, session: GameSession, **_: Any) -> None:
 
 
 def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
-    if session.deal.date is not None:
-        if session.disqualified:
-            index.remove(session.game, session.deal.date, session.pk)
-        else:
-            index.rebuild(session.game, session.deal.date)
-        live.push_board(session.game, session.deal.date)
+    """A disqualification (or its reversal) on a closed day is a late correction: the day is
+    closed again so its final ranks follow, and the re-close is kept in the audit trail."""
+    day = session.deal.date
+    if day is None:
+        return
+    if session.ranked and closing.is_closed(session.game, day):
+        before = dict(Entry.objects.filter(game=session.game, date=day)
+                      .values_list("session_id", "final_rank"))
+        close_day.apply((day.isoformat(),))
+        after = dict(Entry.objects.filter(game=session.game, date=day)
+                     .values_list("session_id", "final_rank"))
+        moved = sum(1 for k, v in after.items() if before.get(k) != v)
+        AuditEntry.objects.create(session=session, action="day_reclosed",
+                                  reason=f"{session.game} {day}: final ranks written again",
+                                  data={"ranks_changed": moved})
+        return
+    if session.disqualified:
+        index.remove(session.game, day, session.pk)
+    else:
+        index.rebuild(session.game, day)
+    live.push_board(session.game, day)
 
 
 def attempts_merged(sender: Any, account: Player, guest: Player,

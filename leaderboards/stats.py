@@ -70,20 +70,25 @@ def streaks(days: Iterable[dt.date], now: dt.date | None = None) -> tuple[int, i
 
 
 def player_stats(player: Player) -> dict[str, Any]:
-    # A disqualified attempt counts for nothing: not played, not won, no best time.
+    # A disqualified attempt counts for nothing: not played, not won, no best time.  Every
+    # game played counts as played (and won); records -- best times and scores, streaks,
+    # freezes, the calendar -- come from ranked attempts alone, the ones played once, on
+    # their day, without a look at the deal first: a practice win of a deal already seen
+    # (a replay, an archived daily) proves nothing a board could rank.
     sessions = GameSession.objects.filter(player=player, started_at__isnull=False,
                                           disqualified=False)
+    ranked_win = Q(status=GameSession.WON, ranked=True)
     per_game = {
         row["game"]: row
         for row in sessions.values("game").annotate(
             played=Count("id"),
             won=Count("id", filter=Q(status=GameSession.WON)),
-            best_time_ms=Min("time_ms", filter=Q(status=GameSession.WON)),
-            best_score=Max("score", filter=Q(status=GameSession.WON)),
+            best_time_ms=Min("time_ms", filter=ranked_win),
+            best_score=Max("score", filter=ranked_win),
         )
     }
     won_days: dict[str, list[dt.date]] = defaultdict(list)
-    for game, day in sessions.filter(status=GameSession.WON, deal__date__isnull=False).values_list(
+    for game, day in sessions.filter(ranked_win, deal__date__isnull=False).values_list(
         "game", "deal__date"
     ):
         if day is not None:  # filtered above; the type of the column allows None

@@ -4,19 +4,23 @@ retry or a redelivery after a worker died gives the same rows."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
+from games import days
 from games.daily import today
 from games.engine import DAILY_GAMES
 from games.models import Deal, GameSession
 from games.review import review
-from leaderboards import index, live
+from leaderboards import closing, index, live
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -33,6 +37,15 @@ def score_session(session_id: str) -> dict[str, Any] | None:
             return None
         if session.status != GameSession.WON:
             return None  # only day close writes unfinished entries
+        day = session.deal.date
+        if session.finished_at is None or session.finished_at >= days.day_end(day):
+            # Play is refused once the day is over; a win stored after it anyway is not
+            # one the board of that day can take.
+            log.error("score_session %s: won after its day %s ended; not entered",
+                      session_id, day)
+            return None
+        if closing.is_closed(session.game, day):
+            return None  # the close entered it already (closing.py): a closed board is final
         review(session)  # verified, or under review with its reasons (games/review.py)
         entry, _ = Entry.objects.update_or_create(session=session, defaults=entry_values(session))
     if not session.disqualified:
@@ -43,37 +56,27 @@ def score_session(session_id: str) -> dict[str, Any] | None:
 
 @shared_task(acks_late=True)
 def close_day(date: str | None = None) -> dict[str, int]:
-    """Final ranks for a finished day (yesterday by default): unfinished ranked attempts get
-    their entries, every entry its final rank, and the index is rebuilt.  Once the day is
-    over its deals' seeds and salts are revealed (docs/deals.md, "Commit, then reveal")."""
+    """Final ranks for a finished day (yesterday by default; leaderboards/closing.py): open
+    ranked attempts end, unfinished ones get their entries, every entry its final rank, and
+    the index is rebuilt.  Once the day is over its deals' seeds and salts are revealed
+    (docs/deals.md, "Commit, then reveal").  A day not over yet is left alone."""
     day = dt.date.fromisoformat(date) if date else today() - dt.timedelta(days=1)
-    if day < today():
-        Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
+    if not days.is_over(day):
+        log.warning("close_day %s: the day is not over yet (today is %s); nothing done",
+                    day, today())
+        return {}
+    Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
+    deals = {d.game: d for d in Deal.objects.filter(date=day, game__in=DAILY_GAMES)}
     out = {}
     for game in DAILY_GAMES:
-        with transaction.atomic():
-            sessions = GameSession.objects.filter(
-                deal__game=game, deal__date=day, ranked=True, started_at__isnull=False
-            ).select_related("deal")
-            for session in sessions:
-                Entry.objects.update_or_create(session=session, defaults=entry_values(session))
-            # An attempt that stopped being ranked (a guest merged into an account whose
-            # own attempt started first) keeps no entry.
-            Entry.objects.filter(game=game, date=day, session__ranked=False).delete()
-            ranked = Entry.objects.filter(game=game, date=day).order_by(
-                "session__disqualified", "sort_key", "session_id"
-            ).select_related("session")
-            count = 0
-            for entry in ranked:
-                rank = None if entry.session.disqualified else count + 1
-                count += 0 if rank is None else 1
-                if entry.final_rank != rank:
-                    entry.final_rank = rank
-                    entry.save(update_fields=["final_rank"])
-            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": count})
+        deal = deals.get(game)
+        if deal is None:  # no deal that day (the game was not a daily yet): nothing to rank
+            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": 0})
+            out[game] = 0
+            continue
+        out[game] = closing.close_game(deal, progress=log.info)
         index.rebuild(game, day)
         live.push_board(game, day)
-        out[game] = count
     return out
 
 

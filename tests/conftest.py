@@ -218,3 +218,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the main thread until the session ends, and ``asyncio.run`` in any later test (or a
     second Playwright) cannot start beside it."""
     items.sort(key=lambda item: item.nodeid.startswith("tests/frontend/"))
+
+
+def time_on(day: Any) -> Any:
+    """An instant during ``day`` by the daily clock: now for today, noon for another day
+    (a win made up for an earlier day is stored at a time its day could take it)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games import days
+
+    if day == days.today():
+        return timezone.now()
+    return days.day_start(day) + dt.timedelta(hours=12)
+
+
+@pytest.fixture
+def past_midnight(settings: Any) -> Callable[[], Any]:
+    """Call it to move the daily clock just past the coming midnight (the real clock and
+    every stored time stay as they are): today's attempts are then yesterday's, their day
+    over and closable.  Returns the new day."""
+    import math
+
+    from django.utils import timezone
+
+    from games import days
+
+    def turn() -> Any:
+        wait = (days.day_end(days.today()) - timezone.now()).total_seconds()
+        settings.DAILY_CLOCK_SHIFT_SECONDS += math.ceil(wait) + 1
+        return days.today()
+
+    return turn

@@ -158,6 +158,20 @@ def test_the_load_balancer_config_is_valid():
     haproxy = shutil.which("haproxy")
     if haproxy is None:
         pytest.skip("haproxy is not installed (Debian: apt-get install haproxy)")
-    out = subprocess.run([haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stdout + out.stderr
+    # As compose runs it (servers from Docker's DNS) and as `make stack` does (servers added
+    # through the runtime API).
+    for env in ({"LB_WEB_DNS": "web:8000"}, {}):
+        out = subprocess.run([haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+                             capture_output=True, text=True, env={**os.environ, **env})
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "WARNING" not in out.stdout + out.stderr, out.stdout + out.stderr
+
+
+def test_the_balancer_retries_elsewhere_and_finds_replicas_in_compose(services):
+    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    for line in ("retries 3", "option redispatch 1",
+                 "retry-on conn-failure empty-response response-timeout",
+                 "observe layer4", "prometheus-exporter", "deny deny_status 404 if { path_beg /metrics }"):
+        assert line in text, line
+    assert services["lb"]["environment"]["LB_WEB_DNS"] == "web:8000"
+    assert services["web"]["stop_grace_period"]  # room for the drain (config/drain.py)

@@ -29,6 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections
 
+from config import drain, metrics
 from games import ratelimit
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
@@ -180,6 +181,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     seq: int | None = None  # the session's seq in the last state sent
     within: float | None = None  # what a move's dead-end verdict may take of the loop
     settling: asyncio.Task[None] | None = None  # the verdict being settled for that seq
+    busy = False  # between a message's arrival and its answer
+    leaving = False  # the process is stopping: close once idle (config/drain.py)
+    game = ""  # for /metrics
+    counted = False  # in /metrics' open play sockets
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The play socket hears only its own client: nothing is ever sent to it through the
@@ -191,9 +196,23 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         self.channel_name = f"play.{uuid.uuid4().hex}"
         try:
             while True:
-                await self.dispatch(await receive())
+                message = await receive()
+                self.busy = True
+                await self.dispatch(message)
+                self.busy = False
+                if self.leaving and self.player is not None:
+                    self.leave_now()
         except StopConsumer:
             pass
+        finally:
+            drain.play_sockets.discard(self)
+
+    def leave_now(self) -> None:
+        """The process is stopping: the client reconnects to another one.  What it sends
+        after this is not applied (``receive_json`` ignores a socket without a player): it
+        sends it again on its new socket, with the same operation id."""
+        self.player = None
+        asyncio.ensure_future(self.close(code=drain.CLOSE_RESTART))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections in its own thread before every
@@ -215,6 +234,12 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.player, self.board = player, board
+        self.game, self.counted = str(state.get("game") or ""), True
+        metrics.PLAY_SOCKETS.inc()
+        drain.play_sockets.add(self)
+        if drain.draining():  # opened as the process began to stop: elsewhere, now
+            self.leave_now()
+            return
         self.racing = board is not None and bool(state.get("ranked"))
         if board is not None and self.racing:
             race.note(board, self.session_id, player.pk, state)
@@ -241,6 +266,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)
+        if self.counted:
+            metrics.PLAY_SOCKETS.dec()
+            self.counted = False
         if self.settling is not None:
             self.settling.cancel()
         if self.racing and self.board is not None:
@@ -292,6 +320,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             if known is None:
                 raise
             answer = {"type": "error", **known[1]}
+        if content.get("type") == "move":
+            outcome = str(answer.get("error")) if answer.get("type") != "state" else (
+                "repeated" if answer.get("repeated") else "stored")
+            metrics.SOCKET_MOVES.labels(self.game, outcome).inc()
         answer["answers"] = _answers(content)
         op = content.get("op")
         if answer.get("type") == "error" and isinstance(op, str) and len(op) <= 40:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import time
 import weakref
 from collections import Counter
 from collections.abc import Hashable, Sequence
@@ -27,6 +28,7 @@ from typing import Any
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from config.metrics import BATCH_SECONDS, BATCH_SIZE
 from games.play.optimistic import rows_param
 
 SIZE = int(os.environ.get("WS_DB_CONNECTIONS", "8"))
@@ -90,6 +92,7 @@ class _Batch:
             while self.waiting:
                 batch = self.waiting[:BATCH_LIMIT]
                 del self.waiting[:BATCH_LIMIT]
+                started = time.perf_counter()  # for /metrics
                 try:
                     rows = await self.pool.fetchall(self.sql, rows_param([r for r, _, _ in batch]))
                 except BaseException as exc:  # every move of the batch: "unavailable"
@@ -103,6 +106,8 @@ class _Batch:
                     continue
                 SENT["statements"] += 1
                 SENT["rows"] += len(batch)
+                BATCH_SIZE.observe(len(batch))
+                BATCH_SECONDS.observe(time.perf_counter() - started)
                 found = {r[0]: r[1:] for r in rows}
                 for _, key, future in batch:
                     if not future.done():  # its socket may have gone meanwhile

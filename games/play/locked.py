@@ -14,12 +14,13 @@ from typing import Any
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
+from games import days
 from games.engine import Game, replay
 from games.engine.reasons import Reason
-from games.errors import BadRequest, Refused, SessionNotFound, StaleSeq
+from games.errors import BadRequest, DayClosed, Refused, SessionNotFound, StaleSeq
 from games.models import Deal, GameSession, Player
 from games.play import tables
 from games.play.outcome import MAX_MOVES, Outcome, session_from_row, session_pk, time_bonus
@@ -37,7 +38,8 @@ def table(session: GameSession) -> Game:
 
 
 def keep_after_commit(session: GameSession, g: Game) -> None:
-    seq, copy, facts = session.seq, g.copy(), (session.player_id, session.deal)
+    seq, copy = session.seq, g.copy()
+    facts = (session.player_id, session.deal, session.ranked)
     transaction.on_commit(lambda: tables.keep(session.pk, seq, copy, facts))
 
 
@@ -92,12 +94,22 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
     return _session_of(row)
 
 
+# The columns a raw row gives as the database's text that the ORM would convert: the JSON
+# ones (a review's reasons, its signals, the analysis), read as text by a plain cursor.
+_S_CONVERT = [(i, f) for i, f in enumerate(
+    f for f in GameSession._meta.concrete_fields if f.attname != "moves")
+    if isinstance(f, models.JSONField)]
+
+
 def _session_of(row: tuple[Any, ...]) -> GameSession:
     """The session and its deal from a row of ``_S_FIELDS`` then ``_D_FIELDS``."""
     n = len(_S_FIELDS)
     deal = Deal.from_db(connection.alias, _D_FIELDS, list(row[n:]))
     deal.seed = int(deal.seed)  # stored as text (SeedField); from_db does not convert
-    return session_from_row(dict(zip(_S_FIELDS, row[:n], strict=True)), deal)
+    values = list(row[:n])
+    for i, field in _S_CONVERT:
+        values[i] = field.from_db_value(values[i], None, connection)  # type: ignore[arg-type]
+    return session_from_row(dict(zip(_S_FIELDS, values, strict=True)), deal)
 
 
 # Resigning by one statement in autocommit: the row is changed only while it is this
@@ -110,6 +122,8 @@ _RESIGN_SQL = (
     f"SET status = '{GameSession.RESIGNED}', finished_at = %s FROM {Deal._meta.db_table} AS d "
     f"WHERE d.id = s.deal_id AND s.id = %s AND s.player_id = %s "
     f"AND s.status = '{GameSession.PLAYING}' AND (%s::int IS NULL OR s.seq = %s) "
+    # A ranked attempt whose day is over is not resigned: the locked path refuses it.
+    "AND NOT (s.ranked AND d.date IS NOT NULL AND d.date < %s) "
     f"RETURNING {_COLUMNS}"
 )
 
@@ -124,7 +138,7 @@ def resign_at_once(session_id: UUID | str, player: Player, seq: object, now: Any
     if pk is None:
         return None
     with connection.cursor() as cursor:
-        cursor.execute(_RESIGN_SQL, [now, pk, player.pk, seq, seq])
+        cursor.execute(_RESIGN_SQL, [now, pk, player.pk, seq, seq, days.today()])
         row = cursor.fetchone()
     return None if row is None else _session_of(row)
 
@@ -185,6 +199,7 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
         raise Refused(Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves",
                              n=MAX_MOVES), session.seq)
     now = timezone.now()
+    require_open_day(session, now)  # the stored time itself, under the row lock
     stamp = int(now.timestamp() * 1000)
     added: list[list[Any]] = [[t, stamp] for t in tokens]
     if op is not None and added:
@@ -235,7 +250,18 @@ def active_ms(session: GameSession, last: int) -> int:
                                                                   strict=False))
 
 
+def require_open_day(session: GameSession, now: Any = None) -> None:
+    """A ranked attempt is played on its day only: once the day is over (midnight in the
+    daily time zone) every operation on it is refused, whatever its status, because the
+    day's seed is revealed at the close and a game still open then could be finished with
+    every hidden card known."""
+    day = session.deal.date
+    if session.ranked and day is not None and days.is_over(day, now):
+        raise DayClosed(day, session.seq)
+
+
 def require_playing(session: GameSession) -> None:
+    require_open_day(session)
     if session.status == GameSession.WON:
         raise Refused(Reason("game_won", "this game is won: start a new one to play again"),
                       session.seq)

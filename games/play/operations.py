@@ -117,6 +117,7 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
         return fast
     with transaction.atomic():
         session = locked.lock(session_id, player)
+        locked.require_open_day(session)
         if locked.check_seq(session, seq, required=True, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
@@ -142,6 +143,7 @@ def undo(session_id: UUID | str, player: Player, seq: object = None, op: object 
         return fast
     with transaction.atomic():
         session = locked.lock(session_id, player)
+        locked.require_open_day(session)
         if locked.check_seq(session, seq, required=False, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
@@ -170,6 +172,7 @@ def resign(session_id: UUID | str, player: Player, seq: object = None, op: objec
         return Outcome(done, locked.table_kept(done), op=op)
     with transaction.atomic():
         session = locked.lock(session_id, player)
+        locked.require_open_day(session)
         if session.status == GameSession.RESIGNED:
             return locked.repeat(session, op)
         if locked.check_seq(session, seq, required=False, op=op):
@@ -189,6 +192,7 @@ def finish(session_id: UUID | str, player: Player, seq: object = None, op: objec
     op = clean_op(op)
     with transaction.atomic():
         session = locked.lock(session_id, player)
+        locked.require_open_day(session)
         if locked.check_seq(session, seq, required=False, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
@@ -210,6 +214,7 @@ def hint(session_id: UUID | str, player: Player) -> Outcome:
     player makes meanwhile is never held up by the solver."""
     with transaction.atomic():
         session = locked.lock(session_id, player)
+        locked.require_open_day(session)
         g = locked.table(session)
         locked.keep_after_commit(session, g)  # a copy goes back; this table is now ours alone
         if session.status == GameSession.PLAYING:

@@ -25,6 +25,7 @@ import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from games import days
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Player
 from games.play import tables
@@ -88,6 +89,10 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     if facts is None or facts[0] != player.pk or g.won:
         tables.keep(pk, seq, g)
         return None
+    now = dt.datetime.now(dt.UTC)  # timezone.now() under USE_TZ, without its settings lookup
+    if facts[2] and facts[1].date is not None and days.is_over(facts[1].date, now):
+        tables.keep(pk, seq, g)
+        return None  # a ranked attempt whose day is over: the locked path refuses it
     is_undo = token.lower() in {"u", "undo"}
     try:
         if is_undo:
@@ -99,7 +104,6 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
         return None
     if g.won:
         return None  # the win is stored under the lock; the table is rebuilt there
-    now = dt.datetime.now(dt.UTC)  # timezone.now() under USE_TZ, without its settings lookup
     # The token is stored as sent: replayed on the same table it parses to the same move.
     move: list[Any] = [UNDO if is_undo else token, int(now.timestamp() * 1000)]
     if op is not None:

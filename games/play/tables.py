@@ -6,7 +6,7 @@ stored one (read under the row lock, or checked by the storing statement itself)
 put back only after the move is committed, so a rolled-back move can never leave a table
 ahead of the database.
 
-Beside the table an entry may hold the session's fixed facts (its owner and its deal),
+Beside the table an entry may hold the session's fixed facts (its owner, its deal, whether it is ranked),
 which never change once the session exists: with them a move can be checked and stored
 without reading the row first (see ``games.play.optimistic``).
 
@@ -27,7 +27,9 @@ from django.conf import settings
 from games.engine import Game, endgame
 
 MAX_TABLES = 5000
-Facts = tuple[Any, Any]  # (owner's player id, Deal)
+# (owner's player id, Deal, ranked): ranked can only become False (a merge demotes an
+# attempt), so a kept True is at worst a needless trip to the locked path.
+Facts = tuple[Any, Any, bool]
 # session -> (seq, table, facts, approximate bytes)
 _tables: OrderedDict[str, tuple[int, Game, Facts | None, int]] = OrderedDict()
 _bytes = [0]  # the sum of the entries' sizes

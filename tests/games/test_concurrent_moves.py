@@ -64,7 +64,7 @@ def test_a_table_kept_by_a_process_that_missed_a_move_never_stores_a_second_move
     second = operations.play_move(s.id, player, 1, "8b")
     assert second.session.seq == 2
     legal_there = seen.move_objects(stale)[0]["move"]  # passes the check on the old table
-    tables.keep(s.id, 1, stale, (player.pk, s.deal))  # this process's old table comes back
+    tables.keep(s.id, 1, stale, (player.pk, s.deal, s.ranked))  # this process's old table comes back
     with pytest.raises(StaleSeq) as refused:
         operations.play_move(s.id, player, 1, legal_there)
     assert refused.value.current == 2

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from games.daily import ensure_daily, today
 from games.models import AuditEntry, GameSession, Player
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day, score_session
+from tests.conftest import time_on
 
 PASSWORD = "correct horse 42"
 
@@ -49,7 +49,7 @@ def win_freecell_daily(c, solve) -> dict[str, Any]:
 
 def past_win(player_id: int, game: str, day: dt.date) -> GameSession:
     """A ranked daily won on an earlier day, scored as the worker scores it."""
-    now = timezone.now()
+    now = time_on(day)
     s = GameSession.objects.create(
         player_id=player_id, deal=ensure_daily(game, day), game=game, ranked=True,
         status="won", time_ms=90_000, move_count=80, cards_up=52, started_at=now,
@@ -87,7 +87,8 @@ def test_a_guest_win_signed_in_stays_on_every_board_under_the_account(api, solve
     assert stats["games"]["freecell"]["won"] == 2
 
 
-def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_freecell):
+def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_freecell,
+                                                                  past_midnight):
     acct = account(api, "grace")
     guest = api()
     s = win_freecell_daily(guest, solve_freecell)
@@ -101,8 +102,10 @@ def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_f
     b = boards(acct, "freecell")
     assert [e["session"] for e in b["day"]] == [s["id"]]
     assert [(e["player"], e["wins"]) for e in b["all"]] == [(acct.me["display_name"], 1)]
-    close_day(today().isoformat())
-    finals = dict(Entry.objects.filter(date=today(), game="freecell")
+    day = today()
+    past_midnight()
+    close_day(day.isoformat())
+    finals = dict(Entry.objects.filter(date=day, game="freecell")
                   .values_list("session_id", "final_rank"))
     assert {str(k): v for k, v in finals.items()} == {s["id"]: 1}
 
@@ -131,19 +134,21 @@ def test_a_spare_guest_attempt_finished_later_cannot_replace_the_accounts(api, s
 
 
 def test_merging_into_a_closed_day_gives_no_final_rank_to_practice(
-    api, solve_freecell, django_capture_on_commit_callbacks
+    api, solve_freecell, django_capture_on_commit_callbacks, past_midnight
 ):
     acct = account(api, "edsger")
     mine = acct.start("freecell")
     acct.move(mine, 0, mine["legal_moves"][0]["move"])
     guest = api()
     theirs = win_freecell_daily(guest, solve_freecell)
-    close_day(today().isoformat())
-    assert Entry.objects.filter(date=today(), final_rank__isnull=False).count() == 2
+    day = today()
+    past_midnight()
+    close_day(day.isoformat())
+    assert Entry.objects.filter(date=day, final_rank__isnull=False).count() == 2
     with django_capture_on_commit_callbacks(execute=True):
         assert sign_in(guest, "edsger").status_code == 200
 
-    entries = list(Entry.objects.filter(date=today(), game="freecell"))
+    entries = list(Entry.objects.filter(date=day, game="freecell"))
     assert [(str(e.session_id), e.final_rank) for e in entries] == [(mine["id"], 1)]
     assert GameSession.objects.get(pk=theirs["id"]).ranked is False
 

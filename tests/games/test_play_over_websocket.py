@@ -121,6 +121,45 @@ def test_a_socket_from_a_foreign_origin_is_refused(api):
     assert asyncio.run(scenario()) is False
 
 
+@pytest.mark.parametrize(("origin", "host", "ok"), [
+    (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),
+    (b"http://127.0.0.1:9000", b"127.0.0.1:8000", False),  # another port, same host name
+    (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
+    (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host name
+    (b"http://localhost", b"localhost", True),  # default ports on both sides
+    (b"http://localhost", b"localhost:443", False),
+    (b"null", b"127.0.0.1:8000", False),
+])
+def test_the_origin_must_be_the_sockets_own_scheme_host_and_port(api, origin, host, ok):
+    """A page served from another port of the same host name (another program on the
+    machine) was accepted: only the host name was compared."""
+    c = api()
+    s = c.start("klondike")
+
+    async def scenario():
+        headers = [h for h in c.ws_headers() if h[0] != b"origin"]
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                   headers=[*headers, (b"origin", origin), (b"host", host)])
+        accepted, _ = await ws.connect()
+        await ws.disconnect()
+        return accepted
+
+    assert asyncio.run(scenario()) is ok
+
+
+def test_an_unknown_socket_address_is_closed_with_4404_not_a_server_error(api):
+    c = api()
+
+    async def scenario():
+        ws = WebsocketCommunicator(application, "/ws/nothing/", headers=c.ws_headers())
+        accepted, _ = await ws.connect()
+        closed = await ws.receive_output(timeout=5)
+        return accepted, closed
+
+    accepted, closed = asyncio.run(scenario())
+    assert accepted is True and closed == {"type": "websocket.close", "code": 4404}
+
+
 def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
     c = api()
     s = c.start("freecell", 617)
@@ -219,7 +258,7 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         owner = Player.objects.get(pk=first.player_id)
         operations.play_move(first.pk, owner, 1, "8b")
         stale_token = seen.move_objects(stale)[0]["move"]
-        tables.keep(first.pk, 1, stale, (owner.pk, first.deal))
+        tables.keep(first.pk, 1, stale, (owner.pk, first.deal, first.ranked))
         answers, sent = loop.run_until_complete(together(sockets, stale_token))
     finally:
         loop.close()

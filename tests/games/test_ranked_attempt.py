@@ -93,13 +93,15 @@ def test_a_stale_resign_is_refused_and_changes_nothing(api):
     assert GameSession.objects.get(pk=s["id"]).status == "playing"
 
 
-def test_a_resigned_ranked_attempt_closes_as_unfinished_by_cards_up(api):
+def test_a_resigned_ranked_attempt_closes_as_unfinished_by_cards_up(api, past_midnight):
     a, b = api(), api()
     sa, sb = a.start("klondike"), b.start("klondike")
     for c, s in ((a, sa), (b, sb)):
         assert c.move(s, 0, _stock_move(s)).status_code == 200
     a.post(f"/api/sessions/{sa['id']}/resign/", {})
-    close_day(today().isoformat())
+    day = today()
+    past_midnight()
+    close_day(day.isoformat())
     ranks = dict(GameSession.objects.filter(ranked=True).values_list("pk", "entry__final_rank"))
     assert sorted(ranks.values()) == [1, 2]
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+import pytest
+
 from games.models import GameSession
 from games.review import REASONS, review
 from leaderboards.models import Entry
@@ -161,3 +163,36 @@ def test_a_player_sees_their_own_reviews_and_their_outcome(api, solve_freecell):
         (str(session.pk), "pending", False)]
     assert any("faster than a person" in reason for reason in mine[0]["reasons"])
     assert api().get("/api/me/reviews/").json()["reviews"] == []  # another player's are not shown
+
+
+@pytest.mark.django_db(transaction=True)
+def test_review_reasons_read_as_sentences_on_every_route_that_shows_the_state(
+    api, solve_freecell
+):
+    """The state was read by a plain cursor, which gives a JSON column as its text: the
+    reasons reached the page as its characters, one by one ("[", "\\"", "f", ...)."""
+    import asyncio
+
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    c = api()
+    session = win(c, solve_freecell)
+    score_session(str(session.pk))
+    session.refresh_from_db()
+    expected = [REASONS[r] for r in session.review_reasons]
+    assert len(expected) >= 2
+
+    got = c.get(f"/api/sessions/{session.pk}/").json()["review"]["reasons"]
+    assert got == expected
+
+    async def hello():
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/",
+                                   headers=c.ws_headers())
+        assert (await ws.connect())[0]
+        first = await ws.receive_json_from(timeout=10)
+        await ws.disconnect()
+        return first
+
+    assert asyncio.run(hello())["review"]["reasons"] == expected

@@ -53,7 +53,7 @@ def _play_a_day(api) -> tuple[dt.date, dict[str, object]]:
     Entry.objects.filter(date=today()).update(date=yesterday)
     close_day(yesterday.isoformat())
     return yesterday, {"winner": winner.me, "shy": shy.me, "practice": practice["id"],
-                       "sessions": {fc["id"], kl["id"], bd["id"]}}
+                       "sessions": {fc["id"], kl["id"], bd["id"]}, "shy_session": bd["id"]}
 
 
 def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_result(api):
@@ -66,7 +66,8 @@ def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_resul
     sessions = [s for s in lines if s["type"] == "session"]
     made = set(Deal.objects.filter(date=day).values_list("game", flat=True))
     assert set(deals) == made and made <= set(DAILY_GAMES) and len(made) == 3
-    assert {s["session"] for s in sessions} == who["sessions"]  # the practice try is not
+    named = {s["session"] for s in sessions if s["player"] != "anonymous"}
+    assert named | {who["shy_session"]} == who["sessions"]  # the practice try is not
     for s in sessions:
         deal = deals[s["game"]]
         g = replay(s["game"], int(deal["seed"]), [m[0] for m in s["moves"]])
@@ -80,6 +81,36 @@ def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_resul
     shy = next(s for s in sessions if s["game"] == "bakers-dozen")
     assert shy["player"] == "anonymous" and shy["player_id"] is None
     assert who["shy"]["display_name"] not in body
+    assert shy["session"].startswith("anon-") and who["shy_session"] not in body
+
+
+def test_an_anonymous_players_export_line_joins_nothing_on_any_public_route(api):
+    """The export named an anonymous player "anonymous" but kept the session id the public
+    board and its replay link carried beside the name: one join named them.  Now that line
+    has an id of the export's own, and no public route shows the player's session id.
+    (The board still shows the name with the result: the game itself; what the export
+    promises is that no id links its line to a route that names the player.)"""
+    day, who = _play_a_day(api)
+    export = b"".join(api().get(f"/api/export/{day.isoformat()}/").streaming_content).decode()
+    line = next(json.loads(t) for t in export.splitlines() if '"anonymous"' in t)
+    stranger = api()
+    routes = [f"/api/leaderboards/{g}/{day.isoformat()}/" for g in DAILY_GAMES]
+    routes += [f"/api/leaderboards/{g}/week/{day.isoformat()}/" for g in DAILY_GAMES]
+    routes += [f"/api/leaderboards/{g}/all-time/" for g in DAILY_GAMES]
+    routes += [f"/api/players/{who['shy']['id']}/stats/", f"/api/daily/{day.isoformat()}/",
+               f"/leaderboards/bakers-dozen/?date={day.isoformat()}"]
+    for route in routes:
+        r = stranger.get(route)
+        assert r.status_code == 200, route
+        text = r.content.decode()
+        assert line["session"] not in text and who["shy_session"] not in text, route
+    board = stranger.get(f"/api/leaderboards/bakers-dozen/{day.isoformat()}/").json()
+    row = next(e for e in board["entries"] if e["player"] == who["shy"]["display_name"])
+    assert row["session"] is None
+    for sid in (line["session"], who["shy_session"]):
+        assert stranger.get(f"/api/sessions/{sid}/replay/").status_code == 404
+        page = stranger.get(f"/replay/{sid}/")  # a shell: the API above decides
+        assert who["shy"]["display_name"] not in page.content.decode()
 
 
 def test_the_command_writes_the_same_lines(api, tmp_path):

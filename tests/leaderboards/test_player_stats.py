@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.utils import timezone
-
 from games.daily import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards.stats import streaks
 from leaderboards.tasks import score_session
+from tests.conftest import time_on
 
 D = dt.date(2030, 6, 10)
 
@@ -24,7 +23,7 @@ def test_a_streak_counts_consecutive_won_days_and_survives_an_unplayed_today():
 
 def _play(player, game, day, won, time_ms=None, moves=50):
     deal = ensure_daily(game, day)
-    now = timezone.now()
+    now = time_on(day)
     s = GameSession.objects.create(
         player=player, deal=deal, game=game, ranked=True, status="won" if won else "playing",
         time_ms=time_ms if won else None, move_count=moves, cards_up=52 if won else 10,
@@ -87,3 +86,36 @@ def test_a_disqualified_attempt_counts_for_nothing_in_the_statistics(api):
     assert fc["current_streak"] == 1
     alltime = c.get("/api/leaderboards/freecell/all-time/").json()["entries"]
     assert [(e["wins"], e["best_time_ms"]) for e in alltime] == [(1, 70_000)]
+
+
+def test_practice_wins_of_past_dailies_build_no_streak_freeze_or_best_time(api):
+    """Eight archived FreeCell dailies won as practice by a new guest gave a streak of 8,
+    a freeze and a best time of 431 ms, while the calendar showed no day won."""
+    c = api()
+    me = Player.objects.get(pk=c.me["id"])
+    t = today()
+    for n in range(1, 9):
+        s = _play(me, "freecell", t - dt.timedelta(days=n), True, time_ms=431)
+        GameSession.objects.filter(pk=s.pk).update(ranked=False)
+    body = c.get("/api/me/stats/").json()
+    fc = body["games"]["freecell"]
+    assert (fc["played"], fc["won"]) == (8, 8)  # games played, as played
+    assert (fc["current_streak"], fc["best_streak"], fc["best_time_ms"]) == (0, 0, None)
+    assert (body["current_streak"], body["freezes"]) == (0, 0)
+    assert not any(day["won"] for day in body["calendar"])
+
+
+def test_a_practice_replay_won_after_resigning_the_daily_does_not_count_as_the_day_won(api):
+    """Resign the Baker's Dozen daily, replay the deal and win it: the streak said 1 while
+    the calendar said today was not won.  The ranked attempt decides both."""
+    c = api()
+    me = Player.objects.get(pk=c.me["id"])
+    t = today()
+    resigned = _play(me, "bakers-dozen", t, False)
+    GameSession.objects.filter(pk=resigned.pk).update(status="resigned")
+    replay = _play(me, "bakers-dozen", t, True, time_ms=60_000)
+    GameSession.objects.filter(pk=replay.pk).update(ranked=False)
+    body = c.get("/api/me/stats/").json()
+    today_cell = next(d for d in body["calendar"] if d["date"] == t.isoformat())
+    assert today_cell["played"] is True and today_cell["won"] is False
+    assert body["games"]["bakers-dozen"]["current_streak"] == 0 == body["current_streak"]

@@ -82,10 +82,12 @@ def test_a_disqualified_session_leaves_the_index_on_rebuild(board):
     assert len(names) == 9 and first.player.display_name not in names
 
 
-def test_closing_a_day_ranks_unfinished_attempts_below_wins_and_is_idempotent(board):
+def test_closing_a_day_ranks_unfinished_attempts_below_wins_and_is_idempotent(board,
+                                                                              past_midnight):
     deal, sessions = board
     _playing(deal, "almost", 40)
     _playing(deal, "barely", 4)
+    past_midnight()
     first = close_day(deal.date.isoformat())
     ranks = list(Entry.objects.filter(date=deal.date).order_by("final_rank")
                  .values_list("player__display_name", "final_rank", "won"))

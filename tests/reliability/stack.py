@@ -165,8 +165,8 @@ def migrate(env: dict[str, str]) -> None:
 
 
 class Daphne:
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env, self.log = env, log
+    def __init__(self, env: dict[str, str], log: Path, *args: str) -> None:
+        self.env, self.log, self.args = env, log, list(args)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -178,7 +178,7 @@ class Daphne:
         out = open(self.log, "ab")  # noqa: SIM115 - the child holds it
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
-             "config.asgi:application"], cwd=ROOT, env=self.env, stdout=out, stderr=out)
+             *self.args, "config.asgi:application"], cwd=ROOT, env=self.env, stdout=out, stderr=out)
         wait_port(self.port, self.proc)
 
     def kill(self) -> None:

@@ -36,7 +36,7 @@ function watch(e) {
 // A win's fair-play mark beside the name: verified, or under review (docs/rules.md).
 const mark = (e) => (!e.won ? '' : e.verified ? ' ✓' : e.review === 'pending' ? ` (${t('under_review')})` : '');
 const DAILY = [
-  ['rank', (e) => e.rank], ['player', (e) => (closed ? watch(e) : e.player + mark(e))],
+  ['rank', (e) => e.rank], ['player', (e) => (closed && e.session ? watch(e) : e.player + mark(e))],
   ...(page.game.has_score ? [['score', (e) => e.score ?? '']] : []),
   ['time', (e) => time(e.time_ms)], ['active_time', (e) => time(e.active_ms)],
   ['moves', (e) => e.moves ?? ''], ['cards_up', (e) => e.cards_up ?? ''],

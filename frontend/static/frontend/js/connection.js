@@ -5,7 +5,7 @@
 // current one.  The server stores the id with the move, so a retry of an operation it had
 // stored already is answered with the state (repeated) instead of becoming a second move.
 import * as api from './api.js';
-import { openSocket } from './socket.js';
+import { CLOSE_RESTART, openSocket } from './socket.js';
 
 // A refusal from the server: its sentence, and its stable code and details when it has them.
 export class Refusal extends Error {
@@ -66,10 +66,11 @@ export function connect(session, { onState, onStatus, onVerdict }) {
       }
     },
     onOpen() { opened = true; status(true); },
-    onClose() {
+    onClose(ev) {
       // Said at once, not after a retry times out: a table shows the cut as it happens (a
-      // socket that never opened says nothing: HTTP may still carry the moves).
-      if (opened) status(false);
+      // socket that never opened says nothing: HTTP may still carry the moves).  A server
+      // stopping for a deploy is no cut: the socket is back on another within a second.
+      if (opened && ev.code !== CLOSE_RESTART) status(false);
       opened = false;
       if (waiting) { const w = waiting; waiting = null; clearTimeout(w.timer); w.reject(new Error('socket closed')); }
     },
