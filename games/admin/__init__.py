@@ -4,7 +4,7 @@ registrations live in ``registry``."""
 
 from django.contrib import admin
 
-from games.admin import registry, review  # noqa: F401  (registers the models)
+from games.admin import deals, registry, review  # noqa: F401  (registers the models)
 
 # The site's name, not Django's, on every admin page and its title.
 admin.site.site_header = "Daily Solitaire administration"

@@ -60,7 +60,8 @@ def shown_ms(session: GameSession) -> int:
 def move_rows(session: GameSession) -> list[tuple[int, str, str, str, int | None, int]]:
     """Each stored move: number, token, time of day, time since the deal was shown, gap
     since the move before (ms) and the raw server time (ms since the epoch)."""
-    start, previous, rows = shown_ms(session), None, []
+    start, previous = shown_ms(session), None
+    rows: list[tuple[int, str, str, str, int | None, int]] = []
     for i, (token, at, *_) in enumerate(session.moves, start=1):
         rows.append((i, token, clock(at), since(at, start),
                      at - previous if previous is not None else None, at))
@@ -68,12 +69,15 @@ def move_rows(session: GameSession) -> list[tuple[int, str, str, str, int | None
     return rows
 
 
-def replay_steps(session: GameSession) -> tuple[list[Step], list[dict[str, Any]]]:
+def replay_steps(session: GameSession,
+                 hide_hidden: bool = False) -> tuple[list[Step], list[dict[str, Any]]]:
     """Each stored move re-applied in turn: the steps and, per step, the full table
-    (hidden cards included: this is for operators only).  Stops at the first bad move."""
+    (hidden cards included: this is for operators only; ``hide_hidden`` draws face-down
+    cards and the stock as their backs, for a deal still sealed: games/admin/deals.py).
+    Stops at the first bad move."""
     g = new_game(session.game, session.deal.seed)
     steps = [Step(0, "", None, None, g.score if g.has_score else None, g.cards_up)]
-    tables = [_table(g)]
+    tables = [_table(g, hide_hidden)]
     previous: int | None = None
     for i, (token, at_ms, *_) in enumerate(session.moves, start=1):
         gap = at_ms - previous if previous is not None else None
@@ -85,10 +89,10 @@ def replay_steps(session: GameSession) -> tuple[list[Step], list[dict[str, Any]]
                 g.play(token)
         except IllegalMove as exc:
             steps.append(Step(i, token, at_ms, gap, None, g.cards_up, error=str(exc)))
-            tables.append(_table(g))
+            tables.append(_table(g, hide_hidden))
             break
         steps.append(Step(i, token, at_ms, gap, g.score if g.has_score else None, g.cards_up))
-        tables.append(_table(g))
+        tables.append(_table(g, hide_hidden))
     start = shown_ms(session)
     for step in steps:
         if step.at_ms is not None:
@@ -96,16 +100,20 @@ def replay_steps(session: GameSession) -> tuple[list[Step], list[dict[str, Any]]
     return steps, tables
 
 
-def _table(g: Any) -> dict[str, Any]:
+HIDDEN = "??"  # a card drawn by its back
+
+
+def _table(g: Any, hide_hidden: bool = False) -> dict[str, Any]:
     piles = []
     for i, p in enumerate(g.tab):
         down = g.down[i]
-        piles.append([{"code": CODE[c], "down": k < down} for k, c in enumerate(p)])
+        piles.append([{"code": HIDDEN if hide_hidden and k < down else CODE[c], "down": k < down}
+                      for k, c in enumerate(p)])
     return {
         "tableau": piles,
         "cells": [CODE[c] if c >= 0 else "" for c in g.cells],
         "foundations": {s: g.found[n] for n, s in enumerate("CDHS")},
-        "stock": [CODE[c] for c in g.stock],
+        "stock": [HIDDEN if hide_hidden else CODE[c] for c in g.stock],
         "waste": [CODE[c] for c in g.waste],
     }
 

@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from games.accounts.players import name_key
-from games.admin import inspection
+from games.admin import deals, inspection
 from games.admin.readonly import ReadOnlyAdmin
-from games.models import AuditEntry, Deal, GameSession, Player
+from games.models import AuditEntry, GameSession, Player
 
 
 @admin.register(Player)
@@ -29,13 +29,6 @@ class PlayerAdmin(admin.ModelAdmin):
         # An operator's rename keeps the look-alike key true, as a player's own rename does.
         obj.name_key = name_key(obj.display_name)
         super().save_model(request, obj, form, change)
-
-
-@admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
-    list_display = ["game", "date", "public_id", "certified", "par"]
-    list_filter = ["game", "date", "certified"]
-    search_fields = ["public_id"]
 
 
 def _operator(request: HttpRequest) -> Any:
@@ -139,7 +132,12 @@ class GameSessionAdmin(admin.ModelAdmin):
 
     def replay_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
         session = self._session(request, pk)
-        steps, tables = inspection.replay_steps(session)
+        # A daily still sealed: the cards its player saw, unless the operator may see the
+        # deal's secrets, and then the look is audited (games/admin/deals.py).
+        hide = not deals.may_see_secrets(request, session.deal)
+        if deals.sealed(session.deal) and not hide:
+            deals.audit_look(request, session.deal, f"replay of session {session.pk}")
+        steps, tables = inspection.replay_steps(session, hide_hidden=hide)
         try:
             step = min(max(int(request.GET.get("step", len(steps) - 1)), 0), len(steps) - 1)
         except ValueError:

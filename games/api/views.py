@@ -26,6 +26,8 @@ from games.play import locked, operations
 from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
+BROKEN = OpenApiResponse(s.ErrorOut, description="record_broken: the stored moves do not "
+                         "replay on the deal")
 
 
 def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -246,7 +248,7 @@ class HintView(PlayerAPIView):
 
 
 class ShareView(PlayerAPIView):
-    @extend_schema(responses={200: s.ShareOut, 404: ERR}, summary="The session's result as text to share (no card in it)")
+    @extend_schema(responses={200: s.ShareOut, 404: ERR, 409: BROKEN}, summary="The session's result as text to share (no card in it)")
     def get(self, request: Request, session_id: str) -> Response:
         session = locked.owned(GameSession.objects.select_related("deal"), session_id,
                                player_of(request))
@@ -257,7 +259,7 @@ class ReplayView(PlayerAPIView):
     rate_limit_scope = "records"  # a whole game's tables: limited like the open data
     makes_guest = False
 
-    @extend_schema(responses={200: s.ReplayOut, 404: ERR}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
+    @extend_schema(responses={200: s.ReplayOut, 404: ERR, 409: BROKEN}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
     def get(self, request: Request, session_id: str) -> Response:
         viewer = players.current_player(request._request, create=False)
         session = (GameSession.objects.select_related("deal", "player")
