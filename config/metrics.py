@@ -93,6 +93,11 @@ def count_task(task: str, outcome: str) -> None:
 class _Sitewide(Collector):
     """What is read at scrape time: the task outcomes (Redis) and the hint pool's queue."""
 
+    def describe(self) -> list[Any]:
+        # Nothing to describe ahead: without this the registry would collect once when it
+        # is registered, at import, reading Redis and the settings before they may exist.
+        return []
+
     def collect(self) -> Iterator[Any]:
         hints = GaugeMetricFamily("solitaire_hint_searches", "Hint searches of this process: "
                                   "waiting for a worker, or searching", labels=["state"])

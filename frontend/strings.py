@@ -68,7 +68,8 @@ def ui_strings() -> dict[str, str]:
         "hint_show": _("Hint: %(card)s to %(to)s."),
         "hint_draw": _("Hint: turn the stock."),
         "hint_none": _("No hint: there is no useful move left."),
-        "hint_unsolvable": _("This position has no solution. Undo, ask another hint, replay or try another deal."),
+        # The four exits are the notice's buttons: the sentence does not list them again.
+        "hint_unsolvable": _("This position has no solution."),
         "hint_fallback": _("No winning line was found in time; this move looks reasonable."),
         "selected": _("%(card)s selected; choose where it goes."),
         "selected_run": _("%(card)s and %(n)s more selected; choose where they go."),

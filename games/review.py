@@ -51,8 +51,8 @@ REASONS = {
     "median_gap": gettext_noop("a steady pace faster than a person can keep"),
     "first_move": gettext_noop("the first move came before the table could be read"),
     "solver_line": gettext_noop("the moves follow the solver's own line"),
-    "linked": gettext_noop("another player from the same address or device played this deal "
-                           "first"),
+    "linked": gettext_noop("another attempt at this deal from the same address, device or "
+                           "person came first"),
 }
 
 
@@ -77,7 +77,13 @@ def decisions(session: GameSession, table_moves_only: bool = False) -> list[int]
 
 
 def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
-    """Other players' attempts at this deal, begun earlier, from this address or device."""
+    """Other players' attempts at this deal, begun earlier, from this address or device;
+    and the same person's other ranked attempt that a guest merge joined to this one (a
+    guest's look at the deal, then a sign-in: one person, two looks)."""
+    return _other_players(session) + _merged(session)
+
+
+def _other_players(session: GameSession) -> list[dict[str, Any]]:
     keys = {k for k in (session.client_key, session.device_key) if k}
     if not keys:
         return []
@@ -89,6 +95,20 @@ def linked_attempts(session: GameSession) -> list[dict[str, Any]]:
     return [{"session": str(s.pk), "player": s.player_id,
              "same": "device" if s.device_key and s.device_key == session.device_key
              else "address", "created_at": s.created_at.isoformat()} for s in found]
+
+
+def _merged(session: GameSession) -> list[dict[str, Any]]:
+    """Attempts at this deal that were another ranked attempt of this person until a merge
+    demoted them (games/accounts/merge.py), opened before this one was finished: whatever
+    they showed, this attempt could have used."""
+    merged = GameSession.objects.filter(
+        deal_id=session.deal_id, player_id=session.player_id, audit__action="merge_demoted",
+    ).exclude(pk=session.pk).distinct()
+    if session.finished_at is not None:
+        merged = merged.filter(created_at__lt=session.finished_at)
+    return [{"session": str(s.pk), "player": s.player_id, "same": "merged",
+             "created_at": s.created_at.isoformat()}
+            for s in merged.only("id", "player_id", "created_at")]
 
 
 def timing(session: GameSession) -> dict[str, Any]:

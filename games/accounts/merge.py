@@ -24,6 +24,7 @@ from django.db import transaction
 from games import signals
 from games.accounts import player_cache
 from games.models import AuditEntry, GameSession, Player
+from games.review import review
 
 
 def _first_started(a: GameSession, b: GameSession) -> tuple[GameSession, GameSession]:
@@ -57,12 +58,14 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         mine = {s.deal_id: s for s in GameSession.objects.select_for_update().filter(
             player=account, ranked=True)}
         demoted: list[GameSession] = []
+        kept_of: list[GameSession] = []
         for theirs in GameSession.objects.select_for_update().filter(player=guest, ranked=True):
             ours = mine.get(theirs.deal_id)
             if ours is None:
                 continue
             kept, loser = _first_started(ours, theirs)
             demoted.append(loser)
+            kept_of.append(kept)
             if _overlapped(kept, loser):
                 AuditEntry.objects.create(
                     session=kept, action="merge_overlap",
@@ -86,4 +89,12 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
                 reason="the same person's other ranked attempt at this daily started first",
                 data={"guest": guest.pk, "account": account.pk},
             )
+        # One person, one look: a win kept ranked beside a demoted attempt is reviewed
+        # again, the demoted attempt now linked to it (games/review.py); a win still to
+        # come is reviewed with it when it is scored.
+        for won in GameSession.objects.select_related("deal").filter(
+                pk__in=[s.pk for s in kept_of], status=GameSession.WON):
+            review(won)
+            transaction.on_commit(lambda won=won: signals.session_reviewed.send(
+                GameSession, session=won))
     return [str(s.pk) for s in demoted]

@@ -46,13 +46,16 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url)
 
 
+# Not the ``presence:`` keys of the release before, which were plain sets: a sorted-set
+# command on one of those fails, so during a deploy each release keeps its own keys (and
+# counts its own sockets) until the old ones expire with their day.
 def _key(game: str, date: dt.date) -> str:
-    return f"{settings.REDIS_KEY_PREFIX}:presence:{game}:{date.isoformat()}"
+    return f"{settings.REDIS_KEY_PREFIX}:playing:{game}:{date.isoformat()}"
 
 
 def _days_key() -> str:
     """The (game, day) sets that may hold sockets, for the sweep: ``game|YYYY-MM-DD``."""
-    return f"{settings.REDIS_KEY_PREFIX}:presence:days"
+    return f"{settings.REDIS_KEY_PREFIX}:playing:days"
 
 
 def playing(game: str, date: dt.date) -> int:

@@ -268,3 +268,62 @@ def test_a_merged_guest_starting_a_random_deal_is_refused_and_nothing_is_stored(
     r = _post(stale, guest.csrf, "/api/sessions/", {"game": "freecell", "deal": "random"})
     assert r.status_code == 409 and r.json()["error"] == "player_merged", r.content
     assert GameSession.objects.count() == before
+
+
+def _stock_all(c, s) -> int:
+    """Turn the whole stock of a Klondike attempt (a scout's look at every card)."""
+    seq = 0
+    state = s
+    for _ in range(30):
+        move = next((m["move"] for m in state["legal_moves"] if m["from"] == "stock"), None)
+        if move is None:
+            break
+        r = c.move(s, seq, move)
+        assert r.status_code == 200, r.content
+        state, seq = r.json(), seq + 1
+    return seq
+
+
+def test_a_scout_then_a_merge_puts_the_accounts_win_under_review_linked(api, solve_freecell):
+    """Finding 3 as played: the account's ranked attempt opened, a guest in another browser
+    (the same person) opens its own and looks at the deal, then signs in to the account.
+    The merge demoted the guest's attempt and the account's win was verified with no link:
+    after the merge they were one player, and the link ignored one's own attempts."""
+    acct = account(api, "scout")
+    mine = acct.start("freecell")
+    acct.move(mine, 0, mine["legal_moves"][0]["move"])
+    guest = api()
+    spare = guest.start("freecell")
+    guest.move(spare, 0, spare["legal_moves"][0]["move"])
+    assert sign_in(guest, "scout").status_code == 200
+    acct.move(mine, 1, "u")  # back to the deal, then the line
+    for seq, token in enumerate(solve_freecell(mine["deal_number"]), start=2):
+        assert acct.move(mine, seq, token).status_code == 200
+    s = GameSession.objects.get(pk=mine["id"])
+    assert s.status == "won" and "linked" in s.review_reasons and s.review == "pending"
+    assert [(x["session"], x["same"]) for x in s.signals["linked"]] == [(spare["id"], "merged")]
+    assert Entry.objects.get(session=s).review == "pending"
+
+
+def test_a_win_before_the_merge_is_reviewed_again_when_a_scout_joins_it(
+    api, solve_freecell, django_capture_on_commit_callbacks
+):
+    acct = account(api, "before")
+    mine = acct.start("klondike")
+    acct.move(mine, 0, mine["legal_moves"][0]["move"])  # the account's attempt starts first
+    guest = api()
+    spare = guest.start("klondike")
+    # Another address and browser: the link by address or device cannot see this scout.
+    GameSession.objects.filter(pk=spare["id"]).update(client_key="elsewhere", device_key="")
+    _stock_all(guest, spare)
+    won = win_freecell_daily(acct, solve_freecell)  # the account's FreeCell: not linked
+    GameSession.objects.filter(pk=mine["id"]).update(status="won", finished_at=time_on(today()))
+    score_session(mine["id"])
+    assert GameSession.objects.get(pk=mine["id"]).signals["linked"] == []
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sign_in(guest, "before").status_code == 200
+    s = GameSession.objects.get(pk=mine["id"])
+    assert "linked" in s.review_reasons and s.review == "pending" and s.verified is False
+    assert [x["session"] for x in s.signals["linked"]] == [spare["id"]]
+    assert Entry.objects.get(session=s).review == "pending"
+    assert "linked" not in GameSession.objects.get(pk=won["id"]).review_reasons

@@ -64,10 +64,10 @@ const redraw = () => {
   st.resizeFrame = requestAnimationFrame(() => draw(st));
 };
 window.addEventListener('resize', redraw);
-// The table takes the height the bar above and the buttons below leave it: when either
-// changes size (a button shown, a line wrapped), the table is sized again.
+// The table takes the height the bar above, the notice and the buttons below leave it: when
+// one changes size (a button shown, a line wrapped, a notice said), the table is sized again.
 const around = new ResizeObserver(redraw);
-document.querySelectorAll('.table-wrap > .bar, .table-wrap > .controls').forEach((el) => around.observe(el));
+document.querySelectorAll('.table-wrap > .bar, .table-wrap > .notice, .table-wrap > .controls').forEach((el) => around.observe(el));
 
 // For the browser tests and for curious players.
 window.solitaire = { state: st, get conn() { return st.conn; }, order: st.order,

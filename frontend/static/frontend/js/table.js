@@ -46,23 +46,34 @@ const FAN = 2.6;
 const maxUp = (cw) => (cw < 70 ? 0.7 : 0.45);
 
 // The height the table may take: the window's, less what lies above it and what the page
-// keeps under it (the buttons and the keys' line).  A notice shown for a moment is left
-// out, so that the cards stay put when one appears.
+// keeps under it (the buttons and the keys' line).  `left` is what remains of it while the
+// notice shows: under the table, or along the window's bottom (a phone on its side, where
+// the buttons are beside the table).  The notice's room comes from the columns' fan, not
+// from the cards' size (sizes below).
 function room(root) {
   const box = root.getBoundingClientRect();
   const main = root.closest('main');
-  let bottom = box.bottom;
+  const pad = main ? parseFloat(getComputedStyle(main).paddingBottom || 0) : 0;
+  let bottom = box.bottom, notice = 0, inFlow = 0;
   for (let el = root.nextElementSibling; el; el = el.nextElementSibling) {
-    if (el.id === 'notice' || el.hidden) continue;
+    if (el.hidden) continue;
     const r = el.getBoundingClientRect();
+    if (el.id === 'notice' && getComputedStyle(el).position === 'fixed') {
+      notice = r.height ? Math.max(0, window.innerHeight - r.top + 4 - pad) : 0; // the page's padding is room too
+      continue;
+    }
     // Under the table, not beside it (a phone on its side has its buttons to the right).
     if (r.height && r.top >= box.bottom - 1 && r.left < box.right && r.right > box.left) {
       bottom = Math.max(bottom, r.bottom + parseFloat(getComputedStyle(el).marginBottom || 0));
+      // The notice's margin is smaller than the buttons' (site.css): what it adds is the
+      // table's edge to its own, and the buttons under it are that much lower.
+      if (el.id === 'notice') inFlow = notice = r.bottom - box.bottom;
     }
   }
-  const pad = main ? parseFloat(getComputedStyle(main).paddingBottom || 0) : 0;
+  bottom -= inFlow;
   // 2 px spare: the live region's pixel after the page, and rounding.
-  return Math.floor(window.innerHeight - (box.top + window.scrollY) - (bottom - box.bottom) - pad) - 2;
+  const height = Math.floor(window.innerHeight - (box.top + window.scrollY) - (bottom - box.bottom) - pad) - 2;
+  return { height, left: height - notice };
 }
 
 export function sizes(root, meta) {
@@ -74,12 +85,18 @@ export function sizes(root, meta) {
   const cols = split ? 7 : meta.columns;
   const rows = split ? 2 : 1;
   const upper = gap * 2 + 4; // the top row's margin (site.css)
-  const height = room(root);
+  const { height, left } = room(root);
+  const between = (rows - 1) * 3 * gap;
   let cw = Math.floor((width - gap * (cols + 1)) / cols);
-  const byHeight = Math.floor((height - upper - (rows - 1) * 3 * gap) / (1 + rows * FAN) / RATIO);
+  const byHeight = Math.floor((height - upper - between) / (1 + rows * FAN) / RATIO);
   cw = Math.max(22, Math.min(cw, MAX_CW, Math.max(byHeight, 22)));
+  // A notice under the table takes its height from the columns' fan, so the cards keep
+  // their size and the buttons their place; only a fan shorter than two cards makes the
+  // cards smaller.  A notice never pushes a button out of the window.
+  const withNotice = Math.floor((left - upper - between) / (1 + rows * 2) / RATIO);
+  cw = Math.max(22, Math.min(cw, withNotice));
   const ch = Math.round(cw * RATIO);
-  const avail = Math.max(ch * 2, (height - ch - upper - (rows - 1) * 3 * gap) / rows);
+  const avail = Math.max(ch * 2, (left - ch - upper - between) / rows);
   // FreeCell's free cells and foundations share the top row: a gap between the two
   // groups, as wide as the margins beside the row allow.
   const side = (width - cols * cw - (cols - 1) * gap) / 2;
