@@ -13,9 +13,8 @@ Practice sessions stay their player's own.
 
 from __future__ import annotations
 
-from typing import Any
-
 import logging
+from typing import Any
 
 from games.engine import Game, new_game, seen
 from games.engine.record import ReplayError, positions
