@@ -26,5 +26,7 @@ urlpatterns = [
     path("account/reset/<uidb64>/<token>/", accounts.ResetConfirm.as_view(),
          name="reset-confirm"),
     path("account/reset/done/", accounts.ResetDone.as_view(), name="reset-done"),
+    # Proving an account's email (games/accounts/verification.py).
+    path("account/verify-email/<str:token>/", accounts.verify_email, name="verify-email"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

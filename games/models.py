@@ -264,6 +264,20 @@ class GameSession(models.Model):
         return [m[0] for m in self.moves]
 
 
+class PendingEmail(models.Model):
+    """An address given for an account and not yet proven by the link mailed to it
+    (games/accounts/verification.py).  Until then it serves a password reset only; once
+    proven it becomes the account's email (``auth_user.email``, unique)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="pending_email")
+    address = models.CharField(max_length=254)
+    asked_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.address} (unverified)"
+
+
 class AuditEntry(models.Model):
     """What an operator did to a session, and why; never edited, only added."""
 

@@ -232,8 +232,11 @@ class PlayerOut(serializers.Serializer):
     display_name = serializers.CharField()
     guest = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
-    email = serializers.CharField(allow_null=True, help_text="the account's email (only "
-                                  "the player sees it); null for a guest or none")
+    email = serializers.CharField(allow_null=True, help_text="the account's proven email "
+                                  "(only the player sees it); null for a guest or none")
+    email_pending = serializers.CharField(
+        allow_null=True, help_text="an address given and not yet proven by the link mailed "
+        "to it (it serves a password reset only); null for none")
     anonymous = serializers.BooleanField(help_text='named "anonymous" in the open data')
     hide_from_race = serializers.BooleanField(help_text="left out of the live race on "
                                               "ranked dailies")

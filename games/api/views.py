@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import analysis, daily, medals, replays, share
-from games.accounts import devices, players, recovery
+from games.accounts import devices, players, recovery, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
@@ -56,7 +56,8 @@ def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
         "display_name": player.display_name,
         "guest": player.is_guest,
         "username": player.user.get_username() if player.user else None,
-        "email": (player.user.email or None) if player.user else None,
+        "email": (player.user.email or None) if player.user else None,  # proven only
+        "email_pending": verification.pending_address(player.user),
         "anonymous": player.anonymous,
         "hide_from_race": player.hide_from_race,
         "csrf_token": get_token(request),  # also sets the CSRF cookie
@@ -128,10 +129,11 @@ class SignInView(PlayerAPIView):
 class EmailView(PlayerAPIView):
     rate_limit_scope = "auth"  # it checks a password: limited as signing in is
 
-    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Set, change or remove the account's email (needs the current password)")
+    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Give, change or remove the account's email (needs the current password); a new address is pending until the link mailed to it is opened")
     def put(self, request: Request) -> Response:
         data = validated(s.EmailIn, request.data)
-        player = recovery.set_email(player_of(request), data["email"], data["password"])
+        player = recovery.set_email(request._request, player_of(request), data["email"],
+                                    data["password"])
         return Response(player_json(request, player))
 
 
