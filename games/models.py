@@ -90,6 +90,9 @@ class Player(models.Model):
     # The player's choice: left out of the live race others see on a ranked daily
     # (docs/api.md, "race").  The boards still list the game once it is an entry.
     hide_from_race = models.BooleanField(default=False)
+    # The person left (games/accounts/leaving.py): the row stays, nameless, only for the
+    # ranked attempts on the boards, which keep their ranks; no browser plays as it again.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

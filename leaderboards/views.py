@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.accounts import leaving
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
@@ -57,7 +58,7 @@ class PlayerStatsView(APIView):
         player = Player.objects.filter(pk=player_id).first()
         if player is not None and player.merged_into_id is not None:
             player = player.merged_into  # a guest who joined an account: its games are there
-        if player is None:
+        if player is None or player.deleted_at is not None:  # one who left has no profile
             return error("not_found", "there is no such player", 404)
         return Response(stats.player_stats(player))
 
@@ -69,6 +70,26 @@ class MyStatsView(APIView):
         player = current_player(request._request)
         assert player is not None
         return Response(stats.player_stats(player))
+
+
+class MyDataView(APIView):
+    makes_guest = True  # config/schema.py
+    rate_limit_scope = "records"  # a whole history in one answer
+
+    @extend_schema(responses={200: OpenApiResponse(description=(
+        "the player's own data as JSON (docs/rules.md, \"Your data\"): who they are, "
+        "every game with its moves, result and review, their statistics"))},
+        summary="Download your own games and statistics")
+    def get(self, request: Request) -> HttpResponseBase:
+        player = current_player(request._request)
+        assert player is not None
+        body = {**leaving.export(player), "statistics": stats.player_stats(player)}
+        response = HttpResponse(json.dumps(body, indent=1),
+                                content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="daily-solitaire-player-{player.pk}.json"')
+        response["Cache-Control"] = "private, no-store"
+        return response
 
 
 class DailyLeaderboardView(APIView):

@@ -179,7 +179,9 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
         return player
     if player_id is not None:
         player = player_cache.get(player_id)
-        if player is not None and player.user_id is None:
+        # A deleted player (games/accounts/leaving.py) is nobody's: another browser still
+        # holding its session starts as a new guest.
+        if player is not None and player.user_id is None and player.deleted_at is None:
             return player
     if not create:
         return None

@@ -326,3 +326,9 @@ class AnalysisOut(serializers.Serializer):
                                          allow_null=True)
     budget_seconds = serializers.FloatField(required=False)
     analysed_at = serializers.CharField(required=False)
+
+
+class MeDeleteIn(serializers.Serializer):
+    password = serializers.CharField(required=False, trim_whitespace=False,
+                                     help_text="an account's password")
+    confirm = StrictBooleanField(required=False, help_text="a guest: true")

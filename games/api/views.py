@@ -8,18 +8,19 @@ from uuid import UUID
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, daily, medals, replays, share
-from games.accounts import devices, players, recovery, verification
+from games import analysis, daily, medals, ratelimit, replays, share
+from games.accounts import devices, leaving, players, recovery, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
-from games.errors import BadRequest, SessionNotFound, answer_for
+from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
 from games.live import presence
 from games.models import GameSession, Player
 from games.play import locked, operations
@@ -103,6 +104,19 @@ class MeView(PlayerAPIView):
         if "hide_from_race" in data:
             players.set_hide_from_race(player, data["hide_from_race"])
         return Response(player_json(request, player))
+
+    @extend_schema(request=s.MeDeleteIn, responses={204: None, 400: ERR}, summary="Delete the account (or this guest) and its games; ranked attempts on the boards stay, nameless, so no rank moves (docs/rules.md, \"Your data\")")
+    def delete(self, request: Request) -> Response:
+        # It checks a password: limited per address as signing in is.
+        wait = ratelimit.hit("auth", f"a{ratelimit.client_address(request.META)}")
+        if wait is not None:
+            raise TryLater(gettext("too many tries: try again in %(s)s s") % {"s": wait}, wait)
+        data = validated(s.MeDeleteIn, request.data if request.data else {})
+        leaving.delete(request._request, player_of(request), data.get("password"),
+                       data.get("confirm"))
+        response = Response(status=status.HTTP_204_NO_CONTENT)
+        response.delete_cookie(devices.DEVICE_COOKIE)  # the browser keeps nothing of them
+        return response
 
 
 class SignUpView(PlayerAPIView):

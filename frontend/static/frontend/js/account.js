@@ -21,6 +21,8 @@ function render(me) {
   document.getElementById('f-signin').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
   document.getElementById('f-email').hidden = me.guest;
+  document.getElementById('delete-password').hidden = me.guest;
+  document.querySelector('#f-delete [name=password]').required = !me.guest;
   const lines = [me.email ? t('email_is').replace('{email}', me.email) : (me.email_pending ? '' : t('no_email'))];
   if (me.email_pending) lines.push(t('email_pending', { email: me.email_pending }));
   document.getElementById('acct-email').textContent = lines.filter(Boolean).join(' ');
@@ -59,5 +61,6 @@ form('f-email', (d) => api.setEmail(d.email, d.password),
   (me) => (me.email_pending ? pending(me).trim() : t(me.email ? 'email_saved' : 'email_removed')));
 form('f-signin', (d) => api.signIn(d.username, d.password), named('signed_in'));
 form('f-signout', () => api.signOut().then(() => null), () => t('signed_out'));
+form('f-delete', (d) => api.deleteMe(d.password).then(() => null), () => t('deleted'));
 
 api.me().then(render, (e) => show(e.message, false));
