@@ -33,7 +33,9 @@ def ui_strings() -> dict[str, str]:
         "moves": _("Moves"),
         "score": _("Score"),
         "cards_up": _("Cards up"),
-        "move_n": _("Run limit %(n)s"),
+        # The rule text's name for FreeCell's counter (« Déplacer N »), as the rules page says
+        # it; the pill's title says what it counts, beside the Moves counter.
+        "move_n": _("Move %(n)s"),
         "passes_left": _("Passes left: %(n)s"),
         "ranked": _("Ranked attempt"),
         "practice": _("Practice"),
@@ -54,6 +56,8 @@ def ui_strings() -> dict[str, str]:
         "review_disqualified": _("Disqualified after review."),
         "active_time": _("Active time"),
         "resign_confirm": _("Resign this ranked attempt? It ends here and ranks as unfinished, by cards up."),
+        "leave_confirm": _("Leave your ranked attempt for a new deal? It stays on today's board as unfinished, by cards up, until the day closes; you can come back to it. Its clock keeps running."),
+        "leave_unplayed_confirm": _("Leave your ranked attempt for a new deal? It stays open until the day closes; you can come back to it. Its clock runs from the deal shown, and keeps running."),
         "resigned": _("Attempt resigned: it ranks as unfinished, by cards up. The deal is yours to replay as practice."),
         "ranked_open": _("Your ranked attempt at this daily is still open: finish or resign it before playing the deal again."),
         "look": _("Look at the table"),

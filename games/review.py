@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from games.engine import IllegalMove, endgame, new_game
+from games import line_share
+from games.engine import HIDDEN_CARD_GAMES, IllegalMove, endgame, new_game
 from games.engine.piles import STOCK
 from games.models import GameSession
 
-SIGNALS_VERSION = 1
+SIGNALS_VERSION = 2  # 2: the line share by position (games/line_share.py)
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,14 @@ def _other_players(session: GameSession) -> list[dict[str, Any]]:
     keys = {k for k in (session.client_key, session.device_key) if k}
     if not keys:
         return []
+    # Matched in the query (the client_key and device_key indexes): a day's deal has up to
+    # millions of attempts, and reading every earlier one made each review, the scoring
+    # task's and the close's, take seconds at a hundred thousand.
     earlier = GameSession.objects.filter(
+        Q(client_key__in=keys) | Q(device_key__in=keys),
         deal_id=session.deal_id, created_at__lt=session.created_at,
     ).exclude(player_id=session.player_id)
-    found = [s for s in earlier.only("id", "player_id", "client_key", "device_key", "created_at")
-             if {s.client_key, s.device_key} & keys]
+    found = list(earlier.only("id", "player_id", "client_key", "device_key", "created_at"))
     return [{"session": str(s.pk), "player": s.player_id,
              "same": "device" if s.device_key and s.device_key == session.device_key
              else "address", "created_at": s.created_at.isoformat()} for s in found]
@@ -121,7 +126,8 @@ def timing(session: GameSession) -> dict[str, Any]:
     between = [b - a for a, b in zip(table, table[1:], strict=False)]
     tokens = session.tokens
     line = session.deal.line or []
-    on_line = sum(1 for a, b in zip(tokens, line, strict=False) if a == b)
+    on_line = line_share.share(session.game, int(session.deal.seed), tokens, line,
+                               solve=_solver(session.game), samples=settings.REVIEW_SOLVES)
     return {
         "version": SIGNALS_VERSION,
         "decisions": len(stamps),
@@ -132,10 +138,26 @@ def timing(session: GameSession) -> dict[str, Any]:
         "fast_share": round(sum(g < thresholds.fast_gap_ms for g in between) / len(between), 3)
         if between else 0.0,
         "ms_per_move": int(session.time_ms / len(tokens)) if session.time_ms and tokens else None,
-        "line_share": round(on_line / len(line), 3) if line else None,
+        "line_share": on_line,
         "undos": session.undo_count,
         "hints": session.hint_count,
     }
+
+
+def _solver(game: str) -> line_share.Solver | None:
+    """The solver's line from any position of a game with no hidden card (a player can run
+    it from anywhere); None for a game that hides cards, whose hidden cards a player's
+    solver could not know during the day."""
+    if game in HIDDEN_CARD_GAMES or settings.REVIEW_SOLVES <= 0:
+        return None
+    from games.engine.solver import SOLVED, Budget, solve
+
+    def run(g: Any) -> list[str] | None:
+        # A cap in states, not seconds: the same game gives the same signals every time.
+        r = solve(g, Budget(60.0, settings.REVIEW_SOLVE_STATES))
+        return list(r.moves) if r.status == SOLVED else None
+
+    return run
 
 
 def signals(session: GameSession) -> dict[str, Any]:

@@ -18,6 +18,7 @@ browser session gets a clear answer instead of a broken foreign key.
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
 from django.db import transaction
 
@@ -95,6 +96,6 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         for won in GameSession.objects.select_related("deal").filter(
                 pk__in=[s.pk for s in kept_of], status=GameSession.WON):
             review(won)
-            transaction.on_commit(lambda won=won: signals.session_reviewed.send(
-                GameSession, session=won))
+            transaction.on_commit(partial(signals.session_reviewed.send, GameSession,
+                                          session=won))
     return [str(s.pk) for s in demoted]

@@ -120,7 +120,7 @@ def test_freecell_supermove_and_a_refused_supermove_with_its_reason(new_table: A
     play_tokens(t, path)
     m = next(x for x in t.s["legal_moves"] if x["move"] == token)
     assert m["count"] >= 2
-    assert t.page.locator("#st-limit").inner_text().startswith("Run limit")
+    assert t.page.locator("#st-limit").inner_text().startswith("Move ")
     seq = t.seq()
     t.drag(t.source(m), m["to"])
     t.wait_seq(seq)

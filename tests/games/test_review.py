@@ -1,7 +1,7 @@
 """Every ranked win is verified or under review (games/review.py).
 
 What a script can do that a person cannot, and what the server can see of it: play at a
-pace no one keeps (gaps between operations under 150 ms, a median under 350 ms), move
+pace no one keeps (gaps between operations under 150 ms, a median under 250 ms), move
 before the table could even be read (the first move under a second after the deal was
 shown), follow the solver's own line move for move, or play after a scout from the same
 address or browser.  Each test plays a real win through the API and then either keeps the

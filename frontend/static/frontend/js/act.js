@@ -38,7 +38,7 @@ export function perform(st, intent, before) {
   else if (intent.refuse) {
     st.sel = null; st.drag = null; st.targets = null;
     draw(st, before);
-    say(st, t('cannot_go'), 'refusal');
+    say(st, t(intent.refuse === true ? 'cannot_go' : intent.refuse), 'refusal');
   }
   if (intent.focus) st.focus = intent.focus;
 }

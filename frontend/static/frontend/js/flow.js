@@ -143,6 +143,11 @@ export async function resign(st) {
 }
 
 export function newDeal(st) {
+  // Leaving a ranked attempt in play asks first, saying what becomes of it (docs/rules.md,
+  // "The daily challenge"): it stays open, its clock running, until the day closes.
+  const s = st.s;
+  if (s && s.ranked && s.status === 'playing'
+      && !window.confirm(t(s.seq ? 'leave_confirm' : 'leave_unplayed_confirm'))) return;
   if (st.conn && st.conn.offline) leaveOffline(st.meta.key);
   localStorage.removeItem(storeKey(st.meta, 'random'));
   location.href = `/play/${st.meta.key}/?deal=random`;

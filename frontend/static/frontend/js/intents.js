@@ -3,7 +3,8 @@
 // answer is an intent, which act.js carries out:
 //   {move}                  play this legal-move object
 //   {token}                 send this notation although it is not listed: the server says why not
-//   {refuse: true}          not even a move the notation can write: the page says so
+//   {refuse: true | key}    not even a move the notation can write: the page says so (in
+//                           the words of the sentence `key` when there is one)
 //   {select: {pile, index}} pick these cards
 //   {cancel: true, quiet}   drop the picked or dragged cards where they were
 //   {finish: true}          start the finish
@@ -101,7 +102,26 @@ export function activate(st, name, index, pickOnly = false, double = false) {
     const up = s.legal_moves.find((x) => x.from === name && isFoundation(x.to) && x.count === 1);
     if (up) return { move: up };
   }
-  return pickable(st, name, index) ? { select: { pile: name, index } } : null;
+  if (pickable(st, name, index)) return { select: { pile: name, index } };
+  // A card under the top one where only top cards move: say so, as the server would.
+  return heldWhy(st, name, index) === 'r_top_only' ? { refuse: 'r_top_only' } : null;
+}
+
+// Why the card at (name, index) cannot be taken hold of, as a sentence key of the engine's
+// refusals (reasons.js), or null: a card under the top one where the game moves only top
+// cards (the game's declared `single`), a face-down card.
+export function heldWhy(st, name, index) {
+  const cards = pile(st.s, name);
+  if (!name.startsWith('tableau:') || index < 0 || index >= cards.length) return null;
+  if (!cards[index]) return 'r_face_down';
+  return st.meta.single && index < cards.length - 1 ? 'r_top_only' : null;
+}
+
+// Is this tap the second click of a double click whose first one played a move?  It does
+// nothing then (a double click acts once), but on a foundation (Send up) and on the stock
+// (each touch turns it).  `first`: the first tap, {pile, moved}.
+export function repeatTap(name, first) {
+  return Boolean(first && first.moved && name && !isFoundation(name) && name !== 'stock');
 }
 
 // A listed move that sends a card up (from anywhere but another foundation), or null.

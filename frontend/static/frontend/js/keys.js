@@ -11,6 +11,9 @@ import { activate, focusInColumn, focusStep, pile } from './intents.js';
 import { closePicker } from './picker.js';
 import { focusCurrent, root } from './view.js';
 
+// The keys that work wherever the focus is (but in a field): docs/rules.md, "Keyboard".
+const LETTERS = new Set(['u', 'U', 'h', 'H', 'n', 'N', 'f', 'F', 'Escape']);
+
 export function bindKeys(st) {
   const keyMap = {
     ArrowLeft: () => walkPiles(st, -1),
@@ -30,11 +33,15 @@ export function bindKeys(st) {
     // Any key stops the cards going up, wherever the focus is (a focused button included:
     // the key does nothing else).
     if (st.finishing) { stopFinish(st); e.preventDefault(); return; }
-    if (e.target.closest && e.target.closest('input, textarea, select, dialog, .notice, .controls, header')) {
-      if (e.key !== 'Escape') return;
-    }
     const fn = keyMap[e.key];
     if (!fn) return;
+    const el = e.target.closest ? e.target : null;
+    // Typing in a field is typing, and the win panel has its own keys.
+    if (el && (el.isContentEditable || el.closest('input, textarea, select, dialog'))) return;
+    // On a button or a link outside the table (the one a click just focused), the letters
+    // and Esc still work; Enter, Space and the arrows are the focused element's own.
+    const outside = el && !el.closest('#table') && el !== document.body && el !== document.documentElement;
+    if (outside && !LETTERS.has(e.key)) return;
     e.preventDefault();
     st.keyboard = true;
     fn();

@@ -5,7 +5,7 @@
 import { perform } from './act.js';
 import { ghostPositions, hitPile, liftGhost, moveGhost, removeGhost } from './drag.js';
 import { stopFinish } from './finish.js';
-import { activate, dragFrom, drop, longPressable, pickable, targetsFor } from './intents.js';
+import { activate, dragFrom, drop, heldWhy, longPressable, pickable, repeatTap, targetsFor } from './intents.js';
 import { closePicker, openPicker, stepPicker } from './picker.js';
 import { draw, root } from './view.js';
 
@@ -76,7 +76,13 @@ function move(st, e) {
   if (!press.dragging) {
     if (Math.hypot(dx, dy) < DRAG_START || press.pile === null) return;
     clearTimeout(press.timer);
-    if (!pickable(st, press.pile, press.from)) { st.press = null; return; }
+    if (!pickable(st, press.pile, press.from)) {
+      // A card that cannot be held says why, as every refused gesture does.
+      st.press = null;
+      const why = heldWhy(st, press.pile, press.from);
+      if (why) perform(st, { refuse: why });
+      return;
+    }
     startDrag(st, press.pile, press.from);
     press.dragging = true;
   }
@@ -106,6 +112,10 @@ function end(st, e, cancelled) {
   }
   if (cancelled) return;
   const double = isDouble(st, press.pile);
-  st.lastTap = double ? null : { pile: press.pile, at: performance.now() };
-  perform(st, activate(st, press.pile, press.index, false, double));
+  if (double && repeatTap(press.pile, st.lastTap)) { st.lastTap = null; return; }
+  const tap = double ? null : { pile: press.pile, at: performance.now(), moved: false };
+  st.lastTap = tap;
+  const intent = activate(st, press.pile, press.index, false, double);
+  if (tap && intent && (intent.move || intent.token)) tap.moved = true;
+  perform(st, intent);
 }

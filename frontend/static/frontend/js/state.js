@@ -24,8 +24,9 @@ export function createState(meta) {
     // The pointer press under way: {id, x, y, pile, index, from, dragging, long, timer}
     // (pile null: the bare table).
     press: null,
-    // The last tap, {pile, at} (performance.now()), so that a second tap on the same pile
-    // soon after is a double tap (on a foundation: send up every card that can go).
+    // The last tap, {pile, at, moved} (performance.now(); whether it played a move), so
+    // that a second tap on the same pile soon after is a double tap: on a foundation, send
+    // up every card that can go; after a move, nothing (a double click acts once).
     lastTap: null,
     // FreeCell's run picker, opened by a long press: the run's pile, its first card, and the
     // arrow the finger is on (so that sliding onto an arrow steps once).

@@ -1,7 +1,7 @@
 // A tap, a click or Enter on a card or a pile: what it means.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { activate, pickable } from '../intents.js';
+import { activate, heldWhy, pickable, repeatTap } from '../intents.js';
 import { bakers, freecell, klondike } from './tables.js';
 
 test('a tap on a card whose move is up sends it up, even where it could also go elsewhere', () => {
@@ -136,4 +136,23 @@ test('a double tap on a foundation sends up every card that can go, in every gam
   assert.deepEqual(activate(klondike(), 'foundation:S', 3), { select: { pile: 'foundation:S', index: 3 } });
   assert.equal(activate(bakers(), 'foundation:H', 0), null);
   assert.deepEqual(activate(freecell(), 'tableau:1', 6, false, true), { select: { pile: 'tableau:1', index: 6 } });
+});
+
+test('a card under the top one, where only top cards move, says why it cannot be taken', () => {
+  const st = bakers();
+  assert.equal(pickable(st, 'tableau:3', 1), false);
+  assert.equal(heldWhy(st, 'tableau:3', 1), 'r_top_only');
+  assert.deepEqual(activate(st, 'tableau:3', 1), { refuse: 'r_top_only' });
+  assert.equal(heldWhy(st, 'tableau:3', 3), null);
+  // FreeCell takes any card of a column (the server says whether its run may move).
+  assert.equal(heldWhy(freecell(), 'tableau:1', 2), null);
+});
+
+test('the second click of a double click that played a move does nothing, but on a foundation or the stock', () => {
+  const moved = { pile: 'tableau:3', moved: true };
+  assert.equal(repeatTap('tableau:3', moved), true);
+  assert.equal(repeatTap('tableau:3', { pile: 'tableau:3', moved: false }), false);
+  assert.equal(repeatTap('foundation:H', { pile: 'foundation:H', moved: true }), false);
+  assert.equal(repeatTap('stock', { pile: 'stock', moved: true }), false);
+  assert.equal(repeatTap('tableau:3', null), false);
 });
