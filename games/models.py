@@ -116,7 +116,7 @@ class Deal(models.Model):
 
     # What a commitment seals: every field but the reveal's time.  Kept by ``save`` here
     # and, for the seed, the salt, the game and the commitment itself, by a trigger in
-    # PostgreSQL too (migration 0013), so no query of any kind rewrites them.
+    # PostgreSQL too (migration 0014), so no query of any kind rewrites them.
     SEALED = ("game", "seed", "date", "public_id", "candidate", "certified", "par", "effort",
               "salt", "commitment", "line")
 

@@ -1,7 +1,7 @@
 """Deals in the admin, sealed from staff too (docs/deals.md, "Commit, then reveal").
 
 A committed deal (a daily: its commitment is published days before its day) is read-only
-here, as it is in the model (``Deal.save``) and in PostgreSQL (migration 0013).  Its seed,
+here, as it is in the model (``Deal.save``) and in PostgreSQL (migration 0014).  Its seed,
 salt and the solver's line are shown once its day is closed and revealed; before that only
 to an operator with the ``games.view_deal_secrets`` permission (``view_deal`` is not
 enough), and each look is kept in the audit trail.  A daily whose day has not opened can be

@@ -178,7 +178,7 @@ def _sign_up_mail(api, committed, username, email):
 
 @pytest.mark.django_db
 def test_addresses_stored_before_were_never_proven_and_become_pending():
-    """Migration 0014: an address stored on the password's word is pending after it."""
+    """Migration 0015: an address stored on the password's word is pending after it."""
     from importlib import import_module
 
     from django.apps import apps
@@ -188,7 +188,7 @@ def test_addresses_stored_before_were_never_proven_and_become_pending():
     User = get_user_model()
     old = User.objects.create_user("old", "old@example.com", PASSWORD)
     User.objects.create_user("none", "", PASSWORD)
-    import_module("games.migrations.0014_pending_email").unproven(apps, None)
+    import_module("games.migrations.0015_pending_email").unproven(apps, None)
     old.refresh_from_db()
     assert old.email == "" and PendingEmail.objects.get(user=old).address == "old@example.com"
     assert PendingEmail.objects.count() == 1

@@ -37,7 +37,7 @@ def _run(sql: str):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0012_gamesession_offline_id"),
+        ("games", "0013_session_indexes"),
     ]
 
     operations = [

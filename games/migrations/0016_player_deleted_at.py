@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0014_pending_email'),
+        ('games', '0015_pending_email'),
     ]
 
     operations = [

@@ -27,7 +27,7 @@ def proven_again(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_sealed_deals_trigger'),
+        ('games', '0014_sealed_deals_trigger'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
