@@ -11,7 +11,7 @@ WEB    ?= 2
 # Every package at the version and with the hashes requirements-dev.lock gives (make lock
 # writes the lock files from pyproject.toml), then the project itself.
 $(STAMP): pyproject.toml requirements-dev.lock
-	@echo "==> setting up $(VENV) (first run takes a minute)"
+	@echo "==> setting up $(VENV): Python packages, PyICU built against ICU, then Pyodide from npm (the first run takes a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.lock

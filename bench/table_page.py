@@ -168,6 +168,9 @@ def readme(base: str, browser: Any, out: Path) -> None:
         page.wait_for_function("() => document.getAnimations().length === 0")
         path = out / f"{game}-{name}.webp"
         path.write_bytes(to_webp(browser, page.screenshot()))
+        # The same pictures are the web manifest's screenshots (frontend/offline.py).
+        (ROOT / "frontend" / "static" / "frontend" / "screenshots" / path.name).write_bytes(
+            path.read_bytes())
         ctx.close()
         print(path, path.stat().st_size, "bytes")
 

@@ -108,6 +108,23 @@ def _load_what_the_first_requests_would() -> None:
 
 _load_what_the_first_requests_would()
 
+
+def _say_when_pages_cannot_be_served() -> None:
+    """Said at the start, not only at the first page's 500: /readyz fails too (health.py)."""
+    import logging
+
+    from config.static import NotCollected, check_collected
+
+    try:
+        check_collected()
+    except NotCollected as exc:
+        logging.getLogger("config.asgi").error(
+            "%s; until then every page answers 500 and /readyz 503 (STATIC_ROOT is %s)",
+            exc, settings.STATIC_ROOT)
+
+
+_say_when_pages_cannot_be_served()
+
 # Everything loaded so far lives as long as the process: moved out of the collector's
 # sight, it is no longer walked by every full collection, which would otherwise pause all
 # the sockets of this process now and then.

@@ -5,8 +5,10 @@
   fast and true even with PostgreSQL stopped, the thread pool busy or the host name not in
   ``ALLOWED_HOSTS``.  A load balancer routes by it.
 - ``/readyz``: the process can serve: PostgreSQL and Redis answer (``?worker=1``: the
-  Celery broker too, with the queue's length), each part with its latency in ms.  ``503``
-  naming the failing parts when one is down.  Also in front of Django, so neither a host
+  Celery broker too, with the queue's length), each part with its latency in ms, and with
+  DEBUG off the pages can name their collected static files (``static``: without
+  ``collectstatic`` every page is a 500).  ``503`` naming the failing parts when one is
+  down, and what to do when it is the static files.  Also in front of Django, so neither a host
   check nor an HTTPS redirect turns a probe into a 400 or a 301.
 
 Both are also Django views (config/urls.py) for a process served some other way.
@@ -31,6 +33,8 @@ from urllib.parse import parse_qs
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 
+from config.static import NotCollected, check_collected
+
 log = logging.getLogger(__name__)
 
 Check = dict[str, Any]
@@ -42,6 +46,9 @@ def _timed(name: str, probe: Callable[[], dict[str, Any] | None]) -> Check:
     try:
         extra = probe() or {}
         ok, error = True, None
+    except NotCollected as exc:  # no secret in it: says what to run
+        extra, ok, error = {"reason": str(exc)}, False, "NotCollected"
+        log.error("readiness: %s", exc)
     except Exception as exc:  # noqa: BLE001 - any failure means "not ready", named below
         extra, ok, error = {}, False, type(exc).__name__
         # The details (host, port, the driver's words) go to the log, not to the world.
@@ -121,8 +128,12 @@ def _broker() -> dict[str, Any]:
     return {"queue": queue, "waiting": waiting}
 
 
+def _static() -> None:
+    check_collected()
+
+
 PARTS: dict[str, Callable[[], dict[str, Any] | None]] = {
-    "database": _database, "redis": _redis, "broker": _broker,
+    "database": _database, "redis": _redis, "broker": _broker, "static": _static,
 }
 
 _cache: dict[tuple[str, ...], tuple[float, int, dict[str, Any]]] = {}
@@ -132,7 +143,8 @@ _lock = threading.Lock()
 def readiness(worker: bool = False) -> tuple[int, dict[str, Any]]:
     """(status, body).  Kept for ``HEALTH_CACHE_SECONDS``, one check at a time per process,
     so a flood of probes costs the database one connection a second, not one each."""
-    parts = ("database", "redis", "broker") if worker else ("database", "redis")
+    parts = ("database", "redis", "broker", "static") if worker else (
+        "database", "redis", "static")
     with _lock:
         cached = _cache.get(parts)
         if cached and time.monotonic() - cached[0] < float(settings.HEALTH_CACHE_SECONDS):
@@ -142,8 +154,10 @@ def readiness(worker: bool = False) -> tuple[int, dict[str, Any]]:
         body: dict[str, Any]
         if failing:
             status = 503
+            fixes = [checks[name]["reason"] for name in failing if "reason" in checks[name]]
             body = {"status": "unavailable", "error": "unavailable",
-                    "reason": f"not ready: {', '.join(failing)} unavailable",
+                    "reason": "; ".join([f"not ready: {', '.join(failing)} unavailable",
+                                         *fixes]),
                     "failing": failing, "checks": checks}
         else:
             status, body = 200, {"status": "ready", "checks": checks}

@@ -121,6 +121,28 @@ class StaticFiles(ServeStaticASGI):
             super().add_cache_headers(headers, path, url)
 
 
+COLLECT = "python manage.py collectstatic --noinput"
+
+
+class NotCollected(RuntimeError):
+    """With DEBUG off the pages name the collected, hashed files: without them every page
+    (the 404 page and /api/docs/ too) is a 500.  ``str`` says what to run."""
+
+
+def check_collected() -> None:
+    """Raise NotCollected when the pages cannot name their static files: DEBUG off, the
+    manifest storage, and no manifest entry for the site's stylesheet (nothing collected in
+    STATIC_ROOT, or a manifest from another version of the site)."""
+    if settings.DEBUG or not isinstance(staticfiles_storage, ManifestStaticFilesStorage):
+        return
+    try:
+        staticfiles_storage.url("frontend/css/site.css")
+    except ValueError:
+        raise NotCollected(
+            f"the static files are not collected: run `{COLLECT}` (the image's build does; "
+            "STATIC_ROOT says where they go), then restart the server") from None
+
+
 _map_cache: dict[int, str] = {}
 
 

@@ -22,12 +22,16 @@ from typing import Any
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
-from django.http import HttpResponse
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 
 from games import ratelimit
+from games.accounts import recovery, verification
 from games.accounts.players import client_ip
+from games.errors import PlayerError
 
 from .views import site_context
 
@@ -46,8 +50,29 @@ class SitePage:
         return response
 
 
+class ResetTokens(PasswordResetTokenGenerator):
+    """Django's reset tokens, keyed on the address the mail went to: the proven email, or
+    for an account without one its pending address (games.accounts.recovery.reset_users),
+    so that the link still works when the account is read back from the database."""
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        address = user.email or verification.pending_address(user) or ""
+        original, user.email = user.email, address
+        try:
+            return super()._make_hash_value(user, timestamp)
+        finally:
+            user.email = original
+
+
+TOKENS = ResetTokens()
+
+
 class QueuedResetForm(PasswordResetForm):
-    """Django's reset form, its mail handed to a worker (games.tasks.send_account_mail)."""
+    """Django's reset form, its mail handed to a worker (games.tasks.send_account_mail), to
+    the accounts ``recovery.reset_users`` names (a pending address serves a reset)."""
+
+    def get_users(self, email: str) -> Any:
+        return [u for u in recovery.reset_users(email) if u.has_usable_password()]
 
     def send_mail(self, subject_template_name: str, email_template_name: str,
                   context: dict[str, Any], from_email: str | None, to_email: str,
@@ -63,6 +88,7 @@ class QueuedResetForm(PasswordResetForm):
 
 class ResetRequest(SitePage, auth_views.PasswordResetView):
     form_class = QueuedResetForm
+    token_generator = TOKENS
     template_name = "frontend/reset/request.html"
     email_template_name = "frontend/reset/email.txt"
     subject_template_name = "frontend/reset/subject.txt"
@@ -98,11 +124,14 @@ class ResetSent(SitePage, auth_views.PasswordResetDoneView):
 class ResetConfirm(SitePage, auth_views.PasswordResetConfirmView):
     template_name = "frontend/reset/confirm.html"
     success_url = reverse_lazy("reset-done")
+    token_generator = TOKENS
 
     def form_valid(self, form: SetPasswordForm) -> HttpResponse:
         from axes.models import AccessAttempt
 
         response = super().form_valid(form)
+        # The link went to the pending address when there was no proven one: proven now.
+        verification.proven_by_reset(form.user)
         # The owner proved the mailbox: their own address may sign in again at once.  Other
         # addresses' counts stay, so a guesser gains nothing from the owner's reset.
         AccessAttempt.objects.filter(username=form.user.get_username(),
@@ -112,3 +141,23 @@ class ResetConfirm(SitePage, auth_views.PasswordResetConfirmView):
 
 class ResetDone(SitePage, auth_views.PasswordResetCompleteView):
     template_name = "frontend/reset/done.html"
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to a new address: a button (GET shows it, so a mail scanner that
+    fetches the link proves nothing), and its POST proves the address
+    (games/accounts/verification.py).  No sign-in needed: the link is the proof."""
+    context: dict[str, Any] = {}
+    try:
+        if request.method == "POST":
+            user, address = verification.confirm(token)
+            context["done"] = True
+        else:
+            user, address = verification.read_token(token)
+        context.update(address=address, name=user.get_username())
+    except PlayerError as exc:
+        context["error"] = str(exc)
+    response = render(request, "frontend/verify/confirm.html",
+                      site_context(request, **context), status=400 if "error" in context else 200)
+    response.headers["Content-Language"] = request.LANGUAGE_CODE
+    return response

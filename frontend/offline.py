@@ -23,6 +23,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -39,6 +40,18 @@ THEME = "#0b4a2e"  # the header's felt (site.css)
 ICONS = [("frontend/icons/icon-192.png", "192x192", "any"),
          ("frontend/icons/icon-512.png", "512x512", "any"),
          ("frontend/icons/maskable-512.png", "512x512", "maskable")]
+# The install dialog's pictures: the README's own (bench/table_page.py readme writes both),
+# one per form factor, each within the 2.3:1 and 320-3840 px that browsers ask of them.
+# Not in the service worker's shell: every visitor would download them.
+SCREENSHOTS = "frontend/screenshots/"
+
+
+def _screenshots() -> list[dict[str, str]]:
+    return [{"src": static(SCREENSHOTS + name), "sizes": size, "type": "image/webp",
+             "form_factor": factor, "label": label}
+            for name, size, factor, label in (
+                ("freecell-desktop.webp", "1366x768", "wide", _("FreeCell on a desktop")),
+                ("klondike-phone.webp", "390x844", "narrow", _("Klondike on a phone")))]
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +84,7 @@ def page_data() -> dict[str, Any]:
 def _static_urls() -> list[str]:
     """Every file of the site's pages (modules, styles, icons), under the names served."""
     names = [p.relative_to(STATIC).as_posix() for p in sorted(STATIC.rglob("*")) if p.is_file()]
-    return [static(n) for n in names if not _ignored(n)]
+    return [static(n) for n in names if not _ignored(n) and not n.startswith(SCREENSHOTS)]
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +113,16 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def manifest(request: HttpRequest) -> HttpResponse:
+    from django.utils import translation
+
+    from .views import _language
+
+    lang = _language(request)  # the player's choice, or the browser's
     body = {
+        # Stable whatever start_url becomes: the browser knows the installed app by it.
+        "id": "/",
+        "lang": lang,
+        "dir": "rtl" if translation.get_language_bidi() else "ltr",
         "name": _("Daily Solitaire"),
         "short_name": _("Solitaire"),
         "description": _("The same solitaire deals for everyone, every day."),
@@ -111,8 +133,12 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "theme_color": THEME,
         "icons": [{"src": static(src), "sizes": size, "type": "image/png", "purpose": purpose}
                   for src, size, purpose in ICONS],
+        "screenshots": _screenshots(),
     }
-    return HttpResponse(json.dumps(body), content_type="application/manifest+json")
+    response = HttpResponse(json.dumps(body), content_type="application/manifest+json")
+    response["Content-Language"] = lang
+    patch_vary_headers(response, ["Cookie", "Accept-Language"])  # the language chosen
+    return response
 
 
 @require_GET

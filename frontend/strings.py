@@ -173,6 +173,12 @@ def ui_strings() -> dict[str, str]:
         "medal_bronze": _("Bronze"),
         "email_is": _("Your email is {email}: a forgotten password can be reset with it."),
         "no_email": _("No email: a forgotten password cannot be reset. Add one here."),
+        "deleted": _("Deleted: your account and games are gone. You are a new guest now."),
+        "email_pending": _("A link to confirm %(email)s is on its way to that address: "
+                           "until it is opened, the address serves a password reset only. "
+                           "No mail? Give the address again to send a new link."),
+        "email_pending_saved": _("We sent a link to %(email)s: open it to confirm the "
+                                 "address."),
         "play": _("Play"),
         "leaderboard": _("Leaderboard"),
         # the live race beside a ranked daily (race.js)

@@ -16,6 +16,8 @@ urlpatterns = [
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
     path("profile/", views.profile, name="profile"),
     path("fair/", views.fair, name="fair"),
+    path("privacy/", views.privacy, name="privacy"),
+    path("accessibility/", views.accessibility, name="accessibility"),
     path("archive/", views.archive, name="archive"),
     path("replay/<str:session_id>/", views.replay, name="replay"),
     path("rules/<slug:game>/", views.rules, name="rules"),
@@ -26,5 +28,7 @@ urlpatterns = [
     path("account/reset/<uidb64>/<token>/", accounts.ResetConfirm.as_view(),
          name="reset-confirm"),
     path("account/reset/done/", accounts.ResetDone.as_view(), name="reset-done"),
+    # Proving an account's email (games/accounts/verification.py).
+    path("account/verify-email/<str:token>/", accounts.verify_email, name="verify-email"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

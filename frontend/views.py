@@ -142,6 +142,18 @@ def fair(request: HttpRequest) -> HttpResponse:
     return _page(request, "frontend/fair.html", days=days[::-1], upcoming=upcoming)
 
 
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What is kept about a player, why and for how long (games/accounts/leaving.py)."""
+    from django.conf import settings
+
+    return _page(request, "frontend/privacy.html",
+                 session_days=settings.SESSION_COOKIE_AGE // 86400)
+
+
+def accessibility(request: HttpRequest) -> HttpResponse:
+    return _page(request, "frontend/accessibility.html")
+
+
 @ensure_csrf_cookie
 def profile(request: HttpRequest) -> HttpResponse:
     return _page(request, "frontend/profile.html")

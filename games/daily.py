@@ -23,7 +23,7 @@ from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
 from games.errors import DealError
-from games.models import Deal
+from games.models import AuditEntry, Deal, GameSession
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,51 @@ def ensure_daily(
     except IntegrityError:
         # Another process created it in the meantime.
         return Deal.objects.get(game=game, date=date)
+
+
+def replace_daily(game: str, date: dt.date, actor: Any, reason: str,
+                  certifier: Certifier | None = None) -> Deal:
+    """A new deal for a daily whose day has not opened, with a new seed (the next
+    candidates), salt and commitment, published at once; the one it replaces is deleted
+    (no one has played it: its day has not opened).  Audited with both commitments, so the
+    trail shows that a published commitment was withdrawn, when and why.  A daily whose day
+    has opened is never replaced: its players' games are on it."""
+    reason = reason.strip()
+    if not reason:
+        raise DealError("replacing a daily needs a reason (kept in the audit trail)")
+    if date <= today():
+        raise DealError(f"the {game} daily of {date} has opened: it cannot be replaced")
+    old = Deal.objects.filter(game=game, date=date).first()
+    if old is None:
+        raise DealError(f"there is no {game} daily on {date} to replace")
+    secret, first = settings.DAILY_SECRET, old.candidate + 1
+    seed, candidate, certified, par, line, effort = (
+        daily_seed(date, game, secret, first), first, None, None, None, None)
+    if certifier is not None:
+        cert = certifier(date, game, secret, budget=settings.SOLVER_BUDGET_SECONDS,
+                         max_candidates=MAX_CANDIDATES, first_candidate=first)
+        if cert is None:
+            raise DealError(f"no certified {game} deal among candidates {first} to "
+                            f"{first + MAX_CANDIDATES - 1}: the daily is kept")
+        seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
+        line, effort = list(cert.moves), getattr(cert, "states", None) or None
+    with transaction.atomic():
+        old = Deal.objects.select_for_update().get(pk=old.pk)
+        if GameSession.objects.filter(deal=old).exists():
+            raise DealError(f"the {game} daily of {date} has been played: it cannot be replaced")
+        salt = new_salt()
+        new = Deal(game=game, date=date, seed=seed, candidate=candidate, certified=certified,
+                   par=par, effort=effort, line=line, salt=salt,
+                   commitment=commitment(game, date, seed, salt))
+        AuditEntry.objects.create(actor=actor, action="deal_replaced", reason=reason, data={
+            "game": game, "date": date.isoformat(),
+            "withdrawn": {"commitment": old.commitment, "candidate": old.candidate},
+            "published": {"commitment": new.commitment, "candidate": candidate}})
+        old._replacing = True  # type: ignore[attr-defined]  # the one way a committed deal goes
+        old.delete()
+        new.save()
+    log.warning("%s daily of %s replaced by %s: %s", game, date, actor, reason)
+    return new
 
 
 def todays_deal(game: str) -> Deal:

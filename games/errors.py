@@ -64,6 +64,16 @@ class PlayerMerged(Exception):
                          "as that account")
 
 
+class RecordBroken(Exception):
+    """A stored game whose moves no longer replay on its deal (a deal row changed under it,
+    which the seal on committed deals prevents: games/models.py ``Deal``).  Said, never a
+    500; the operators are told through the log."""
+
+    def __init__(self) -> None:
+        super().__init__("this game's stored moves do not replay on its deal, so it cannot "
+                         "be shown; the operators have been told")
+
+
 class DealError(ValueError):
     """A deal request that cannot be served; ``str`` is the reason."""
 
@@ -98,6 +108,8 @@ def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
         return 409, {"error": "player_merged", "reason": str(exc)}
     if isinstance(exc, SessionNotFound):
         return 404, {"error": "not_found", "reason": str(exc)}
+    if isinstance(exc, RecordBroken):
+        return 409, {"error": "record_broken", "reason": str(exc)}
     if isinstance(exc, (BadRequest, DealError)):
         return 400, {"error": "bad_request", "reason": str(exc)}
     if isinstance(exc, PlayerError):

@@ -90,6 +90,9 @@ class Player(models.Model):
     # The player's choice: left out of the live race others see on a ranked daily
     # (docs/api.md, "race").  The boards still list the game once it is an entry.
     hide_from_race = models.BooleanField(default=False)
+    # The person left (games/accounts/leaving.py): the row stays, nameless, only for the
+    # ranked attempts on the boards, which keep their ranks; no browser plays as it again.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
@@ -102,8 +105,20 @@ class Player(models.Model):
         return self.user_id is None
 
 
+class SealedDeal(ValueError):
+    """A change to a committed deal: once its commitment exists (published before its day)
+    nothing of it changes but its reveal; a daily is replaced only by a new deal with a new
+    commitment (games/daily.py ``replace_daily``, audited)."""
+
+
 class Deal(models.Model):
     """One deal of one game: a daily (``date`` set) or any other played deal."""
+
+    # What a commitment seals: every field but the reveal's time.  Kept by ``save`` here
+    # and, for the seed, the salt, the game and the commitment itself, by a trigger in
+    # PostgreSQL too (migration 0014), so no query of any kind rewrites them.
+    SEALED = ("game", "seed", "date", "public_id", "candidate", "certified", "par", "effort",
+              "salt", "commitment", "line")
 
     game = models.CharField(max_length=32, choices=GAME_CHOICES)
     seed = SeedField()
@@ -130,6 +145,8 @@ class Deal(models.Model):
 
     class Meta:
         ordering = ["-date", "game"]
+        permissions = [("view_deal_secrets", "Can see a committed deal's seed, salt and "
+                        "solver line before its reveal (each look is audited)")]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "date"], condition=Q(date__isnull=False), name="one_daily_per_game"
@@ -143,6 +160,32 @@ class Deal(models.Model):
     @property
     def is_daily(self) -> bool:
         return self.date is not None
+
+    @property
+    def committed(self) -> bool:
+        return bool(self.commitment)
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_at is not None
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding and self.pk is not None:
+            stored = Deal.objects.filter(pk=self.pk).values(*self.SEALED).first()
+            if stored is not None and stored["commitment"]:
+                changed = [name for name in self.SEALED
+                           if getattr(self, name) != stored[name]]
+                if changed:
+                    raise SealedDeal(
+                        f"{self} is committed: its {', '.join(changed)} cannot change (a "
+                        "daily is replaced by a new deal with a new commitment, before its day)")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        if self.commitment and not getattr(self, "_replacing", False):
+            raise SealedDeal(f"{self} is committed: it is replaced (games/daily.py "
+                             "replace_daily), never deleted")
+        return super().delete(*args, **kwargs)
 
     def clean(self) -> None:
         """A deal an operator types in (the admin) must be one the engine can deal."""
@@ -292,6 +335,20 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session_id} #{self.seq} {self.token}"
+
+
+class PendingEmail(models.Model):
+    """An address given for an account and not yet proven by the link mailed to it
+    (games/accounts/verification.py).  Until then it serves a password reset only; once
+    proven it becomes the account's email (``auth_user.email``, unique)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="pending_email")
+    address = models.CharField(max_length=254)
+    asked_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.address} (unverified)"
 
 
 class AuditEntry(models.Model):

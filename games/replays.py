@@ -13,11 +13,15 @@ Practice sessions stay their player's own.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from games.engine import Game, new_game, seen
-from games.engine.record import positions
+from games.engine.record import ReplayError, positions
+from games.errors import RecordBroken
 from games.models import GameSession, Player
+
+log = logging.getLogger(__name__)
 
 
 def watchable(session: GameSession, viewer: Player | None) -> bool:
@@ -37,9 +41,13 @@ def steps(session: GameSession) -> list[dict[str, Any]]:
 
     out = [step(0, None, None, new_game(session.game, int(session.deal.seed)))]
     played = positions(session.game, int(session.deal.seed), session.tokens)
-    for i, ((token, at_ms, *_), g) in enumerate(zip(session.moves, played, strict=True),
-                                                start=1):
-        out.append(step(i, token, at_ms, g))
+    try:
+        for i, ((token, at_ms, *_), g) in enumerate(zip(session.moves, played, strict=True),
+                                                    start=1):
+            out.append(step(i, token, at_ms, g))
+    except ReplayError as exc:
+        log.error("session %s does not replay on deal %s: %s", session.pk, session.deal_id, exc)
+        raise RecordBroken() from None
     return out
 
 

@@ -12,10 +12,15 @@ position: counts and times only, which the board shows anyway.
 
 from __future__ import annotations
 
+import logging
+
 from games import medals
 from games.engine import GAMES
-from games.engine.record import positions
+from games.engine.record import ReplayError, positions
+from games.errors import RecordBroken
 from games.models import GameSession
+
+log = logging.getLogger(__name__)
 
 SITE = "Daily Solitaire"
 SQUARES = "⬛🟥🟨🟦🟩"
@@ -29,8 +34,12 @@ def progress(session: GameSession) -> str:
     """Five squares: cards up at the end of each fifth of the stored moves."""
     tokens = session.tokens
     marks = {max(1, round(len(tokens) * k / 5)) for k in range(1, 6)} if tokens else set()
-    ups = [g.cards_up for i, g in enumerate(positions(session.game, int(session.deal.seed),
-                                                       tokens), start=1) if i in marks]
+    try:
+        ups = [g.cards_up for i, g in enumerate(
+            positions(session.game, int(session.deal.seed), tokens), start=1) if i in marks]
+    except ReplayError as exc:
+        log.error("session %s does not replay on deal %s: %s", session.pk, session.deal_id, exc)
+        raise RecordBroken() from None
     while len(ups) < 5:  # fewer than five moves (or none): the last count repeats
         ups.append(ups[-1] if ups else 0)
     return "".join(_square(n) for n in ups[:5])

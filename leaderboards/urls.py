@@ -11,6 +11,7 @@ urlpatterns = [
          name="weekly-leaderboard"),
     path("players/<int:player_id>/stats/", views.PlayerStatsView.as_view(), name="player-stats"),
     path("me/stats/", views.MyStatsView.as_view(), name="my-stats"),
+    path("me/export/", views.MyDataView.as_view(), name="my-data"),
     path("export/<str:date>/", views.ExportView.as_view(), name="export-day"),
     path(
         "leaderboards/<str:game>/<str:date>/",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.accounts import leaving
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
@@ -55,12 +56,13 @@ class PlayerStatsView(APIView):
         player = Player.objects.filter(pk=player_id).first()
         if player is not None and player.merged_into_id is not None:
             player = player.merged_into  # a guest who joined an account: its games are there
-        if player is None:
+        if player is None or player.deleted_at is not None:  # one who left has no profile
             return error("not_found", "there is no such player", 404)
         return Response(stats.player_stats(player))
 
 
 class MyStatsView(APIView):
+    makes_guest = True  # config/schema.py
     @extend_schema(responses={200: PlayerStatsOut}, summary="The current player's statistics")
     def get(self, request: Request) -> Response:
         player = current_player(request._request)
@@ -68,8 +70,36 @@ class MyStatsView(APIView):
         return Response(stats.player_stats(player))
 
 
+class MyDataView(APIView):
+    makes_guest = True  # config/schema.py
+    rate_limit_scope = "records"  # a whole history in one answer
+
+    @extend_schema(responses={200: OpenApiResponse(description=(
+        "the player's own data as JSON (docs/rules.md, \"Your data\"): who they are, "
+        "every game with its moves, result and review, their statistics"))},
+        summary="Download your own games and statistics")
+    def get(self, request: Request) -> HttpResponseBase:
+        player = current_player(request._request)
+        assert player is not None
+        body = {**leaving.export(player), "statistics": stats.player_stats(player)}
+        response = HttpResponse(json.dumps(body, indent=1),
+                                content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="daily-solitaire-player-{player.pk}.json"')
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
 class DailyLeaderboardView(APIView):
-    @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)}, summary="A day's ranking of one game's daily deal")
+    @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)},
+                   parameters=[
+                       OpenApiParameter("offset", {"type": "integer", "minimum": 0,
+                                                   "maximum": MAX_OFFSET, "default": 0},
+                                        description="rows to skip from the top of the board"),
+                       OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                  "maximum": 100, "default": 100},
+                                        description="rows to return"),
+                   ], summary="A day's ranking of one game's daily deal")
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad

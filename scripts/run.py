@@ -7,6 +7,7 @@ start beside Daphne.  One Ctrl-C (or the end of any one of them) stops them all.
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import signal
@@ -43,6 +44,51 @@ def _listening(port: int) -> bool:
         return False
 
 
+def port_holder(port: int) -> str:
+    """Who listens on ``port``: "pid 123 (python -m config.serve ...)", or how to find out
+    when the process belongs to another user (the kernel hides its sockets' owners)."""
+    import psutil
+
+    try:
+        found = [c.pid for c in psutil.net_connections(kind="tcp")
+                 if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port]
+    except psutil.AccessDenied:
+        found = []
+    for pid in found:
+        if pid is None:
+            continue
+        try:
+            command = " ".join(psutil.Process(pid).cmdline()) or psutil.Process(pid).name()
+        except psutil.Error:
+            command = "?"
+        return f"pid {pid} ({command[:120]})"
+    return f"a process of another user (`sudo ss -ltnp 'sport = :{port}'` names it)"
+
+
+def check_port(port: int) -> str | None:
+    """Why the server could not listen on 127.0.0.1:``port``, or None when it can.  Asked
+    before anything starts, so a busy port is said first, not after the migrations."""
+    with socket.socket() as s:
+        # As Twisted binds a listening port, so a port left in TIME_WAIT by a server just
+        # stopped counts as free, as it is for Daphne.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use by {port_holder(port)}: stop it, or serve on "
+                        f"another port: PORT={port + 1} make run")
+            return f"cannot listen on 127.0.0.1:{port}: {exc.strerror}"
+    return None
+
+
+def _port() -> int:
+    raw = os.environ.get("PORT", "8000")
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise SystemExit(f"PORT must be a port number from 1 to 65535, not {raw!r}")
+    return int(raw)
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -65,7 +111,11 @@ def main() -> int:
     # A local run: DEBUG on, so settings make (once) and keep a random secret pair for this
     # checkout in .local-secrets.json instead of refusing to start without them.
     os.environ.setdefault("DEBUG", "1")
-    port = os.environ.get("PORT", "8000")
+    port = str(_port())
+    busy = check_port(int(port))
+    if busy is not None:
+        print(f"==> {busy}", file=sys.stderr, flush=True)
+        return 1
     redis = os.environ.get("REDIS_URL") or os.environ.get("REDIS_SENTINELS")
     services = bool(os.environ.get("DATABASE_URL") and redis)
     print("==> migrating the database", flush=True)

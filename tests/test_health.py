@@ -63,11 +63,11 @@ def test_readyz_names_each_part_with_its_latency(client, db):
     r = client.get("/readyz")
     assert r.status_code == 200, r.content
     body = r.json()
-    assert body["status"] == "ready" and set(body["checks"]) == {"database", "redis"}
+    assert body["status"] == "ready" and set(body["checks"]) == {"database", "redis", "static"}
     for check in body["checks"].values():
         assert check["ok"] is True and isinstance(check["ms"], float) and check["ms"] >= 0
     worker = client.get("/readyz?worker=1").json()
-    assert set(worker["checks"]) == {"database", "redis", "broker"}
+    assert set(worker["checks"]) == {"database", "redis", "broker", "static"}
     broker = worker["checks"]["broker"]
     assert broker["ok"] and broker["queue"] == settings.CELERY_TASK_DEFAULT_QUEUE
     assert isinstance(broker["waiting"], int)
@@ -109,11 +109,54 @@ def test_asgi_health_answers_ahead_of_django(db):
     assert r["status"] == 200 and json.loads(r["body"]) == {"status": "ok"}
     r = _asgi("/readyz?worker=1", headers=[(b"host", b"10.1.2.3:8000")])
     assert r["status"] == 200, r["body"]
-    assert set(json.loads(r["body"])["checks"]) == {"database", "redis", "broker"}
+    assert set(json.loads(r["body"])["checks"]) == {"database", "redis", "broker", "static"}
     assert _asgi("/readyz?worker=x")["status"] == 400
     assert _asgi("/healthz", method="DELETE")["status"] == 405
     head = _asgi("/healthz", method="HEAD")
     assert head["status"] == 200 and head["body"] == b""
+
+
+def test_without_collected_static_files_readyz_fails_naming_collectstatic(tmp_path):
+    """DEBUG off and nothing collected: every page would be a 500 ("Missing staticfiles
+    manifest entry"); the server says so when it starts and /readyz is 503 saying what to
+    run, so a balancer or an orchestrator never routes to it."""
+    import urllib.error
+    import urllib.request
+
+    from tests.reliability.stack import stop, wait_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0",
+                "SECRET_KEY": "s" * 50, "DAILY_SECRET": "d" * 40, "SERVE_STATIC": "1",
+                "STATIC_ROOT": str(tmp_path / "empty"), "HEALTH_CACHE_SECONDS": "0",
+                "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres"})
+    log = tmp_path / "daphne.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1",
+                                 "-p", str(port), "config.asgi:application"],
+                                cwd=ROOT, env=env, stdout=out, stderr=out)
+    try:
+        wait_port(port, proc)
+
+        def get(path: str) -> tuple[int, bytes]:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                    return r.status, r.read()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read()
+
+        status, raw = get("/readyz")
+        body = json.loads(raw)
+        assert status == 503 and body["failing"] == ["static"], body
+        assert "collectstatic" in body["reason"] and str(tmp_path) not in body["reason"]
+        assert body["checks"]["database"]["ok"] and body["checks"]["static"]["ok"] is False
+        assert get("/")[0] == 500  # what the probe stands for
+        assert get("/healthz")[0] == 200  # the process is alive: only not ready
+    finally:
+        stop(proc)
+    said = log.read_text()
+    assert "collectstatic" in said and str(tmp_path / "empty") in said
 
 
 def test_beat_alive_reads_the_heartbeat(settings):

@@ -179,7 +179,9 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
         return player
     if player_id is not None:
         player = player_cache.get(player_id)
-        if player is not None and player.user_id is None:
+        # A deleted player (games/accounts/leaving.py) is nobody's: another browser still
+        # holding its session starts as a new guest.
+        if player is not None and player.user_id is None and player.deleted_at is None:
             return player
     if not create:
         return None
@@ -254,7 +256,11 @@ def set_hide_from_race(player: Player, hide: bool) -> Player:
 def sign_up(request: HttpRequest, username: object, password: object,
             email: object = None) -> Player:
     """Give the current guest an account; its games stay with it.  The email is optional
-    (games/accounts/recovery.py): without one a forgotten password cannot be reset."""
+    (games/accounts/recovery.py): without one a forgotten password cannot be reset.  It is
+    pending until the link mailed to it is opened, and the answer is the same whether or
+    not another account has it (games/accounts/verification.py)."""
+    from games.accounts import verification
+
     if not isinstance(username, str) or not USERNAME_RE.match(username):
         raise PlayerError(_("a username has 3 to 30 letters, digits, '_', '-' or '.'"))
     if not isinstance(password, str) or not password:
@@ -275,14 +281,12 @@ def sign_up(request: HttpRequest, username: object, password: object,
         with transaction.atomic():
             if User.objects.filter(username__iexact=username).exists():
                 raise PlayerError(_("that username is taken"))
-            if recovery.email_in_use(address):
-                raise PlayerError(str(recovery.EMAIL_TAKEN))
             user = User.objects.create_user(username=username, password=password)
             if address:
-                recovery.save_email(user, address)
+                verification.claim(request, user, address)
             player.user = user
             player.save(update_fields=["user"])
-    except IntegrityError:  # the username's index (the email's answers in save_email)
+    except IntegrityError:  # the username's index
         raise PlayerError(_("that username is taken")) from None
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = player.pk

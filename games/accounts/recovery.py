@@ -1,19 +1,25 @@
 """An account's email: optional, one account per address, used to sign in and to reset a
 forgotten password (docs/api.md, "Accounts").
 
-The address lives in Django's own ``auth_user.email``; migration 0007 adds a unique index
-on its lower-cased form (empty excluded), so two accounts cannot hold one address even when
-two sign-ups race.  Changing it asks for the current password: whoever can change the
-address can take the account through a reset, so a borrowed session must not be enough.
+The proven address lives in Django's own ``auth_user.email``; migration 0007 adds a unique
+index on its lower-cased form (empty excluded), so two accounts cannot hold one address
+even when two proofs race.  An address is proven by a link mailed to it first
+(games/accounts/verification.py); until then it is the account's pending address and
+serves a password reset only.  Changing it asks for the current password: whoever can
+change the address can take the account through a reset, so a borrowed session must not be
+enough.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -63,14 +69,41 @@ def save_email(user: AbstractBaseUser, email: str) -> None:
         raise PlayerError(str(EMAIL_TAKEN)) from None
 
 
-def set_email(player: Player, email: object, password: object) -> Player:
-    """Change (or, with "", remove) a signed-in player's email, given their password."""
+def set_email(request: HttpRequest, player: Player, email: object, password: object) -> Player:
+    """Give (or, with "", remove) a signed-in player's email, given their password.  A new
+    address is pending until the link mailed to it is opened; the answer is the same
+    whether another account has it (verification.py)."""
+    from games.accounts import verification
+
     if player.is_guest or player.user is None:
         raise PlayerError(_("only an account has an email: sign up first"))
     if not isinstance(password, str) or not player.user.check_password(password):
         raise PlayerError(_("wrong password: changing the email needs your current password"))
-    save_email(player.user, clean_email(email))
+    address = clean_email(email)
+    with transaction.atomic():
+        if not address:
+            save_email(player.user, "")
+            verification.forget(player.user)
+        else:
+            verification.claim(request, player.user, address)
     return player
+
+
+def reset_users(address: str) -> list[Any]:
+    """The accounts a password reset for ``address`` goes to, each with ``email`` set to
+    where the mail goes: the account that proved the address, else the accounts that gave
+    it and have no proven address of their own (a reset proves it: verification.py).  No
+    pending claim on an address another account proved gets a mail."""
+    User = get_user_model()
+    owners = list(User.objects.filter(email__iexact=address, is_active=True))
+    if owners:
+        return owners
+    claimants = list(User.objects.filter(pending_email__address__iexact=address, email="",
+                                         is_active=True).select_related("pending_email"))
+    for user in claimants:
+        # In memory: where this mail goes (the address as given), never saved from here.
+        user.email = user.pending_email.address
+    return claimants
 
 
 def username_for(login: str) -> str:

@@ -2,4 +2,11 @@
 disqualification (``inspection``).  Django's autodiscovery imports this package; the
 registrations live in ``registry``."""
 
-from games.admin import registry, review  # noqa: F401  (registers the models)
+from django.contrib import admin
+
+from games.admin import deals, registry, review  # noqa: F401  (registers the models)
+
+# The site's name, not Django's, on every admin page and its title.
+admin.site.site_header = "Daily Solitaire administration"
+admin.site.site_title = "Daily Solitaire admin"
+admin.site.index_title = "Players, deals, sessions and boards"

@@ -10,12 +10,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from games import signals
 from games.accounts.players import name_key
-from games.admin import inspection, volume
-from games.models import AuditEntry, Deal, GameSession, Player
+from games.admin import deals, inspection, volume
+from games.admin.readonly import ReadOnlyAdmin
+from games.models import AuditEntry, GameSession, Player
 
 
 @admin.register(Player)
@@ -30,29 +31,17 @@ class PlayerAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
-@admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
-    list_display = ["game", "date", "public_id", "certified", "par"]
-    list_filter = ["game", "date", "certified"]
-    search_fields = ["public_id"]
-
-
 def _operator(request: HttpRequest) -> Any:
     """The signed-in operator (the admin only lets staff through)."""
     return request.user
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
+    # The trail is only ever added to, by the audited operations themselves.
     list_display = ["created_at", "action", "session", "actor", "reason"]
     list_filter = ["action"]
     readonly_fields = ["session", "actor", "action", "reason", "data", "created_at"]
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # the trail is only ever added to
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class AuditInline(admin.TabularInline):
@@ -120,13 +109,17 @@ class GameSessionAdmin(admin.ModelAdmin):
 
     @admin.display(description="moves (server time)")
     def move_table(self, obj: GameSession) -> str:
+        # The raw server time (ms since the epoch) stays in each time's title, for copying.
         rows = format_html_join(
-            "", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((i, token, at) for i, (token, at, *_) in enumerate(obj.moves, start=1)),
+            "", '<tr class="move-row"><td>{}</td><td>{}</td><td title="{}">{}</td>'
+            '<td>{}</td><td>{}</td></tr>',
+            ((i, token, raw, at, offset, "" if gap is None else gap)
+             for i, token, at, offset, gap, raw in inspection.move_rows(obj)),
         )
         return format_html(
-            "<table><tr><th>#</th><th>move</th><th>server time (ms)</th></tr>{}</table>", rows
-        )
+            "<table><tr><th>#</th><th>move</th><th>server time ({})</th>"
+            "<th>since the deal was shown</th><th>gap (ms)</th></tr>{}</table>",
+            timezone.get_current_timezone_name(), rows)
 
     # -- inspection pages -----------------------------------------------------------------
     def get_urls(self) -> list[URLPattern]:
@@ -148,7 +141,12 @@ class GameSessionAdmin(admin.ModelAdmin):
 
     def replay_view(self, request: HttpRequest, pk: Any) -> HttpResponse:
         session = self._session(request, pk)
-        steps, tables = inspection.replay_steps(session)
+        # A daily still sealed: the cards its player saw, unless the operator may see the
+        # deal's secrets, and then the look is audited (games/admin/deals.py).
+        hide = not deals.may_see_secrets(request, session.deal)
+        if deals.sealed(session.deal) and not hide:
+            deals.audit_look(request, session.deal, f"replay of session {session.pk}")
+        steps, tables = inspection.replay_steps(session, hide_hidden=hide)
         try:
             step = min(max(int(request.GET.get("step", len(steps) - 1)), 0), len(steps) - 1)
         except ValueError:
@@ -180,14 +178,14 @@ class GameSessionAdmin(admin.ModelAdmin):
         if request.method == "POST":
             reason = request.POST.get("reason", "")
             try:
+                # The same operations as the review queue's (inspection.py): the boards,
+                # the player's review state and the queue all follow.
                 if request.POST.get("reinstate"):
                     inspection.reinstate(session, _operator(request), reason)
                     messages.success(request, "Session reinstated on the leaderboard.")
                 else:
                     inspection.disqualify(session, _operator(request), reason)
                     messages.success(request, "Session disqualified from the leaderboard.")
-                session.refresh_from_db()
-                signals.session_disqualified.send(GameSession, session=session)
                 return HttpResponseRedirect(self._change_url(session))
             except ValueError as exc:
                 error = str(exc)

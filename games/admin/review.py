@@ -13,7 +13,6 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from games import signals
 from games.admin import inspection
 from games.models import GameSession, WinUnderReview
 from games.review import REASONS
@@ -68,10 +67,6 @@ class ReviewQueueAdmin(admin.ModelAdmin):
             except ValueError as exc:
                 error = str(exc)
             else:
-                session.refresh_from_db()
-                signals.session_reviewed.send(GameSession, session=session)
-                if verdict == "disqualify":
-                    signals.session_disqualified.send(GameSession, session=session)
                 messages.success(request, f"{session}: {'cleared' if verdict == 'clear' else 'disqualified'}.")
                 return HttpResponseRedirect(reverse("admin:games_winunderreview_changelist"))
         found = session.signals or {}

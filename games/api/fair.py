@@ -7,7 +7,8 @@ import datetime as dt
 
 from django.conf import settings
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -57,6 +58,7 @@ class MyReviewsOut(serializers.Serializer):
 
 
 class MyReviewsView(APIView):
+    makes_guest = True  # config/schema.py
     @extend_schema(responses={200: MyReviewsOut},
                    summary="The current player's ranked wins and their fair-play review")
     def get(self, request: Request) -> Response:
@@ -118,13 +120,17 @@ class ArchiveOut(serializers.Serializer):
 
 class ArchiveView(APIView):
     @extend_schema(responses={200: ArchiveOut, 400: OpenApiResponse(ErrorOut)},
+                   parameters=[OpenApiParameter(
+                       "month", OpenApiTypes.STR, pattern=r"^\d{4}-\d{2}$",
+                       description="the month, YYYY-MM from 2000-01 to 2999-12 (this month "
+                                   "by default)")],
                    summary="A month of past dailies of a game (?month=YYYY-MM), each with the "
                            "player's own result; each can be played again as practice")
     def get(self, request: Request, game: str) -> Response:
         if game not in DAILY_GAMES:
             return error("bad_request", f"no daily for that game; daily games: "
                          f"{', '.join(DAILY_GAMES)}", 400)
-        month = request.query_params.get("month") or daily.today().strftime("%Y-%m")
+        month = request.query_params.get("month", daily.today().strftime("%Y-%m"))
         try:
             first, last = archive.month_days(month)
         except ValueError:

@@ -186,6 +186,9 @@ class HintOut(SessionOut):
 class ErrorOut(serializers.Serializer):
     error = serializers.CharField()
     reason = serializers.CharField()
+    request_id = serializers.CharField(
+        required=False, help_text="the request's id, also in the X-Request-ID header: quote "
+        "it when reporting a problem (config/logs.py)")
 
 
 class ConflictOut(ErrorOut):
@@ -229,8 +232,11 @@ class PlayerOut(serializers.Serializer):
     display_name = serializers.CharField()
     guest = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
-    email = serializers.CharField(allow_null=True, help_text="the account's email (only "
-                                  "the player sees it); null for a guest or none")
+    email = serializers.CharField(allow_null=True, help_text="the account's proven email "
+                                  "(only the player sees it); null for a guest or none")
+    email_pending = serializers.CharField(
+        allow_null=True, help_text="an address given and not yet proven by the link mailed "
+        "to it (it serves a password reset only); null for none")
     anonymous = serializers.BooleanField(help_text='named "anonymous" in the open data')
     hide_from_race = serializers.BooleanField(help_text="left out of the live race on "
                                               "ranked dailies")
@@ -320,3 +326,9 @@ class AnalysisOut(serializers.Serializer):
                                          allow_null=True)
     budget_seconds = serializers.FloatField(required=False)
     analysed_at = serializers.CharField(required=False)
+
+
+class MeDeleteIn(serializers.Serializer):
+    password = serializers.CharField(required=False, trim_whitespace=False,
+                                     help_text="an account's password")
+    confirm = StrictBooleanField(required=False, help_text="a guest: true")

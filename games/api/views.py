@@ -8,24 +8,27 @@ from uuid import UUID
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, daily, medals, replays, share
-from games.accounts import devices, players, recovery
+from games import analysis, daily, medals, ratelimit, replays, share
+from games.accounts import devices, leaving, players, recovery, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
-from games.errors import BadRequest, SessionNotFound, answer_for
+from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
 from games.live import presence
 from games.models import GameSession, Player
 from games.play import locked, operations
 from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
+BROKEN = OpenApiResponse(s.ErrorOut, description="record_broken: the stored moves do not "
+                         "replay on the deal")
 
 
 def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -65,7 +68,8 @@ def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
         "display_name": player.display_name,
         "guest": player.is_guest,
         "username": player.user.get_username() if player.user else None,
-        "email": (player.user.email or None) if player.user else None,
+        "email": (player.user.email or None) if player.user else None,  # proven only
+        "email_pending": verification.pending_address(player.user),
         "anonymous": player.anonymous,
         "hide_from_race": player.hide_from_race,
         "csrf_token": get_token(request),  # also sets the CSRF cookie
@@ -75,6 +79,9 @@ def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
 class PlayerAPIView(APIView):
     # Domain errors become answers through games.errors.answer_for, as on the socket.  (A
     # comment, not a docstring: the schema would show a docstring on every operation.)
+    # A first visit makes a guest, and new guests are limited per address: the schema
+    # documents the 429 (config/schema.py).
+    makes_guest = True
 
     def handle_exception(self, exc: Exception) -> Response:
         known = answer_for(exc)  # the same table as the socket's answers (games/errors.py)
@@ -109,6 +116,19 @@ class MeView(PlayerAPIView):
             players.set_hide_from_race(player, data["hide_from_race"])
         return Response(player_json(request, player))
 
+    @extend_schema(request=s.MeDeleteIn, responses={204: None, 400: ERR}, summary="Delete the account (or this guest) and its games; ranked attempts on the boards stay, nameless, so no rank moves (docs/rules.md, \"Your data\")")
+    def delete(self, request: Request) -> Response:
+        # It checks a password: limited per address as signing in is.
+        wait = ratelimit.hit("auth", f"a{ratelimit.client_address(request.META)}")
+        if wait is not None:
+            raise TryLater(gettext("too many tries: try again in %(s)s s") % {"s": wait}, wait)
+        data = validated(s.MeDeleteIn, request.data if request.data else {})
+        leaving.delete(request._request, player_of(request), data.get("password"),
+                       data.get("confirm"))
+        response = Response(status=status.HTTP_204_NO_CONTENT)
+        response.delete_cookie(devices.DEVICE_COOKIE)  # the browser keeps nothing of them
+        return response
+
 
 class SignUpView(PlayerAPIView):
     rate_limit_scope = "auth"  # games/ratelimit.py
@@ -134,14 +154,17 @@ class SignInView(PlayerAPIView):
 class EmailView(PlayerAPIView):
     rate_limit_scope = "auth"  # it checks a password: limited as signing in is
 
-    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Set, change or remove the account's email (needs the current password)")
+    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Give, change or remove the account's email (needs the current password); a new address is pending until the link mailed to it is opened")
     def put(self, request: Request) -> Response:
         data = validated(s.EmailIn, request.data)
-        player = recovery.set_email(player_of(request), data["email"], data["password"])
+        player = recovery.set_email(request._request, player_of(request), data["email"],
+                                    data["password"])
         return Response(player_json(request, player))
 
 
 class SignOutView(PlayerAPIView):
+    makes_guest = False
+
     @extend_schema(request=None, responses={204: None}, summary="Sign out")
     def post(self, request: Request) -> Response:
         players.sign_out(request._request)
@@ -149,6 +172,8 @@ class SignOutView(PlayerAPIView):
 
 
 class DailyView(PlayerAPIView):
+    makes_guest = False
+
     @extend_schema(responses={200: s.DailyOut}, summary="Today's daily deals")
     def get(self, request: Request) -> Response:
         day = daily.today()
@@ -250,7 +275,7 @@ class HintView(PlayerAPIView):
 
 
 class ShareView(PlayerAPIView):
-    @extend_schema(responses={200: s.ShareOut, 404: ERR}, summary="The session's result as text to share (no card in it)")
+    @extend_schema(responses={200: s.ShareOut, 404: ERR, 409: BROKEN}, summary="The session's result as text to share (no card in it)")
     def get(self, request: Request, session_id: str) -> Response:
         session = locked.owned(GameSession.objects.select_related("deal"), session_id,
                                player_of(request))
@@ -259,8 +284,9 @@ class ShareView(PlayerAPIView):
 
 class ReplayView(PlayerAPIView):
     rate_limit_scope = "records"  # a whole game's tables: limited like the open data
+    makes_guest = False
 
-    @extend_schema(responses={200: s.ReplayOut, 404: ERR}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
+    @extend_schema(responses={200: s.ReplayOut, 404: ERR, 409: BROKEN}, summary="The session step by step, as its player saw it (its player at any time; anyone once a ranked daily's day is closed)")
     def get(self, request: Request, session_id: str) -> Response:
         viewer = players.current_player(request._request, create=False)
         session = (GameSession.objects.select_related("deal", "player")

@@ -98,6 +98,9 @@ def _print_layout(g: Game) -> None:
         print(f"{hidden} | {shown}" if d else shown)
     if g.draw:
         print("stock (next card last): " + " ".join(CODE[c] for c in g.stock))
+    home = [code for pile in g.foundation_cards().values() for code in pile]
+    if home:  # only Baker's Dozen sends cards home at the deal; FreeCell's text stays fc-solve's
+        print("foundations: " + " ".join(home))
 
 
 def _replayed(args: argparse.Namespace, moves: list[str]) -> Game | None:

@@ -24,7 +24,7 @@ from collections import deque
 from typing import Any
 
 from . import deals
-from .cards import CODE, Card, parse_card
+from .cards import CODE, SUIT_LETTERS, Card, parse_card
 from .legal import Legal
 from .piles import CELL, EMPTY, FITS, FOUNDATION, STOCK, Move, Pile
 from .reasons import Reason
@@ -260,7 +260,14 @@ class Game(Legal):
         if self.draw:
             out["stock"] = [CODE[c] for c in self.stock]
             out["face_down"] = list(self.down)
+        # Every card is somewhere: Baker's Dozen sends the aces on top home at the deal.
+        out["foundations"] = self.foundation_cards()
         return out
+
+    def foundation_cards(self) -> dict[str, list[str]]:
+        """Each suit's foundation, ace first (a foundation holds its suit in order)."""
+        return {letter: [CODE[rank * 4 + suit] for rank in range(self.found[suit])]
+                for suit, letter in enumerate(SUIT_LETTERS)}
 
     def cannot_progress(self) -> bool:
         """A game's own quick proof that no card can ever go up (False: no proof; the

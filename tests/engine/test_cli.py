@@ -88,3 +88,28 @@ def test_the_engine_never_imports_django() -> None:
     assert out.stdout.strip() == "False"
     for path in (ROOT / "games" / "engine").rglob("*.py"):
         assert "import django" not in path.read_text() and "from django" not in path.read_text()
+
+
+def _cards_in(layout: dict) -> list[str]:
+    return [c for p in layout["tableau"] for c in p] + layout.get("stock", []) + [
+        c for pile in layout["foundations"].values() for c in pile]
+
+
+def test_deal_shows_all_52_cards_the_foundations_too_in_json_and_text() -> None:
+    # Baker's Dozen 910940 sends two aces home at the deal: they were in no key before.
+    d = json.loads(cli("deal", "bakers-dozen", "910940", "--json").stdout)
+    assert d["foundations"] == {"C": ["AC"], "D": ["AD"], "H": [], "S": []}
+    assert sorted(_cards_in(d)) == sorted({c for c in _cards_in(d)}) and len(_cards_in(d)) == 52
+    text = cli("deal", "bakers-dozen", "910940").stdout.splitlines()
+    assert text[-1] == "foundations: AC AD"
+    assert len(" ".join(text[:-1]).split()) == 50
+    from games.engine import GAMES
+    for game in GAMES:
+        layout = json.loads(cli("deal", game, "2024", "--json").stdout)
+        cards = _cards_in(layout)
+        assert len(cards) == len(set(cards)) == 52, game
+
+
+def test_freecell_text_stays_the_public_solvers_board_format() -> None:
+    text = cli("deal", "freecell", "617").stdout.splitlines()
+    assert len(text) == 8 and not any(line.startswith("foundations") for line in text)

@@ -19,7 +19,8 @@ except ImportError:  # pragma: no cover - the dev extras install it
 PAGES = [("/", "main h1"), ("/profile/", "#me-name"), ("/account/", "#acct-name"),
          ("/account/password-reset/", "#f-reset"), ("/fair/", "main h1"),
          ("/rules/klondike/", "main h1"), ("/leaderboards/freecell/", "main h1"),
-         ("/no/such/page/", "main h1"), ("/archive/?game=freecell", ".ar-day")]
+         ("/no/such/page/", "main h1"), ("/archive/?game=freecell", ".ar-day"),
+         ("/privacy/", "main h1"), ("/accessibility/", "main h1")]
 PAGES += [(f"/play/{game}/?deal=random", "#table[data-ready]") for game in GAMES]
 
 

@@ -1,6 +1,7 @@
 """An account people can recover (games/accounts/recovery.py, frontend/accounts.py): an
-optional email, one account per address, sign-in by username or email, and a password reset
-by mail whose link works once.  The same flow in a real browser, the link read from the mail
+optional email, proven by a link before it is used (tests/games/test_email_verification.py),
+one account per address, sign-in by username or email, and a password reset by mail whose
+link works once.  The same flow in a real browser, the link read from the mail
 the server wrote: tests/frontend/test_password_reset.py.
 
 What an attacker could try, and why it fails:
@@ -29,19 +30,34 @@ from django.test import Client
 
 PASSWORD = "correct horse 42"
 LINK = re.compile(r"https?://testserver(/account/reset/[^/\s]+/[^/\s]+/)")
+VERIFY = re.compile(r"https?://testserver(/account/verify-email/[^/\s]+/)")
 
 
-def account(api, username="ada", email="Ada@Example.COM"):
+def account(api, username="ada", email="Ada@Example.COM", prove=None):
+    """An account signed up over the API; with ``prove`` (the on-commit capture fixture)
+    its address proven by the link mailed to it, as its owner would."""
     c = api()
-    r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD, "email": email})
+    if prove is None:
+        r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
+                                         "email": email})
+    else:
+        with prove(execute=True):
+            r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
+                                             "email": email})
+        link = VERIFY.search(mail.outbox[-1].body).group(1)
+        assert Client().post(link).status_code == 200
+        mail.outbox.clear()
     assert r.status_code == 201, r.content
     c.csrf = c.client.cookies["csrftoken"].value
     return c, r.json()
 
 
-def test_sign_up_with_an_email_and_sign_in_by_either_name(api):
-    _, me = account(api)
-    assert me["email"] == "Ada@example.com"  # the domain is lower-cased, the rest kept
+def test_sign_up_with_an_email_and_sign_in_by_either_name(api,
+                                                          django_capture_on_commit_callbacks):
+    _, me = account(api, prove=django_capture_on_commit_callbacks)
+    assert me["email"] is None and me["email_pending"] == "Ada@example.com"  # until proven
+    assert api().get("/api/me/").json()["email_pending"] is None
+    assert get_user_model().objects.get(username="ada").email == "Ada@example.com"
     for login in ("ada", "ada@example.com", "ADA@EXAMPLE.COM"):
         other = api()
         r = other.post("/api/auth/signin/", {"username": login, "password": PASSWORD})
@@ -68,14 +84,16 @@ def test_a_bad_email_is_refused_and_nothing_is_made(api, email):
     assert not get_user_model().objects.filter(username="alan").exists()
 
 
-def test_one_address_belongs_to_one_account(api):
-    account(api, "ada", "ada@example.com")
+def test_one_address_belongs_to_one_account(api, django_capture_on_commit_callbacks):
+    account(api, "ada", "ada@example.com", prove=django_capture_on_commit_callbacks)
     c = api()
     r = c.post("/api/auth/signup/", {"username": "eve", "password": PASSWORD,
                                      "email": "ADA@example.com"})
-    assert r.status_code == 400 and "another account" in r.json()["reason"]
-    assert not get_user_model().objects.filter(username="eve").exists()
-    assert c.get("/api/me/").json()["guest"] is True  # still the guest it was
+    # The same answer as for a free address (test_email_verification.py): eve's account is
+    # made with the address pending, and it can never be proven.
+    assert r.status_code == 201 and r.json()["email"] is None
+    assert get_user_model().objects.get(username="ada").email == "ada@example.com"
+    assert get_user_model().objects.get(username="eve").email == ""
 
 
 @pytest.mark.django_db
@@ -89,15 +107,18 @@ def test_the_database_itself_refuses_a_second_account_with_the_address():
     User.objects.create_user("cy", "", PASSWORD)  # no address is not an address
 
 
-def test_changing_the_email_needs_the_password(api):
-    c, me = account(api)
+def test_changing_the_email_needs_the_password(api, django_capture_on_commit_callbacks):
+    c, me = account(api, prove=django_capture_on_commit_callbacks)
     r = c.put("/api/me/email/", {"email": "ada@new.example", "password": "wrong"})
     assert r.status_code == 400 and "current password" in r.json()["reason"]
     assert c.get("/api/me/").json()["email"] == "Ada@example.com"
     r = c.put("/api/me/email/", {"email": "ada@new.example", "password": PASSWORD})
-    assert r.status_code == 200 and r.json()["email"] == "ada@new.example"
+    # The proven address stays until the new one is proven.
+    assert r.status_code == 200 and r.json()["email"] == "Ada@example.com"
+    assert r.json()["email_pending"] == "ada@new.example"
     r = c.put("/api/me/email/", {"email": "", "password": PASSWORD})
     assert r.status_code == 200 and r.json()["email"] is None
+    assert r.json()["email_pending"] is None
     guest = api()
     r = guest.put("/api/me/email/", {"email": "g@example.com", "password": PASSWORD})
     assert r.status_code == 400 and "sign up first" in r.json()["reason"]

@@ -49,7 +49,12 @@ def test_the_session_page_shows_moves_with_server_times_and_timing_signals(opera
     r = operator.get(f"/admin/games/gamesession/{played.pk}/change/")
     page = r.content.decode()
     assert r.status_code == 200
-    assert str(played.moves[0][1]) in page
+    assert f'title="{played.moves[0][1]}"' in page  # the raw time, kept for copying
+    from games.admin.inspection import clock, since
+
+    assert clock(played.moves[0][1]) in page  # shown as a time of day, to the ms
+    start = int(played.created_at.timestamp() * 1000)
+    assert since(played.moves[-1][1], start) in page and "since the deal was shown" in page
     assert "fastest_gap_ms" in page and "median_gap_ms" in page and "undo_count: 1" in page
 
 
@@ -142,3 +147,41 @@ def test_an_operators_rename_keeps_the_look_alike_key_true(operator, api):
     player.refresh_from_db()
     assert player.display_name == "Quiet Heron 77"
     assert player.name_key == name_key("Quiet Heron 77")
+
+
+def test_times_read_as_a_clock_and_an_offset_from_the_deal():
+    from games.admin.inspection import clock, since
+
+    assert clock(1_764_590_400_123) == "2025-12-01 12:00:00.123"  # TIME_ZONE is UTC
+    assert since(1_000_061_005, 1_000_000_000) == "+1:01.005"
+    assert since(1_003_661_005, 1_000_000_000) == "+1:01:01.005"
+    assert since(999_999_000, 1_000_000_000) == "-0:01.000"
+
+
+def test_disqualifying_from_the_session_page_ends_the_review_everywhere(
+    api, operator, played
+):
+    """One operation wherever it is pressed: the session page's disqualification leaves
+    the win neither pending in the queue nor "under review" for its player."""
+    from leaderboards.tasks import score_session
+
+    GameSession.objects.filter(pk=played.pk).update(review="pending", verified=False,
+                                                    review_reasons=["fast_gaps"])
+    score_session(str(played.pk))
+    assert str(played.pk) in operator.get("/admin/games/winunderreview/").content.decode()
+    r = operator.post(f"/admin/games/gamesession/{played.pk}/disqualify/",
+                      {"reason": "moves 40 ms apart all game"})
+    assert r.status_code == 302
+    played.refresh_from_db()
+    assert (played.review, played.verified, played.disqualified) == ("disqualified", False, True)
+    assert f"/winunderreview/{played.pk}/change/" not in operator.get(
+        "/admin/games/winunderreview/").content.decode()
+    from leaderboards.models import Entry
+
+    assert Entry.objects.get(session=played).review == "disqualified"
+    r = operator.post(f"/admin/games/gamesession/{played.pk}/disqualify/",
+                      {"reason": "the replay shows a person", "reinstate": "1"})
+    played.refresh_from_db()
+    assert (played.review, played.verified, played.disqualified) == ("cleared", True, False)
+    assert [a.action for a in AuditEntry.objects.filter(session=played).order_by("created_at")
+            if a.action in ("disqualify", "reinstate")] == ["disqualify", "reinstate"]

@@ -119,11 +119,17 @@ def test_the_site_serves_the_manifest_the_worker_and_the_engine(client):
     assert m["display"] == "standalone" and m["start_url"] and m["theme_color"]
     sizes = {(i["sizes"], i["purpose"]) for i in m["icons"]}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    assert m["id"] == "/" and m["lang"] == "en" and m["dir"] == "ltr"
+    assert {s["form_factor"] for s in m["screenshots"]} == {"wide", "narrow"}
+    fr = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert fr["lang"] == "fr" and fr["description"] != m["description"]
     sw = client.get("/sw.js")
     assert sw.status_code == 200 and sw["Content-Type"].startswith("text/javascript")
     text = sw.content.decode()
     config = json.loads(text.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
     assert "/offline/" in config["shell"] and "/play/freecell/" in config["tables"]
+    # The install dialog's pictures are not kept for every visitor.
+    assert not any("/screenshots/" in u for u in config["shell"])
     engine = next(u for u in config["runtime"] if u.startswith("/offline/engine."))
     z = client.get(engine)
     assert z.status_code == 200 and "immutable" in z["Cache-Control"]

@@ -100,3 +100,30 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
         proc.terminate()
         out, _ = proc.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_make_run_on_a_busy_port_says_who_holds_it_before_starting_anything(tmp_path):
+    """A port taken by another process: said first, naming that process, and nothing is
+    migrated, served or started in the background."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    try:
+        out = subprocess.run([sys.executable, "scripts/run.py"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        holder.close()
+    assert out.returncode == 1
+    said = out.stdout + out.stderr
+    assert f"port {port} is in use by pid {os.getpid()}" in said, said
+    assert "pytest" in said or sys.executable in said  # the holder's command line
+    assert f"PORT={port + 1} make run" in said
+    assert "migrating" not in said and "http://127.0.0.1" not in said
+    assert not (tmp_path / "site.sqlite3").exists()  # nothing was started
+    bad = subprocess.run([sys.executable, "scripts/run.py"], cwd=ROOT,
+                         env={**env, "PORT": "eighty"}, capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode != 0 and "PORT must be a port number" in bad.stderr

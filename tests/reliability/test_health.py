@@ -21,6 +21,7 @@ from tests.reliability.stack import (
     Daphne,
     PrivatePostgres,
     PrivateRedis,
+    collected_static,
     migrate,
     site_env,
     stop,
@@ -38,7 +39,9 @@ def stack():
         pg.start()
         pg.create_database()
         rd.start()
-        env = site_env(pg.url, rd.url, BEAT_HEARTBEAT_SECONDS="1", BEAT_HEARTBEAT_MAX_AGE="3")
+        # Collected, as the image's build does: /readyz also says whether pages can be served.
+        env = site_env(pg.url, rd.url, BEAT_HEARTBEAT_SECONDS="1", BEAT_HEARTBEAT_MAX_AGE="3",
+                       STATIC_ROOT=str(collected_static()))
         migrate(env)
         web = Daphne(env, LOGS / "daphne-health.log")
         web.start()

@@ -48,12 +48,14 @@ def certify(
     budget: float = 10.0,
     max_candidates: int = 50,
     states: int = 3_000_000,
+    first_candidate: int = 0,
 ) -> Certificate | None:
-    """The first winnable candidate deal of (date, game), or None if none was certified
-    among ``max_candidates`` (the caller should alert an operator)."""
+    """The first winnable candidate deal of (date, game) from ``first_candidate`` on (a
+    replaced daily's successor starts past the one it replaces), or None if none was
+    certified among ``max_candidates`` (the caller should alert an operator)."""
     t0 = time.monotonic()
     rejected: list[tuple[int, str]] = []
-    for candidate in range(max_candidates):
+    for candidate in range(first_candidate, first_candidate + max_candidates):
         seed = daily_seed(date, game, secret, candidate)
         r = solve_deal(game, seed, Budget(budget, states))
         if r.status == SOLVED and _replays_as_win(game, seed, r.moves):

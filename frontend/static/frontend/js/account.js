@@ -21,9 +21,12 @@ function render(me) {
   document.getElementById('f-signin').hidden = !me.guest;
   document.getElementById('f-signout').hidden = me.guest;
   document.getElementById('f-email').hidden = me.guest;
-  document.getElementById('acct-email').textContent = me.email
-    ? t('email_is').replace('{email}', me.email) : t('no_email');
-  document.querySelector('#f-email [name=email]').value = me.email || '';
+  document.getElementById('delete-password').hidden = me.guest;
+  document.querySelector('#f-delete [name=password]').required = !me.guest;
+  const lines = [me.email ? t('email_is').replace('{email}', me.email) : (me.email_pending ? '' : t('no_email'))];
+  if (me.email_pending) lines.push(t('email_pending', { email: me.email_pending }));
+  document.getElementById('acct-email').textContent = lines.filter(Boolean).join(' ');
+  document.querySelector('#f-email [name=email]').value = me.email_pending || me.email || '';
   document.querySelector('#f-email [name=password]').value = '';
 }
 
@@ -49,10 +52,15 @@ form('f-anonymous', (d) => api.setAnonymous(d.anonymous === 'on'),
   (me) => t(me.anonymous ? 'anonymous_on' : 'anonymous_off'));
 form('f-race', (d) => api.setHideFromRace(d.hide_from_race === 'on'),
   (me) => t(me.hide_from_race ? 'race_hidden' : 'race_shown'));
-form('f-signup', (d) => api.signUp(d.username, d.password, d.email), named('signed_up'));
+// A new address is pending until the link mailed to it is opened (the answer is the same
+// whether another account has it: games/accounts/verification.py).
+const pending = (me) => (me.email_pending ? ' ' + t('email_pending_saved', { email: me.email_pending }) : '');
+form('f-signup', (d) => api.signUp(d.username, d.password, d.email),
+  (me) => named('signed_up')(me) + pending(me));
 form('f-email', (d) => api.setEmail(d.email, d.password),
-  (me) => t(me.email ? 'email_saved' : 'email_removed'));
+  (me) => (me.email_pending ? pending(me).trim() : t(me.email ? 'email_saved' : 'email_removed')));
 form('f-signin', (d) => api.signIn(d.username, d.password), named('signed_in'));
 form('f-signout', () => api.signOut().then(() => null), () => t('signed_out'));
+form('f-delete', (d) => api.deleteMe(d.password).then(() => null), () => t('deleted'));
 
 api.me().then(render, (e) => show(e.message, false));

@@ -51,5 +51,6 @@ export const signUp = (username, password, email) => call('POST', '/api/auth/sig
 export const setEmail = (email, password) => call('PUT', '/api/me/email/', { email, password });
 export const signIn = (username, password) => call('POST', '/api/auth/signin/', { username, password });
 export const signOut = () => call('POST', '/api/auth/signout/', {});
+export const deleteMe = (password) => call('DELETE', '/api/me/', password ? { password } : { confirm: true });
 export const stats = () => call('GET', '/api/me/stats/');
 export const reviews = () => call('GET', '/api/me/reviews/');

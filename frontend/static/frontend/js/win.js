@@ -44,7 +44,8 @@ export function showReview(st) {
   const line = $('win-review');
   line.hidden = !st.s.ranked || !r;
   if (line.hidden) return;
-  if (r.verified === null) line.textContent = t('review_checking');
+  if (r.state === 'disqualified') line.textContent = t('review_disqualified');
+  else if (r.verified === null) line.textContent = t('review_checking');
   else if (r.verified) line.textContent = t('review_verified');
   else line.textContent = t('review_pending', { why: r.reasons.join('; ') });
 }
