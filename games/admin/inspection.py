@@ -34,7 +34,7 @@ class Step:
 def replay_steps(session: GameSession) -> tuple[list[Step], list[dict[str, Any]]]:
     """Each stored move re-applied in turn: the steps and, per step, the full table
     (hidden cards included: this is for operators only).  Stops at the first bad move."""
-    g = new_game(session.game, session.deal.seed)
+    g = new_game(session.game, session.deal.seed, session.scored_by)
     steps = [Step(0, "", None, None, g.score if g.has_score else None, g.cards_up)]
     tables = [_table(g)]
     previous: int | None = None
