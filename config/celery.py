@@ -38,6 +38,35 @@ def _django_logging(loglevel: int | str | None = None, **kwargs: Any) -> None:
         logging.getLogger().setLevel(loglevel)
 
 
+@signals.celeryd_init.connect
+def _close_worker_transport(sender: Any = None, conf: Any = None,
+                            options: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    """A worker that reads the close queue alone (``-Q $CELERY_CLOSE_QUEUE``) holds what it
+    takes under unacknowledged keys of its own, for CELERY_CLOSE_VISIBILITY_TIMEOUT.
+
+    The Redis transport hands a message out again once it has been unacknowledged for the
+    visibility timeout, and every worker sweeps the one set of unacknowledged messages with
+    its own timeout: with the close in that set, any worker with the ordinary two minutes
+    would hand a long close to a second worker while the first still runs it (and a third,
+    two minutes later).  Kept apart, only the close workers sweep the close's messages, with
+    a timeout above the close's longest run; a close worker that dies still has its close
+    handed out again (and beat's hourly catch-up asks for it anyway)."""
+    from django.conf import settings
+
+    queues = (options or {}).get("queues") or []
+    if isinstance(queues, str):
+        queues = queues.split(",")
+    close = settings.CELERY_CLOSE_QUEUE
+    if close not in queues or conf is None:
+        return
+    if set(queues) != {close}:
+        log.warning("this worker reads %s beside other queues: a close running longer than "
+                    "CELERY_VISIBILITY_TIMEOUT can be handed to a second worker; start a "
+                    "worker for it alone (celery -A config worker -Q %s)", close, close)
+        return
+    conf.broker_transport_options = settings.CELERY_CLOSE_TRANSPORT_OPTIONS
+
+
 @signals.task_prerun.connect
 def _task_id_in_logs(task_id: str | None = None, **kwargs: Any) -> None:
     from config.logs import request_id_var

@@ -274,6 +274,11 @@ TABLES_MAX_MB = env_int("TABLES_MAX_MB", 100)
 PLAYER_CACHE_SECONDS = env_int("PLAYER_CACHE_SECONDS", 0 if TESTING else 60)
 # How long a session's cached copy lives (PostgreSQL holds the session itself); 0: none.
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 600)
+# A live day's board counts its unfinished attempts (and orders them) at most this often, in
+# a task (leaderboards/pending.py); the week and all-time boards are computed again at most
+# this often after a change (leaderboards/periods.py).  0: at every request (the test run).
+BOARD_COUNT_SECONDS = env_int("BOARD_COUNT_SECONDS", 0 if TESTING else 10)
+PERIOD_BOARD_SECONDS = env_int("PERIOD_BOARD_SECONDS", 0 if TESTING else 60)
 
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -294,6 +299,25 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
+# The day's close and the rank index's rebuild run on a queue of their own, read by workers
+# started for it alone (`celery worker -Q <it>`): those hold a message for
+# CELERY_CLOSE_VISIBILITY_TIMEOUT seconds, above a close's longest run, under unacknowledged
+# keys of their own, so no worker hands a running close to another (config/celery.py).
+CELERY_CLOSE_QUEUE = env_str("CELERY_CLOSE_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-close")
+CELERY_CLOSE_VISIBILITY_TIMEOUT = env_int("CELERY_CLOSE_VISIBILITY_TIMEOUT", 7200)
+CELERY_CLOSE_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS,
+    "visibility_timeout": CELERY_CLOSE_VISIBILITY_TIMEOUT,
+    "unacked_key": "unacked-close",
+    "unacked_index_key": "unacked-close-index",
+    "unacked_mutex_key": "unacked-close-mutex",
+}
+# Games a close works on at once, each on a connection of its own (leaderboards/closing.py).
+CLOSE_WORKERS = env_int("CLOSE_WORKERS", 2)
+CELERY_TASK_ROUTES = {
+    "leaderboards.tasks.close_day": {"queue": CELERY_CLOSE_QUEUE},
+    "leaderboards.tasks.rebuild_rank_index": {"queue": CELERY_CLOSE_QUEUE},
+}
 # Beat's crontabs follow the daily clock: midnight is the daily time zone's midnight.
 CELERY_TIMEZONE = DAILY_TIME_ZONE
 # One minute past midnight, so that a worker whose clock is a little behind beat's still
@@ -453,6 +477,10 @@ CONTENT_SECURITY_POLICY = {
 # (per client address for sign-up/sign-in); 0 turns a limit off.  Generous by default: a
 # person playing fast makes a few moves a second.  The test run raises them so hundreds of
 # tests from one address are not throttled; the rate-limit tests set their own.
+# Every frame a client sends over a socket, whatever its type (games/live/frames.py): this
+# many a second on average per socket, this many at once; past that, refused unread.
+SOCKET_FRAMES_PER_SECOND = env_int("SOCKET_FRAMES_PER_SECOND", 30)
+SOCKET_FRAME_BURST = env_int("SOCKET_FRAME_BURST", 60)
 RATE_LIMITS = {
     "sessions": (env_int("RATE_LIMIT_SESSIONS", 3000 if TESTING else 60), 60),
     "moves": (env_int("RATE_LIMIT_MOVES", 30000 if TESTING else 1200), 60),

@@ -167,8 +167,12 @@ class GameSession(models.Model):
     STATUS_CHOICES = [(PLAYING, "playing"), (WON, "won"), (RESIGNED, "resigned")]
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions")
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions")
+    # No index of their own: player_deal_idx leads with the player, board_idx with the deal,
+    # and each index more is one more write on every session stored or updated.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions",
+                               db_index=False)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions",
+                             db_index=False)
     game = models.CharField(max_length=32, choices=GAME_CHOICES)  # copied for filtering
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
@@ -196,8 +200,9 @@ class GameSession(models.Model):
         null=True, blank=True, help_text="the same span, every gap over 60 s counted as 60 s")
     # Who played, as keyed hashes (never the raw address or cookie): an earlier attempt at
     # the same deal from the same address or device by another player is a linked attempt.
-    client_key = models.CharField(max_length=64, blank=True, db_index=True)
-    device_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # Indexed in Meta (equality only: no second index for LIKE, as db_index would make).
+    client_key = models.CharField(max_length=64, blank=True)
+    device_key = models.CharField(max_length=64, blank=True)
     # A practice game played offline and uploaded (games/offline.py): the client's id for
     # it, so that a retried upload finds the game it stored instead of storing it twice.
     offline_id = models.CharField(max_length=40, blank=True, default="")
@@ -221,7 +226,13 @@ class GameSession(models.Model):
             # The daily leaderboard: ranked, not disqualified sessions of one deal.
             models.Index(fields=["deal", "ranked", "disqualified", "status"], name="board_idx"),
             models.Index(fields=["player", "deal"], name="player_deal_idx"),
-            models.Index(fields=["game", "status", "created_at"], name="admin_filter_idx"),
+            # The admin's list, newest first (its filters narrow a backward walk of it).
+            models.Index(fields=["created_at"], name="session_created_idx"),
+            models.Index(fields=["client_key"], name="session_client_key_idx"),
+            models.Index(fields=["device_key"], name="session_device_key_idx"),
+            # The few disqualified attempts, which the period boards leave out by their ids.
+            models.Index(fields=["game"], condition=Q(disqualified=True),
+                         name="disqualified_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["player", "offline_id"], condition=~Q(offline_id=""),

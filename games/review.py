@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from games import line_share
@@ -88,11 +89,14 @@ def _other_players(session: GameSession) -> list[dict[str, Any]]:
     keys = {k for k in (session.client_key, session.device_key) if k}
     if not keys:
         return []
+    # Matched in the query (the client_key and device_key indexes): a day's deal has up to
+    # millions of attempts, and reading every earlier one made each review, the scoring
+    # task's and the close's, take seconds at a hundred thousand.
     earlier = GameSession.objects.filter(
+        Q(client_key__in=keys) | Q(device_key__in=keys),
         deal_id=session.deal_id, created_at__lt=session.created_at,
     ).exclude(player_id=session.player_id)
-    found = [s for s in earlier.only("id", "player_id", "client_key", "device_key", "created_at")
-             if {s.client_key, s.device_key} & keys]
+    found = list(earlier.only("id", "player_id", "client_key", "device_key", "created_at"))
     return [{"session": str(s.pk), "player": s.player_id,
              "same": "device" if s.device_key and s.device_key == session.device_key
              else "address", "created_at": s.created_at.isoformat()} for s in found]

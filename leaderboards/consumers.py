@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.days import parse_day
 from games.engine import GAMES
+from games.live import frames
 from leaderboards import live, race
 
 CLOSE_BAD_BOARD = 4400
@@ -19,6 +20,8 @@ CLOSE_BAD_BOARD = 4400
 class BoardConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     racing: tuple[str, Any] | None = None
+    budget: frames.FrameBudget | None = None
+    flooded = False
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -47,6 +50,15 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     async def push(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """Boards are read-only: a frame is dropped unread, and a client that floods the
+        socket is closed (games/live/frames.py)."""
+        if self.budget is None:
+            self.budget = frames.FrameBudget()
+        if not self.budget.take() and self.budget.flooding() and not self.flooded:
+            self.flooded = True
+            await self.close(code=frames.CLOSE_FLOOD)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Boards are read-only; anything sent is ignored."""

@@ -15,9 +15,9 @@ from django.db.models import F
 
 from games import medals
 from games.models import Deal, GameSession, Player
-from leaderboards import index
+from leaderboards import index, pending
 from leaderboards.keys import sort_key
-from leaderboards.models import Entry
+from leaderboards.models import DayClosed, Entry
 
 
 def entry_values(session: GameSession) -> dict[str, Any]:
@@ -86,51 +86,97 @@ def _review(v: dict[str, Any]) -> str:
 
 MAX_OFFSET = 10_000  # deeper than any player pages; a bound on the work of one answer
 
+Row = tuple[Any, str, dict[str, Any], Player]  # (session id, name, values, player)
+
+
+def _scored_rows(session_ids: list[str]) -> list[Row]:
+    """The entries of these sessions, in this order (a page of the rank index)."""
+    found = {str(e.session_id): e for e in Entry.objects.filter(session_id__in=session_ids)
+             .select_related("player").annotate(status=F("session__status")).order_by()}
+    return [(e.session_id, e.player.display_name, e.__dict__, e.player)
+            for e in (found.get(sid) for sid in session_ids) if e is not None]
+
+
+def _pg_scored(game: str, date: dt.date, deal_id: int, offset: int, limit: int,
+               closed: int | None) -> tuple[int, list[Row]]:
+    """The scored entries from PostgreSQL while Redis has no rank index: a range of
+    entry_rank_idx, the day's few disqualified attempts left out; the count is the close's
+    own on a closed day."""
+    disqualified = list(GameSession.objects.filter(deal_id=deal_id, ranked=True,
+                                                   disqualified=True).values_list("id", flat=True))
+    qs = Entry.objects.filter(game=game, date=date).exclude(session_id__in=disqualified)
+    count = closed if closed is not None else qs.count()
+    page = (qs.select_related("player").annotate(status=F("session__status"))
+            .order_by("sort_key", "session_id")[offset:offset + limit])
+    return count, [(e.session_id, e.player.display_name, e.__dict__, e.player) for e in page]
+
+
+def _session_row(s: GameSession) -> Row:
+    v = entry_values(s)
+    v["status"] = s.status
+    return (s.id, s.player.display_name, v, s.player)
+
+
+def _pending_rows(game: str, date: dt.date, deal_id: int, start: int, count: int
+                  ) -> tuple[int, list[Row]]:
+    """Rows ``start`` to ``start + count`` after the scored wins: wins not scored yet (at
+    their place by the same key), then the unfinished attempts.  Returns (wins not scored
+    yet, rows)."""
+    late = sorted((_session_row(s) for s in pending.unscored_wins(deal_id)),
+                  key=lambda r: (r[2]["sort_key"], str(r[0])))
+    rows = late[start:start + count]
+    skip = max(0, start - len(late))
+    ids = pending.page(game, date, deal_id, skip, count - len(rows))
+    found = {str(s.id): s for s in GameSession.objects.filter(id__in=ids)
+             .select_related("player", "deal").defer("moves")}
+    rows += [_session_row(found[sid]) for sid in ids if sid in found]
+    return len(late), rows
+
+
+def board(game: str, date: dt.date, limit: int = 100, offset: int = 0
+          ) -> tuple[int, list[dict[str, Any]]]:
+    """(rows on the whole board, rows ``offset`` to ``offset + limit`` in rank order).
+
+    The scored wins (every entry, once the day is closed) come from the Redis rank index:
+    its size and a range of it, then the page's entries by their ids.  While the day is
+    played, the unfinished attempts follow them (leaderboards/pending.py).  Without the
+    index (Redis lost it: a rebuild is asked for) the same rows come from PostgreSQL."""
+    offset = min(max(offset, 0), MAX_OFFSET)
+    upto = offset + limit
+    deal = Deal.objects.filter(game=game, date=date).values_list("id", "par").first()
+    if deal is None:
+        return 0, []
+    deal_id, par = deal
+    closed = DayClosed.objects.filter(game=game, date=date).values_list(
+        "entries", flat=True).first()
+    got = index.page(game, date, offset, limit)
+    if got is not None:
+        scored, ids = got
+        rows = _scored_rows(ids)
+    else:
+        scored, rows = _pg_scored(game, date, deal_id, offset, limit, closed)
+    total = scored
+    if closed is None:
+        unfinished, won = pending.counts(game, date, deal_id)
+        late = max(0, won - scored)  # wins stored whose scoring has not run yet
+        if upto > scored:
+            start = max(offset, scored)
+            late, more = _pending_rows(game, date, deal_id, start - scored, upto - start)
+            rows += more
+        total = scored + late + unfinished
+    return total, [_row(i, name, v, public_session(player, sid), par)
+                   for i, (sid, name, v, player) in enumerate(rows, start=offset + 1)]
+
 
 def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0
             ) -> list[dict[str, Any]]:
     """Rows ``offset`` to ``offset + limit`` of the day's board, in rank order."""
-    offset = min(max(offset, 0), MAX_OFFSET)
-    upto = offset + limit
-    scored = list(
-        Entry.objects.filter(game=game, date=date, session__disqualified=False,
-                             session__ranked=True)
-        .select_related("player").annotate(status=F("session__status"))
-        .order_by("sort_key", "session_id")[:upto]
-    )
-    rows: list[tuple[int, str, dict[str, Any], Any, Player]] = [
-        (e.sort_key, e.player.display_name, e.__dict__, e.session_id, e.player) for e in scored
-    ]
-    if len(rows) < upto:
-        pending = (
-            GameSession.objects.filter(
-                deal__game=game, deal__date=date, ranked=True, disqualified=False,
-                started_at__isnull=False, entry__isnull=True,
-            )
-            .select_related("player", "deal").defer("moves")
-            .order_by("-cards_up", "move_count", "id")[: upto - len(rows)]
-        )
-        for s in pending:
-            v = entry_values(s)
-            v["status"] = s.status
-            if v["won"]:
-                # Won but not scored yet: shown at once, at its place, by the same key.
-                v["score"] = s.score
-            rows.append((v["sort_key"], s.player.display_name, v, s.id, s.player))
-        rows.sort(key=lambda r: (r[0], str(r[3])))
-    par = day_par(game, date)
-    return [_row(i, name, v, public_session(player, sid), par)
-            for i, (_, name, v, sid, player) in enumerate(rows[offset:upto], start=offset + 1)]
+    return board(game, date, limit, offset)[1]
 
 
 def total(game: str, date: dt.date) -> int:
     """How many rows the day's board has (every page together)."""
-    scored = Entry.objects.filter(game=game, date=date, session__disqualified=False,
-                                  session__ranked=True).count()
-    pending = GameSession.objects.filter(
-        deal__game=game, deal__date=date, ranked=True, disqualified=False,
-        started_at__isnull=False, entry__isnull=True).count()
-    return scored + pending
+    return board(game, date, 1, 0)[0]
 
 
 def own_row(game: str, date: dt.date, player_id: int | None) -> dict[str, Any] | None:

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.db import transaction
 
 from games import signals
-from games.models import AuditEntry, GameSession, Player
-from leaderboards import closing, index, live
+from games.models import GameSession, Player
+from leaderboards import closing, index, live, periods
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values
 from leaderboards.tasks import close_day, score_session
@@ -43,20 +43,16 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     if day is None:
         return
     if session.ranked and closing.is_closed(session.game, day):
-        before = dict(Entry.objects.filter(game=session.game, date=day)
-                      .values_list("session_id", "final_rank"))
-        close_day.apply((day.isoformat(),))
-        after = dict(Entry.objects.filter(game=session.game, date=day)
-                     .values_list("session_id", "final_rank"))
-        moved = sum(1 for k, v in after.items() if before.get(k) != v)
-        AuditEntry.objects.create(session=session, action="day_reclosed",
-                                  reason=f"{session.game} {day}: final ranks written again",
-                                  data={"ranks_changed": moved})
+        # On the close's queue (the change is committed: the signal is sent after it): a
+        # million entries are ranked again in seconds, which no admin request waits for.
+        close_day.apply_async((day.isoformat(), session.game, True, str(session.pk)),
+                              queue=settings.CELERY_CLOSE_QUEUE)
         return
     if session.disqualified:
         index.remove(session.game, day, session.pk)
-    else:
-        index.rebuild(session.game, day)
+    elif (entry := Entry.objects.filter(session=session).first()) is not None:
+        index.add(entry)  # reinstated: back at its place
+    periods.invalidate(session.game, day)
     live.push_board(session.game, day)
 
 
@@ -72,15 +68,19 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
     days |= set(Entry.objects.filter(player=guest).values_list("game", "date"))
     Entry.objects.filter(player=guest).update(player=account)
     days |= {(s.game, s.deal.date) for s in demoted if s.deal.date is not None}
-    closed = {d for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
+    closed = {(g, d) for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
 
     def after() -> None:
         for game, date, session_id in gone:
             index.remove(game, date, session_id)
-        for date in sorted(closed):
-            close_day.apply((date.isoformat(),))  # final ranks without the demoted attempt
+        for game, date in sorted(closed):
+            # Final ranks without the demoted attempt, on the close's queue: seconds for a
+            # day of a million, which the signing-in player does not wait for.
+            close_day.apply_async((date.isoformat(), game, True),
+                                  queue=settings.CELERY_CLOSE_QUEUE)
         for game, date in days:
-            if date not in closed:
+            periods.invalidate(game, date)
+            if (game, date) not in closed:
                 live.push_board(game, date)
 
     transaction.on_commit(after)

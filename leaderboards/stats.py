@@ -151,35 +151,36 @@ def calendar(sessions: Any, frozen: set[dt.date]) -> list[dict[str, Any]]:
 
 def period_board(game: str, start: dt.date | None, end: dt.date | None,
                  limit: int = 100) -> list[dict[str, Any]]:
-    """Players by daily wins over a period (all time when unbounded), then best time."""
-    qs = Entry.objects.filter(game=game, session__disqualified=False, session__ranked=True)
+    """Players by daily wins over a period (all time when unbounded), then best time.
+
+    Computed from the entries alone: the wins grouped by player, then the days played of
+    the hundred players shown; the few disqualified attempts are left out by their ids (a
+    partial index of sessions), never by joining every entry to its session.  Read through
+    ``leaderboards.periods``, which keeps the result."""
+    disqualified = GameSession.objects.filter(game=game, disqualified=True).values("id")
+    qs = Entry.objects.filter(game=game).exclude(session_id__in=disqualified)
     if start is not None:
         qs = qs.filter(date__gte=start)
     if end is not None:
         qs = qs.filter(date__lte=end)
-    board = (
-        qs.values("player_id", "player__display_name")
-        .annotate(
-            wins=Count("id", filter=Q(won=True)),
-            played=Count("id"),
-            best_time_ms=Min("time_ms", filter=Q(won=True)),
-            best_score=Max("score", filter=Q(won=True)),
-        )
-        .filter(wins__gt=0)
+    rows = list(
+        qs.filter(won=True).values("player_id")
+        .annotate(wins=Count("id"), best_time_ms=Min("time_ms"), best_score=Max("score"))
         .order_by("-wins", "best_time_ms", "player_id")[:limit]
     )
-    rows = list(board)
+    ids = [r["player_id"] for r in rows]
+    played = dict(qs.filter(player_id__in=ids).values("player_id")
+                  .annotate(n=Count("id")).values_list("player_id", "n"))
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
     days: dict[int, list[dt.date]] = defaultdict(list)
-    for pid, day in qs.filter(won=True, player_id__in=[r["player_id"] for r in rows]).values_list(
-        "player_id", "date"
-    ):
+    for pid, day in qs.filter(won=True, player_id__in=ids).values_list("player_id", "date"):
         days[pid].append(day)
     out = []
     for rank, r in enumerate(rows, start=1):
         current, best = streaks(days[r["player_id"]])
         out.append({
-            "rank": rank, "player": r["player__display_name"], "wins": r["wins"],
-            "played": r["played"], "best_time_ms": r["best_time_ms"],
+            "rank": rank, "player": names.get(r["player_id"], ""), "wins": r["wins"],
+            "played": played.get(r["player_id"], 0), "best_time_ms": r["best_time_ms"],
             "best_score": r["best_score"], "current_streak": current, "best_streak": best,
         })
     return out

@@ -9,15 +9,14 @@ from typing import Any
 
 from celery import shared_task
 from django.db import transaction
-from django.utils import timezone
 
 from games import days
 from games.daily import today
 from games.engine import DAILY_GAMES
-from games.models import Deal, GameSession
+from games.models import AuditEntry, Deal, GameSession
 from games.review import review
-from leaderboards import closing, index, live
-from leaderboards.models import DayClosed, Entry
+from leaderboards import closing, index, live, pending, periods
+from leaderboards.models import Entry
 from leaderboards.ranking import entry_values
 
 log = logging.getLogger(__name__)
@@ -50,33 +49,33 @@ def score_session(session_id: str) -> dict[str, Any] | None:
         entry, _ = Entry.objects.update_or_create(session=session, defaults=entry_values(session))
     if not session.disqualified:
         index.add(entry)
+    periods.invalidate(entry.game, entry.date)
     live.push_board(entry.game, entry.date)
     return {"session": session_id, "rank": index.rank(entry.game, entry.date, session_id)}
 
 
 @shared_task(acks_late=True)
-def close_day(date: str | None = None) -> dict[str, int]:
+def close_day(date: str | None = None, game: str | None = None, force: bool = False,
+              correction_of: str | None = None) -> dict[str, int]:
     """Final ranks for a finished day (yesterday by default; leaderboards/closing.py): open
     ranked attempts end, unfinished ones get their entries, every entry its final rank, and
     the index is rebuilt.  Once the day is over its deals' seeds and salts are revealed
-    (docs/deals.md, "Commit, then reveal").  A day not over yet is left alone."""
+    (docs/deals.md, "Commit, then reveal").  A day not over yet is left alone, and so is a
+    game's day already closed unless ``force`` (a late correction closes it again).
+
+    It runs on a queue of its own (CELERY_CLOSE_QUEUE), whose workers hold a message for
+    CELERY_CLOSE_VISIBILITY_TIMEOUT before the broker hands it to another (config/celery.py):
+    a close that takes minutes is not run again beside itself.
+
+    ``correction_of``: the session whose disqualification (or reinstatement) asked for this
+    close; the audit trail keeps the re-close with the number of ranks written again."""
     day = dt.date.fromisoformat(date) if date else today() - dt.timedelta(days=1)
-    if not days.is_over(day):
-        log.warning("close_day %s: the day is not over yet (today is %s); nothing done",
-                    day, today())
-        return {}
-    Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
-    deals = {d.game: d for d in Deal.objects.filter(date=day, game__in=DAILY_GAMES)}
-    out = {}
-    for game in DAILY_GAMES:
-        deal = deals.get(game)
-        if deal is None:  # no deal that day (the game was not a daily yet): nothing to rank
-            DayClosed.objects.update_or_create(game=game, date=day, defaults={"entries": 0})
-            out[game] = 0
-            continue
-        out[game] = closing.close_game(deal, progress=log.info)
-        index.rebuild(game, day)
-        live.push_board(game, day)
+    changed: dict[str, int] = {}
+    out = closing.close(day, [game] if game else None, force=force, changed=changed)
+    if correction_of is not None and game is not None:
+        AuditEntry.objects.create(session_id=correction_of, action="day_reclosed",
+                                  reason=f"{game} {day}: final ranks written again",
+                                  data={"ranks_changed": changed.get(game, 0)})
     return out
 
 
@@ -86,3 +85,19 @@ def rebuild_rank_index(game: str | None = None, date: str | None = None) -> dict
     day = dt.date.fromisoformat(date) if date else today()
     games = [game] if game else list(DAILY_GAMES)
     return {g: index.rebuild(g, day) for g in games}
+
+
+@shared_task(acks_late=True)
+def refresh_board(game: str, date: str) -> None:
+    """Count a live day's unfinished attempts and write their order (leaderboards/pending.py)."""
+    day = dt.date.fromisoformat(date)
+    deal = Deal.objects.filter(game=game, date=day).values_list("id", flat=True).first()
+    if deal is not None:
+        pending.refresh(game, day, deal)
+
+
+@shared_task(acks_late=True)
+def refresh_period_board(game: str, start: str | None, end: str | None) -> None:
+    """Compute a week or all-time board again (leaderboards/periods.py)."""
+    periods.refresh(game, dt.date.fromisoformat(start) if start else None,
+                    dt.date.fromisoformat(end) if end else None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 from django.http import StreamingHttpResponse
@@ -18,8 +17,8 @@ from games.api.serializers import ErrorOut
 from games.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Deal, Player
-from leaderboards import export, live, stats
-from leaderboards.ranking import MAX_OFFSET, day_par, entries, own_row, total
+from leaderboards import export, live, periods, stats
+from leaderboards.ranking import MAX_OFFSET, board, day_par, own_row
 from leaderboards.serializers import LeaderboardOut, PeriodBoardOut, PlayerStatsOut
 
 
@@ -35,7 +34,7 @@ class AllTimeLeaderboardView(APIView):
     def get(self, request: Request, game: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
-        return Response({"game": game, "entries": stats.period_board(game, None, None)})
+        return Response({"game": game, "entries": periods.board(game)})
 
 
 class WeeklyLeaderboardView(APIView):
@@ -45,10 +44,9 @@ class WeeklyLeaderboardView(APIView):
             return bad
         if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
-        monday = day - dt.timedelta(days=day.weekday())
-        sunday = monday + dt.timedelta(days=6)
+        monday, sunday = periods.week(day)
         return Response({"game": game, "from": monday.isoformat(), "to": sunday.isoformat(),
-                         "entries": stats.period_board(game, monday, sunday)})
+                         "entries": periods.board(game, monday, sunday)})
 
 
 class PlayerStatsView(APIView):
@@ -86,12 +84,13 @@ class DailyLeaderboardView(APIView):
             return error("bad_request", f"offset runs from 0 to {MAX_OFFSET} and limit from "
                          "1 to 100 (rows of the board)", 400)
         player = current_player(request._request, create=False)
+        total, rows = board(game, day, limit, offset)
         return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
-                         "par": day_par(game, day), "offset": offset, "total": total(game, day),
+                         "par": day_par(game, day), "offset": offset, "total": total,
                          # Closed and revealed: every row's game can be watched (replays).
                          "closed": Deal.objects.filter(game=game, date=day,
                                                        revealed_at__isnull=False).exists(),
-                         "entries": entries(game, day, limit, offset),
+                         "entries": rows,
                          "me": own_row(game, day, player.pk if player else None)})
 
 

@@ -1,8 +1,8 @@
 """`make run`: migrate, create today's deals, then serve with Daphne on 127.0.0.1:$PORT while
 the coming days' deals are made in the background.
 
-With DATABASE_URL and REDIS_URL set, a Celery worker and beat start beside Daphne.  One
-Ctrl-C (or the end of any one of them) stops them all.
+With DATABASE_URL and REDIS_URL set, a Celery worker, a worker for the day's close and beat
+start beside Daphne.  One Ctrl-C (or the end of any one of them) stops them all.
 """
 
 from __future__ import annotations
@@ -76,8 +76,13 @@ def main() -> int:
                  "config.asgi:application"]]
     if services:
         # Beat's schedule file is its own state (settings: STATE_DIR), not a shared name.
-        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker",
-                         "--loglevel", "INFO", "--concurrency", "2"])
+        queue = os.environ.get("CELERY_QUEUE") or "solitaire"
+        close = os.environ.get("CELERY_CLOSE_QUEUE") or f"{queue}-close"
+        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
+                         queue, "--loglevel", "INFO", "--concurrency", "2"])
+        # The day's close on a worker of its own (config/celery.py: its visibility timeout).
+        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
+                         close, "-n", "close@%h", "--loglevel", "INFO", "--concurrency", "1"])
         commands.append([sys.executable, "-m", "celery", "-A", "config", "beat",
                          "--loglevel", "INFO"])
     else:

@@ -269,8 +269,14 @@ def main() -> int:
     webs = [Child(f"web{i + 1}", [PY, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                                   str(first + i), "--proxy-headers", "config.asgi:application"],
                   env) for i in range(count)]
-    worker = Child("worker", [PY, "-m", "celery", "-A", "config", "worker", "--loglevel",
-                              "INFO", "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env)
+    # The one worker reads the day's close's queue too, so the close runs here; a close
+    # longer than CELERY_VISIBILITY_TIMEOUT would then be handed out again (to wait on the
+    # first's lock, then find the day closed): production gives it a worker of its own.
+    queue = env.get("CELERY_QUEUE") or "solitaire"
+    queues = f"{queue},{env.get('CELERY_CLOSE_QUEUE') or queue + '-close'}"
+    worker = Child("worker", [PY, "-m", "celery", "-A", "config", "worker", "-Q", queues,
+                              "--loglevel", "INFO", "--concurrency",
+                              env.get("WORKER_CONCURRENCY", "2")], env)
     beat = Child("beat", [PY, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"], env)
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)  # even when started in the background

@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 
 from games import signals
 from games.accounts.players import name_key
-from games.admin import inspection
+from games.admin import inspection, volume
 from games.models import AuditEntry, Deal, GameSession, Player
 
 
@@ -71,9 +71,14 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "day", "player", "status", "ranked", "disqualified",
                     "score", "cards_up", "time_ms", "undo_count", "hint_count", "created_at"]
     list_filter = ["deal__date", "game", "status", "ranked", "disqualified"]
-    search_fields = ["id", "player__display_name", "deal__public_id"]
+    # At a million sessions (games/admin/volume.py): no full count, no date hierarchy (a
+    # scan of every session's date), and a search each term of which an index answers.
+    search_fields = ["id"]  # shows the search box; session_search does the searching
+    search_help_text = ("A session id or its first characters, a player's name or its "
+                        "beginning (names that read alike match), or a deal id.")
+    show_full_result_count = False
+    paginator = volume.CappedPaginator
     list_select_related = ["player", "deal"]
-    date_hierarchy = "created_at"
     inlines = [AuditInline]
     actions = ["revalidate_selected"]
     change_form_template = "admin/games/gamesession/change_form.html"
@@ -91,6 +96,10 @@ class GameSessionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # deleting a session would delete its audit trail with it
+
+    def get_search_results(self, request: HttpRequest, queryset: Any,
+                           search_term: str) -> tuple[Any, bool]:
+        return volume.session_search(queryset, search_term), False
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
                     extra_context: dict[str, Any] | None = None) -> HttpResponse:

@@ -34,8 +34,19 @@ def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[s
     ser = serializer_cls(data=data)
     if not ser.is_valid():
         field, problems = next(iter(ser.errors.items()))
-        raise BadRequest(f"{field}: {' '.join(str(p) for p in problems)}")
+        raise BadRequest(_problem(str(field), problems))
     return dict(ser.validated_data)
+
+
+def _problem(where: str, problems: Any) -> str:
+    """The first problem DRF found, with where it is: a list's item by its index (DRF gives
+    those as a mapping, which read as "moves: 0" when joined as it came)."""
+    if isinstance(problems, dict):
+        index, inner = next(iter(problems.items()))
+        return _problem(f"{where}[{index}]", inner)
+    if isinstance(problems, list) and problems and isinstance(problems[0], (dict, list)):
+        return _problem(where, problems[0])
+    return f"{where}: {' '.join(str(p) for p in problems)}"
 
 
 def player_of(request: Request) -> Player:

@@ -35,7 +35,7 @@ from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
-from games.live import driver, memory, presence, race
+from games.live import driver, frames, memory, presence, race
 from games.models import Player
 from games.play import hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
@@ -194,9 +194,22 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         self.scope, self.base_send = scope, send
         self.channel_layer = None
         self.channel_name = f"play.{uuid.uuid4().hex}"
+        budget, flooded = frames.FrameBudget(), False
         try:
             while True:
                 message = await receive()
+                if message["type"] == "websocket.receive":
+                    # Every frame is counted before any work (games/live/frames.py); after
+                    # a flood the rest of what it sent is dropped unread.
+                    if flooded:
+                        continue
+                    if not budget.take():
+                        if budget.flooding():
+                            flooded, self.player = True, None
+                            await self.close(code=frames.CLOSE_FLOOD)
+                        elif self.player is not None:
+                            await self.send_json(frames.refusal(budget))
+                        continue
                 self.busy = True
                 await self.dispatch(message)
                 self.busy = False

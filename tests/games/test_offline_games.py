@@ -134,3 +134,14 @@ def test_the_site_serves_the_manifest_the_worker_and_the_engine(client):
     page = client.get("/play/freecell/")
     assert "'wasm-unsafe-eval'" in page["Content-Security-Policy"]
     assert "wasm-unsafe-eval" not in client.get("/")["Content-Security-Policy"]
+
+
+def test_a_bad_move_in_an_upload_says_which_and_what_is_wrong(api):
+    """The error read "moves: 0": DRF's errors for a list's item, joined as they came."""
+    c = api()
+    for moves, where in ((["", "8a"], "moves[0]"), (["8a", "x" * 17], "moves[1]")):
+        r = c.post("/api/offline-games/", {"game": "freecell", "seed": "617", "moves": moves,
+                                           "client": "bad-move"})
+        assert r.status_code == 400
+        reason = r.json()["reason"]
+        assert reason.startswith(where + ":") and len(reason) > len(where) + 10, reason

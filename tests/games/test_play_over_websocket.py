@@ -386,3 +386,49 @@ def test_each_deferred_verdict_is_the_exact_one(api, verdicts_deferred):
         return said
 
     assert asyncio.run(scenario()) == wanted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flood_of_resume_frames_is_refused_unread_then_closed_and_the_rest_dropped(
+    api, settings
+):
+    """200,000 ``resume`` frames in 2.5 s kept the server reading the session from the
+    database for two minutes after the socket closed: no frame type was limited and every
+    queued frame was worked through.  Now each socket has a budget of frames; past it a
+    frame is refused without a database read, and a client that keeps on is closed."""
+    settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAME_BURST = 5, 10
+    c = api()
+    s = c.start("klondike")
+
+    async def scenario():
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
+                                   headers=c.ws_headers())
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=10)
+        for _ in range(500):
+            await ws.send_to(text_data='{"type": "resume"}')
+        out = []
+        while True:
+            got = await ws.receive_output(timeout=10)
+            out.append(got)
+            if got["type"] == "websocket.close":
+                break
+        return out
+
+    from games.play import operations
+    reads = []
+    real = operations.get_session
+    operations.get_session = lambda *a: reads.append(1) or real(*a)
+    try:
+        out = asyncio.run(scenario())
+    finally:
+        operations.get_session = real
+    import json as _json
+    sent = [_json.loads(o["text"]) for o in out if o["type"] == "websocket.send"]
+    states = [m for m in sent if m["type"] == "state"]
+    refused = [m for m in sent if m.get("error") == "rate_limited"]
+    assert out[-1] == {"type": "websocket.close", "code": 4429}
+    # the burst, then nothing (one more read: the greeting)
+    assert 10 <= len(states) <= 15 and len(reads) == len(states) + 1
+    assert len(refused) >= 10 and all(m["retry_after"] >= 1 for m in refused)
+    assert len(sent) < 100  # the rest dropped unread
