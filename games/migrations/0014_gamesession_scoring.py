@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_gamesession_offline_id'),
+        ('games', '0013_session_indexes'),
     ]
 
     operations = [
