@@ -188,8 +188,8 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
 
     from games.daily import ensure_daily, load_certifier, today
     from games.engine import DAILY_GAMES
-    from games.models import GameSession
-    from leaderboards import closing, index, periods, ranking, stats
+    from games.models import Deal, GameSession
+    from leaderboards import closing, index, pending, periods, ranking, stats
 
     urlpatterns[:] = [path("before/", old_admin().urls), path("", include("config.urls"))]
     settings.ROOT_URLCONF = __name__
@@ -202,29 +202,7 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
 
     certifier = load_certifier()
     big, small = today() - dt.timedelta(days=1), today() - dt.timedelta(days=2)
-    for day, n in ((big, args.sessions), (small, args.small)):
-        for game in DAILY_GAMES:
-            ensure_daily(game, day, certifier, budget=5)
-        t = time.perf_counter()
-        seed_day.seed(db, day, n, lambda s: None, games={"klondike": 100})
-        seeded = time.perf_counter() - t
-        t = time.perf_counter()
-        closing.close(day)
-        print(f"{day}: {n} sessions seeded in {seeded:.0f} s, closed in "
-              f"{time.perf_counter() - t:.0f} s (load {load()})", flush=True)
-    game = "klondike"  # the biggest board of each day
-    from leaderboards.models import Entry
-
-    sizes = {d: Entry.objects.filter(game=game, date=d).count() for d in (big, small)}
-    entries = Entry.objects.count()
-    print(f"{game} boards: {sizes[big]} and {sizes[small]} entries; {entries} entries in all\n")
-    user = User.objects.create_superuser("bench", "bench@example.com", "x")
-    client = Client()
-    client.force_login(user)
-    sample = GameSession.objects.filter(deal__date=big).order_by("id")[5000]
-    name = sample.player.display_name
-    prefix = str(sample.pk)[:8]
-
+    game = "klondike"  # every session of both days: one board of each size
     rows: list[tuple[str, float | None, float, float]] = []
 
     def row(label: str, before: Callable[[], Any] | None, now: Callable[[], Any],
@@ -234,6 +212,37 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
         rows.append((label, b, n, worst))
         print(f"  {label}: {'' if b is None else f'{b:.1f} ms before, '}{n:.1f} ms now",
               flush=True)
+
+    for day, n in ((big, args.sessions), (small, args.small)):
+        for g in DAILY_GAMES:
+            ensure_daily(g, day, certifier, budget=5)
+        t = time.perf_counter()
+        seed_day.seed(db, day, n, lambda s: None, games={game: 100})
+        seeded = time.perf_counter() - t
+        if day == big:
+            # The day as it stands before midnight: wins scored (and indexed as the scoring
+            # task indexes them), every other attempt still on the board unfinished.
+            index.rebuild(game, day)
+            deal = Deal.objects.get(game=game, date=day).pk
+            row(f"live day board, first page, {n:,} sessions",
+                lambda: old_day_board(game, big), lambda: ranking.board(game, big))
+            row("  its count and order of unfinished attempts (a task)", None,
+                lambda deal=deal: pending.refresh(game, big, deal), 3)
+        t = time.perf_counter()
+        closing.close(day)
+        print(f"{day}: {n} sessions seeded in {seeded:.0f} s, closed in "
+              f"{time.perf_counter() - t:.0f} s (load {load()})", flush=True)
+    from leaderboards.models import Entry
+
+    sizes = {d: Entry.objects.filter(game=game, date=d).count() for d in (big, small)}
+    entries = Entry.objects.count()
+    print(f"{game} boards: {sizes[big]} and {sizes[small]} entries; {entries} entries in all\n")
+    user = User.objects.create_superuser("bench", "bench@example.com", "x")
+    client = Client()
+    client.force_login(user)
+    sample = GameSession.objects.filter(deal__date=big).order_by("id")[args.sessions // 2]
+    name = sample.player.display_name
+    prefix = str(sample.pk)[:8]
 
     for d, label in ((small, f"{sizes[small]:,}"), (big, f"{sizes[big]:,}")):
         row(f"day board, first page, {label} entries",
