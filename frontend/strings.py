@@ -10,6 +10,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 
+def scoring_text(scheme: str) -> str:
+    """How a game's scoring scheme (games/engine/scoring.py) counts, in one sentence: the
+    rules page's line and the table's Score label's title."""
+    return {
+        "windows": _("Score: +10 a card up, +5 a card from the waste to the piles, +5 a card "
+                     "turned face up, −15 a card back from a foundation."),
+        "aisleriot": _("Score: one point a card on the foundations, 52 at most (Aisleriot's "
+                       "scoring)."),
+        "five-a-card": _("Score: 5 points a card on the foundations; a win adds 500 and a "
+                         "time bonus."),
+        "none": _("No score: a win ranks by its time, then its moves."),
+    }[scheme]
+
+
 def ui_strings() -> dict[str, str]:
     return {
         # card and pile names (docs/rules.md, "Accessible names")

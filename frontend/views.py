@@ -21,7 +21,7 @@ from games.engine.piles import SINGLE_CARD, SUPERMOVE
 from games.models import GameSession
 
 from . import offline
-from .strings import ui_strings
+from .strings import scoring_text, ui_strings
 
 LANGS = ("en", "fr")
 
@@ -90,6 +90,9 @@ def _game(key: str) -> dict[str, Any]:
         # to say why it may not) where the notation can name a foundation to move from.
         "foundation_pickable": cls.foundation_from is not None,
         "has_score": cls.has_score,
+        # The game's declared scoring and how it counts (docs/rules.md, Scores).
+        "scoring": cls.scoring,
+        "scoring_text": scoring_text(cls.scoring),
         # "Send up" beside the finish: every card that can go up now (table.py).
         "send_up": cls.send_up,
         # What notation.js needs to write a move the server did not list.

@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from games.engine import GAMES, new_game
 from games.engine.deals import SEED_MAX
+from games.engine.scoring import WINDOWS
 
 GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
 
@@ -196,6 +197,12 @@ class Deal(models.Model):
                 raise ValidationError({"seed": str(exc)}) from None
 
 
+# What a session stored before sessions recorded their scoring was scored by, where the
+# game has changed scheme since: Aisleriot's variants of Klondike scored Windows' way.
+FORMER_SCORING = {game: WINDOWS
+                  for game in ("klondike-draw3", "klondike-3-passes", "klondike-1-pass")}
+
+
 class GameSession(models.Model):
     """One attempt by one player at one deal."""
 
@@ -220,6 +227,11 @@ class GameSession(models.Model):
     # The number of moves stored: the next move's index.
     seq = models.PositiveIntegerField(default=0)
     score = models.IntegerField(null=True, blank=True)
+    # The scheme the score is kept by (games/engine/scoring.py), the game's own when the
+    # session began: a game that changes its scoring later does not change a stored score,
+    # and its moves replay to it.  "" on the sessions stored before it was recorded:
+    # ``scored_by`` says what they were scored by.
+    scoring = models.CharField(max_length=16, blank=True, default="", db_default="")
     cards_up = models.PositiveSmallIntegerField(default=0)
     move_count = models.PositiveIntegerField(default=0, help_text="moves on the table now")
     undo_count = models.PositiveIntegerField(default=0)
@@ -297,6 +309,12 @@ class GameSession(models.Model):
     @property
     def tokens(self) -> list[str]:
         return [m[0] for m in self.moves]
+
+    @property
+    def scored_by(self) -> str:
+        """The scheme this session's score is kept by: the one stored with it, else (a
+        session stored before the scheme was) the one its game had then."""
+        return self.scoring or FORMER_SCORING.get(self.game) or GAMES[self.game].scoring
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)

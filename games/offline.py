@@ -83,6 +83,7 @@ def store(player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "
     stamp = int(now.timestamp() * 1000)
     session = GameSession(
         player=player, deal=_deal(game, seed), game=game, ranked=False,
+        scoring=GAMES[game].scoring,
         status=GameSession.WON if g.won else GameSession.RESIGNED,
         seq=len(moves),
         # The engine's score without the time bonus: the server never saw the clock.

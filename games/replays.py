@@ -39,8 +39,8 @@ def steps(session: GameSession) -> list[dict[str, Any]]:
         return {"index": i, "move": token, "at_ms": at_ms, "view": seen.view(g),
                 "cards_up": g.cards_up, "score": g.score if g.has_score else None}
 
-    out = [step(0, None, None, new_game(session.game, int(session.deal.seed)))]
-    played = positions(session.game, int(session.deal.seed), session.tokens)
+    out = [step(0, None, None, new_game(session.game, int(session.deal.seed), session.scored_by))]
+    played = positions(session.game, int(session.deal.seed), session.tokens, session.scored_by)
     try:
         for i, ((token, at_ms, *_), g) in enumerate(zip(session.moves, played, strict=True),
                                                     start=1):

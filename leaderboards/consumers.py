@@ -20,6 +20,7 @@ CLOSE_BAD_BOARD = 4400
 class BoardConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     racing: tuple[str, Any] | None = None
+    board: tuple[str, Any] | None = None
     budget: frames.FrameBudget | None = None
     flooded = False
 
@@ -38,18 +39,28 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             race.watch(self.racing, self)
             return
         self.group = live.board_group(kwargs["game"], day)
+        self.board = (kwargs["game"], day)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json(await database_sync_to_async(live.board_message)(kwargs["game"], day))
+        board = await database_sync_to_async(live.board_message)(kwargs["game"], day)
+        await self.send_json(board)
         await self.send_json(await database_sync_to_async(live.presence_message)(kwargs["game"], day))
+        # The unfinished attempts change with every move: this process reads the board again
+        # every few seconds while a socket watches it (live.py).
+        live.watch(self.board, self, board)
 
     async def disconnect(self, code: int) -> None:
         if self.racing is not None:
             race.unwatch(self.racing, self)
+        if self.board is not None:
+            live.unwatch(self.board, self)
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def push(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["message"])
+        message = event["message"]
+        if message.get("type") == "leaderboard" and self.board is not None:
+            live.heard(self.board, message)
+        await self.send_json(message)
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         """Boards are read-only: a frame is dropped unread, and a client that floods the

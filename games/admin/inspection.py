@@ -75,7 +75,7 @@ def replay_steps(session: GameSession,
     (hidden cards included: this is for operators only; ``hide_hidden`` draws face-down
     cards and the stock as their backs, for a deal still sealed: games/admin/deals.py).
     Stops at the first bad move."""
-    g = new_game(session.game, session.deal.seed)
+    g = new_game(session.game, session.deal.seed, session.scored_by)
     steps = [Step(0, "", None, None, g.score if g.has_score else None, g.cards_up)]
     tables = [_table(g, hide_hidden)]
     previous: int | None = None

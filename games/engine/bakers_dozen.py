@@ -15,6 +15,7 @@ from .deals import shuffled_deck
 from .game import Game, IllegalMove
 from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move, Pile
 from .reasons import Reason
+from .scoring import FIVE_A_CARD
 
 _TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
 
@@ -29,6 +30,7 @@ class BakersDozen(Game):
     # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified dailies
     # from 2027-01-01; quartiles 4.36, 6.11, 11.0, max 396).
     effort_per_move = (5.2, 7.7)
+    scoring = FIVE_A_CARD  # 5 points a card up, 500 more for a win
     time_bonus_from = 1200  # docs/rules.md, Scores: only Baker's Dozen adds a time bonus
     column_names = "123456789tjqk"  # the rank letters for columns 10-13
     foundation_from = None  # only top cards move, and foundation cards never come back
@@ -103,7 +105,7 @@ class BakersDozen(Game):
     def after_deal(self) -> None:
         for i in range(13):
             self.uncovered(i)
-        self._rescore()
+        self._scorer(self, None, None)  # the aces sent up at the deal count
 
     def uncovered(self, pile: Pile) -> Any:
         """Aces go up as soon as they are free; undo needs to know which."""
@@ -119,14 +121,6 @@ class BakersDozen(Game):
         for ace in reversed(extra):
             self.found[SUIT[ace]] -= 1
             self.tab[pile].append(ace)
-
-    def _rescore(self) -> None:
-        # 5 points a card up, +500 on a win; the server adds the time bonus (time_bonus).
-        up = self.cards_up
-        self.score = 5 * up + (500 if up == 52 else 0)
-
-    def score_move(self, move: Move, extra: Any) -> None:
-        self._rescore()
 
     def parse(self, token: str) -> Move:
         t = token.strip().lower()

@@ -43,8 +43,10 @@ def find_game(key: str) -> type[Game]:
         raise ValueError(f"unknown game {key!r}; games: {', '.join(GAMES)}") from None
 
 
-def new_game(key: str, seed: int) -> Game:
-    return find_game(key)(seed)
+def new_game(key: str, seed: int, scoring: str | None = None) -> Game:
+    """Game ``key`` dealt from ``seed``, its score kept as the game declares, or by the
+    scheme ``scoring`` (scoring.py: a stored game replayed as it was scored)."""
+    return find_game(key)(seed, scoring)
 
 
 def daily_seed(date: dt.date, key: str, secret: str | bytes, candidate: int = 0) -> int:

@@ -17,6 +17,7 @@ from .deals import ms_deal, ms_number_from_digest
 from .game import Game, IllegalMove
 from .piles import ALTERNATE, ANY_CARD, CELL, EMPTY, FOUNDATION, SUPERMOVE, Move, Pile
 from .reasons import Reason
+from .scoring import NONE
 
 # Among Microsoft's deals 1..32000 only 11982 has no solution (docs/rules.md, FreeCell).
 UNSOLVABLE_DEALS = frozenset({11982})
@@ -36,7 +37,7 @@ class FreeCell(Game):
     build = ALTERNATE
     empty_pile = ANY_CARD
     runs = SUPERMOVE
-    has_score = False
+    scoring = NONE  # FreeCell keeps no score
     ranked_by_time = True  # with no score, time then moves
     dead_end_search = False
     column_names = "12345678"

@@ -37,7 +37,9 @@ class IllegalMove(ValueError):
 
 class Game(Legal):
     # -- the table dealt, or set up --------------------------------------------------------
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, scoring: str | None = None) -> None:
+        if scoring is not None:
+            self.score_under(scoring)
         tableau, down, stock = self.deal(seed)
         self._lay_out(seed, tableau, down, stock)
         self.after_deal()
@@ -176,7 +178,7 @@ class Game(Legal):
                 self.found[dst - FOUNDATION] += 1
             if src < CELL:
                 extra = self.uncovered(src)
-            self.score_move(move, extra)
+            self._scorer(self, move, extra)
         self.moves += 1
         self.history.append((move, prev, extra))
 
@@ -186,9 +188,6 @@ class Game(Legal):
             self.down[pile] -= 1
             return 1
         return 0
-
-    def score_move(self, move: Move, extra: Any) -> None:
-        """Update ``self.score`` after a move; the default keeps nothing but cards up."""
 
     def undo(self) -> Move:
         """Take back the last move exactly as it was (score included)."""

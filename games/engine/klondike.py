@@ -12,13 +12,13 @@ Notation (one token per move, case-insensitive):
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .cards import RANK, SUIT, SUIT_LETTERS, Card
 from .deals import shuffled_deck
 from .game import Game, IllegalMove
 from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move, Pile
 from .reasons import Reason
+from .scoring import AISLERIOT, WINDOWS
 
 _TOKEN = re.compile(r"^(?P<src>[1-7]|w|f[cdhs])(?P<dst>[1-7]|h|f)(?:v(?P<n>\d+))?$")
 
@@ -32,6 +32,9 @@ class KlondikeFamily(Game):
     runs = FREE_RUNS
     foundation_back = True
     undo_limit = 400
+    # Windows' scoring, as the Klondike rule text gives it; the variants from Aisleriot's
+    # manual score its way (docs/rules.md, Scores).
+    scoring = WINDOWS
     # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified Klondike
     # dailies from 2027-01-01; quartiles 0.99, 1.25, 3.47, max 685).  Most lines go nearly
     # straight; the variants with no daily keep these too.
@@ -51,21 +54,6 @@ class KlondikeFamily(Game):
                 tab[p].append(deck[i])
                 i += 1
         return tab, list(range(7)), deck[i:][::-1]
-
-    def score_move(self, move: Move, extra: Any) -> None:
-        # docs/rules.md, Scores: +10 a card up, +5 waste to tableau, +5 a card turned face
-        # up, -15 a card back down from a foundation; never below 0.
-        src, dst, _ = move
-        s = self.score
-        if FOUNDATION <= dst < STOCK:
-            s += 10
-        elif src == WASTE:
-            s += 5
-        elif FOUNDATION <= src < STOCK:
-            s -= 15
-        if extra:
-            s += 5
-        self.score = s if s > 0 else 0
 
     def parse(self, token: str) -> Move:
         t = token.strip().lower()
@@ -134,6 +122,7 @@ class Klondike(KlondikeFamily):
 
 class KlondikeDraw3(KlondikeFamily):
     key, title, draw, redeals, daily = "klondike-draw3", "Klondike (draw three)", 3, None, True
+    scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
     # Tertiles (bench/difficulty.py, 2026-12-01: 35 certified dailies from 2027-01-01;
     # quartiles 1.22, 2.23, 17.5, max 1188): the stock in threes makes a longer tail.
     effort_per_move = (1.3, 6.4)
@@ -141,10 +130,12 @@ class KlondikeDraw3(KlondikeFamily):
 
 class KlondikeThreePasses(KlondikeFamily):
     key, title, draw, redeals = "klondike-3-passes", "Klondike (three passes)", 1, 2
+    scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
 
 
 class KlondikeOnePass(KlondikeFamily):
     key, title, draw, redeals = "klondike-1-pass", "Klondike (one pass)", 1, 0
+    scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
 
 
 class Whitehorse(KlondikeFamily):

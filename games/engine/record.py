@@ -45,10 +45,11 @@ class Record:
         return replay(self.game, self.seed, self.moves)
 
 
-def positions(game: str, seed: int, moves: list[str]) -> Iterator[Game]:
+def positions(game: str, seed: int, moves: list[str], scoring: str | None = None) -> Iterator[Game]:
     """The table after each of ``moves`` in turn (one table, played on: copy what is kept),
-    checking each; raises ReplayError at the first bad one."""
-    g = new_game(game, seed)
+    checking each; raises ReplayError at the first bad one.  ``scoring``: the scheme the
+    score is kept by, when not the game's own (catalogue.new_game)."""
+    g = new_game(game, seed, scoring)
     for i, token in enumerate(moves):
         try:
             if token.strip().lower() in UNDO_TOKENS:
@@ -61,8 +62,8 @@ def positions(game: str, seed: int, moves: list[str]) -> Iterator[Game]:
         yield g
 
 
-def replay(game: str, seed: int, moves: list[str]) -> Game:
+def replay(game: str, seed: int, moves: list[str], scoring: str | None = None) -> Game:
     """Play ``moves`` from the deal, checking each; raises ReplayError at the first bad one."""
     # The last table the moves leave (a deque of one keeps it without a loop variable).
-    last = deque(positions(game, seed, moves), maxlen=1)
-    return last[0] if last else new_game(game, seed)
+    last = deque(positions(game, seed, moves, scoring), maxlen=1)
+    return last[0] if last else new_game(game, seed, scoring)

@@ -10,6 +10,8 @@ to learn any of these.
 >>> fc, bd = GAMES["freecell"], GAMES["bakers-dozen"]
 >>> fc.public_deal_numbers, fc.ranked_by_time, fc.has_score, bd.public_deal_numbers
 (True, True, False, False)
+>>> [(key, cls.scoring) for key, cls in GAMES.items() if key.startswith("klondike")]
+[('klondike', 'windows'), ('klondike-draw3', 'aisleriot'), ('klondike-3-passes', 'aisleriot'), ('klondike-1-pass', 'aisleriot')]
 >>> bd.time_bonus(14.17), fc.time_bonus(14.17)
 (1186, 0)
 >>> [key for key, cls in GAMES.items() if cls.daily]
@@ -23,6 +25,7 @@ from typing import Any, ClassVar
 
 from .cards import Card
 from .piles import ALTERNATE, ANY_CARD, EMPTY, FREE_RUNS, SINGLE_CARD, Move, Pile
+from .scoring import NONE, SCORERS, Scorer
 
 
 class Table:
@@ -48,7 +51,15 @@ class Table:
     undo_limit: ClassVar[int | None] = None
 
     # -- the score, the ranking and the finish (docs/rules.md, Scores, Ranking order) --------
-    has_score: ClassVar[bool] = True
+    # The scheme the game's rule text gives (scoring.py).  ``has_score`` and the function
+    # that keeps the score follow from it (``__init_subclass__``); a table replayed under
+    # another scheme (a game stored before its scoring changed) carries its own.
+    scoring: ClassVar[str] = NONE
+    has_score: ClassVar[bool] = False
+    # A plain function (the class's through staticmethod, a table's own in its __dict__),
+    # called as self._scorer(self, move, extra): not a bound method, so that a table's own
+    # copies and pickles by reference.
+    _scorer: Scorer = staticmethod(SCORERS[NONE])
     ranked_by_time: ClassVar[bool] = False  # wins by time then moves, not by score first
     time_bonus_from: ClassVar[int] = 0  # a win adds max(0, this - whole seconds); 0 = none
     # The table offers "Send up" beside the finish: every card that can go up now, one by
@@ -94,6 +105,28 @@ class Table:
     dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
     # Verdicts of positions this table has been in (see dead_ends._known), never copied.
     dead_end_known: dict[bytes, tuple[bool, Any]] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._declare_scoring(cls.scoring)
+
+    @classmethod
+    def _declare_scoring(cls, scheme: str) -> None:
+        if scheme not in SCORERS:
+            raise TypeError(f"{cls.__name__}: unknown scoring {scheme!r}; schemes: {', '.join(SCORERS)}")
+        cls._scorer = staticmethod(SCORERS[scheme])
+        cls.has_score = scheme != NONE
+
+    def score_under(self, scheme: str) -> None:
+        """Keep this table's score by ``scheme`` from now on, whatever the game declares
+        (before any move: a stored game replayed as it was scored)."""
+        if scheme not in SCORERS:
+            raise ValueError(f"unknown scoring {scheme!r}; schemes: {', '.join(SCORERS)}")
+        if scheme == type(self).scoring:
+            return
+        # Instance attributes shadow the class's: the function from scoring.py (pickled by
+        # reference, copied by copy()), not a bound method.
+        self.__dict__.update(scoring=scheme, has_score=scheme != NONE, _scorer=SCORERS[scheme])
 
     @classmethod
     def time_bonus(cls, seconds: float) -> int:

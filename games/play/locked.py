@@ -28,7 +28,7 @@ from games.play.outcome import MAX_MOVES, Outcome, session_from_row, session_pk,
 def rebuild(session: GameSession) -> Game:
     """The table after the stored moves.  They were checked when stored, so a failure here
     means the rules changed under a stored game: the admin's re-validate reports it."""
-    return replay(session.game, session.deal.seed, session.tokens)
+    return replay(session.game, session.deal.seed, session.tokens, session.scored_by)
 
 
 def table(session: GameSession) -> Game:

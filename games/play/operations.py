@@ -94,6 +94,7 @@ def _new(player: Player, deal: Deal, ranked: bool, client: tuple[str, str]
          ) -> tuple[GameSession, Game]:
     """A session not stored yet, with its dealt table and the table's counters."""
     session = GameSession(player=player, deal=deal, game=deal.game, ranked=ranked,
+                          scoring=GAMES[deal.game].scoring,
                           client_key=client[0], device_key=client[1])
     g = locked.rebuild(session)
     locked.store_counters(session, g)

@@ -1,6 +1,8 @@
 """What the table says, in English and French: New deal on a ranked daily in play asks
-first and says what becomes of the attempt (docs/rules.md, "The daily challenge"), and
-FreeCell's counter has one name, the rule text's, on the table and on the rules page."""
+first and says what becomes of the attempt (docs/rules.md, "The daily challenge");
+FreeCell's counter has one name, the rule text's, on the table and on the rules page; each
+game's score is kept, shown and explained by its declared scoring (Aisleriot's variants: a
+point a card up)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from games.engine import new_game
+
+from .helpers import play_tokens
 
 WORDS = {  # the confirmation's words on what becomes of the attempt, per language
     "en-US": ("until the day closes", "come back to it"),
@@ -67,3 +73,60 @@ def test_freecells_counter_has_the_rules_name(new_table: Any, locale: str, quote
     if locale == "en-US":
         doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
         assert f'"{name}"' in doc
+
+
+def _seed(public_id: str) -> int:
+    """A deal's seed, read from the test server's database (never sent to players)."""
+    import psycopg
+
+    from .conftest import DB_NAME, PG
+
+    with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
+        row = conn.execute("SELECT seed FROM games_deal WHERE public_id = %s", (public_id,)).fetchone()
+    return int(row[0])
+
+
+def _to_a_card_up(game: str, seed: int) -> list[str] | None:
+    """Turns of the stock and moves up until a card is up (found with the engine)."""
+    g = new_game(game, seed)
+    path: list[str] = []
+    for _ in range(120):
+        if g.cards_up:
+            return path
+        ups = [m for m in g.legal_moves() if g.notation(m).endswith("h")]
+        turns = [m for m in g.legal_moves() if g.notation(m) in ("s", "r")]
+        if not (ups or turns):
+            return None
+        m = (ups or turns)[0]
+        path.append(g.notation(m))
+        g.apply(m)
+    return None
+
+
+SCORING_WORDS = {"en-US": ("one point a card", "+10 a card up"),
+                 "fr-FR": ("un point par carte", "+10 par carte montée")}
+
+
+@pytest.mark.parametrize("locale", sorted(SCORING_WORDS))
+def test_aisleriots_variants_show_aisleriots_score_and_the_rules_say_which(new_table: Any, locale: str) -> None:
+    aisleriot, windows = SCORING_WORDS[locale]
+    t = new_table(locale=locale)
+    for _ in range(8):  # a deal where turning the stock brings a card up (3 in 4 do)
+        t.open("klondike-draw3", "random")
+        path = _to_a_card_up("klondike-draw3", _seed(t.s["deal"]))
+        if path:
+            break
+        t.page.evaluate("() => localStorage.clear()")  # the next try opens a new deal
+    assert path, "no deal brought a card up by turning the stock"
+    play_tokens(t, path)
+    up = t.s["cards_up"]
+    assert up >= 1
+    assert t.page.locator("#st-score").inner_text() == t.page.locator("#st-up").inner_text() == str(up)
+    assert aisleriot in t.page.locator("#st-score-row").get_attribute("title").lower()
+    for game, words, other in (("klondike-draw3", aisleriot, windows), ("klondike-1-pass", aisleriot, windows),
+                               ("klondike", windows, aisleriot), ("whitehorse", windows, aisleriot)):
+        t.page.goto(f"{t.base}/rules/{game}/")
+        rules = t.page.locator("article.rules").inner_text().lower()
+        assert words in rules and other not in rules, (game, rules)
+    t.page.goto(f"{t.base}/rules/freecell/")
+    assert "score" in t.page.locator("article.rules").inner_text().lower()

@@ -32,6 +32,15 @@ async def _next(ws, kind, timeout=5.0):
             return msg
 
 
+def _close(loop):
+    """Close a test's loop, its pending tasks (a board's refresh, leaderboards/live.py) ended."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+
+
 def _win_over_http(client, solve_freecell):
     s = client.start("freecell")
     for seq, token in enumerate(solve_freecell(s["deal_number"])):
@@ -78,7 +87,7 @@ def test_a_watcher_gets_the_board_presence_and_the_new_ranking_when_a_player_win
     won = _win_over_http(api(), solve_freecell)
     pushed = loop.run_until_complete(_next(board, "leaderboard"))
     loop.run_until_complete(board.disconnect())
-    loop.close()
+    _close(loop)
     assert [e["won"] for e in pushed["entries"]] == [True]
     assert pushed["entries"][0]["session"] == won["id"]
 
@@ -119,3 +128,44 @@ def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
     # The worker's scoring also reviewed it: a solver's line sent at machine speed.
     assert pushed["entries"][0]["review"] == "pending" and entry.review == "pending"
     assert "fast_gaps" in GameSession.objects.get(pk=won["id"]).review_reasons
+
+
+def test_the_unfinished_attempts_are_pushed_as_they_change(api, monkeypatch):
+    """A start, moves and a resignation change no win, and nothing tells the boards: each
+    process reads the boards its sockets watch again every few seconds (leaderboards/live.py)
+    and sends one that changed."""
+    from leaderboards import live
+
+    monkeypatch.setattr(live, "REFRESH_SECONDS", 0.2)
+    watcher, player = api(), api()
+    loop = asyncio.new_event_loop()
+
+    async def opened():
+        board = board_socket(watcher)
+        assert (await board.connect())[0]
+        assert (await _next(board, "leaderboard"))["entries"] == []
+        return board
+
+    async def unfinished(board, want):
+        while True:  # the refresh sends a board once it has changed
+            rows = [e for e in (await _next(board, "leaderboard"))["entries"] if not e["won"]]
+            if rows and want(rows[0]):
+                return rows
+
+    board = loop.run_until_complete(opened())
+    s = player.start("freecell")
+    moves = [m["move"] for m in s["legal_moves"]][:2]
+    assert player.move(s, 0, moves[0]).status_code == 200
+    rows = loop.run_until_complete(unfinished(board, lambda e: e["moves"] == 1))
+    assert rows[0]["session"] == s["id"] and rows[0]["status"] == "playing"
+    state = player.get(f"/api/sessions/{s['id']}/").json()
+    assert player.move(s, 1, state["legal_moves"][0]["move"]).status_code == 200
+    loop.run_until_complete(unfinished(board, lambda e: e["moves"] == 2))
+    assert player.post(f"/api/sessions/{s['id']}/resign/").status_code == 200
+    rows = loop.run_until_complete(unfinished(board, lambda e: e["status"] == "resigned"))
+    # Nothing changed since: nothing more is sent.
+    assert loop.run_until_complete(board.receive_nothing(timeout=1.0))
+    loop.run_until_complete(board.disconnect())
+    loop.run_until_complete(asyncio.sleep(3 * live.REFRESH_SECONDS))  # the refresh ends
+    assert not live._tickers
+    loop.close()
