@@ -31,6 +31,7 @@ class KlondikeFamily(Game):
     empty_pile = KINGS_ONLY
     runs = FREE_RUNS
     foundation_back = True
+    hides_cards = True  # face down in the columns (not in Whitehorse) and in the stock
     undo_limit = 400
     # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified Klondike
     # dailies from 2027-01-01; quartiles 0.99, 1.25, 3.47, max 685).  Most lines go nearly

@@ -23,7 +23,7 @@ from django.conf import settings
 
 from games.engine import endgame, new_game, seen
 from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result, solve
-from games.engine.solver.klondike_hint import hidden_cards
+from games.engine.solver.sampling import hidden_cards
 from games.engine.solver.turning import turning_point
 from games.models import GameSession
 from games.play import analysis_cache
