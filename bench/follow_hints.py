@@ -186,7 +186,7 @@ def main() -> None:
           f" at most {a.max_moves} moves; load {os.getloadavg()[0]:.2f}")
     print(f"{'game':16} {'player':12} {'deals':>5} {'won':>4} {'won %':>6} {'cards up':>8}"
           f" {'moves':>6} {'loops':>6} {'hint p50':>9} {'p95 ms':>7}")
-    for game, player, seeds, results in rows:
+    for game, player, _seeds, results in rows:
         n = len(results)
         won = sum(r["won"] for r in results)
         times = [t for r in results for t in r["times"]]
