@@ -291,6 +291,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "solitaire")
+# The post-game analyses ("where was it lost?", games/analysis.py) go to a queue of their
+# own, which a worker of its own takes (docker-compose.yml's analyst, scripts/run.py): a
+# flood of analyses never waits ahead of a win's scoring, nor takes its workers.
+ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")
 # Beat's crontabs follow the daily clock: midnight is the daily time zone's midnight.
 CELERY_TIMEZONE = DAILY_TIME_ZONE
 # One minute past midnight, so that a worker whose clock is a little behind beat's still

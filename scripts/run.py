@@ -75,9 +75,16 @@ def main() -> int:
     commands = [[sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", port,
                  "config.asgi:application"]]
     if services:
+        from django.conf import settings  # the queues' names, as every process reads them
+
         # Beat's schedule file is its own state (settings: STATE_DIR), not a shared name.
         commands.append([sys.executable, "-m", "celery", "-A", "config", "worker",
-                         "--loglevel", "INFO", "--concurrency", "2"])
+                         "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "--loglevel", "INFO",
+                         "--concurrency", "2"])
+        # The post-game analyses on their own queue and worker: never ahead of scoring.
+        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker",
+                         "-Q", settings.ANALYSIS_QUEUE, "-n", "analyst@%h", "--loglevel",
+                         "INFO", "--concurrency", "1"])
         commands.append([sys.executable, "-m", "celery", "-A", "config", "beat",
                          "--loglevel", "INFO"])
     else:
