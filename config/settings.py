@@ -98,14 +98,17 @@ ANALYSIS_SECONDS = float(env_str("ANALYSIS_SECONDS", "20"))
 # tests skip that so their run time does not depend on the day's deals.
 SOLVER_REQUEST_BUDGET_SECONDS = float(env_str("SOLVER_REQUEST_BUDGET_SECONDS", "2"))
 DAILY_CERTIFY_ON_DEMAND = env_bool("DAILY_CERTIFY_ON_DEMAND", not TESTING)
-# A hint searches at most this long, in a pool of worker processes (games/hint_pool.py):
-# HINT_WORKERS of them (0: no search, every hint is the plain heuristic), HINT_QUEUE more
-# searches may wait for one, and each player has HINT_SECONDS_PER_MINUTE of solver time a
-# minute (0: no limit); past either, a hint is the plain heuristic at once.
-HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "1.0"))
+# Every hint is searched in a pool of worker processes (games/play/hint_pool.py), at most
+# HINT_BUDGET_SECONDS (with its fallback, an answer within the second): HINT_WORKERS of them
+# (0: hints are refused, 503), HINT_QUEUE more searches may wait for one (the player who
+# used the least solver time first), and each player has HINT_SECONDS_PER_MINUTE of solver
+# time a minute (0: no limit; past it 429).  A refused hint is answered after
+# HINT_REFUSED_WAIT seconds, so a client looping on refusals asks about once a second.
+HINT_BUDGET_SECONDS = float(env_str("HINT_BUDGET_SECONDS", "0.8"))
 HINT_WORKERS = env_int("HINT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 HINT_QUEUE = env_int("HINT_QUEUE", 2 * max(1, HINT_WORKERS))
 HINT_SECONDS_PER_MINUTE = float(env_str("HINT_SECONDS_PER_MINUTE", "10"))
+HINT_REFUSED_WAIT = float(env_str("HINT_REFUSED_WAIT", "1.0"))
 # A socket move's dead-end verdict gets DEAD_END_LOOP_MS of the event loop; one that needs
 # more is settled in DEAD_END_WORKERS worker processes and sent after the move's answer when
 # it is a dead end (games/play/verdicts.py; 0 workers: settled on the loop, however long).
@@ -361,6 +364,10 @@ CELERY_TASK_ROUTES = {
     "leaderboards.tasks.close_day": {"queue": CELERY_CLOSE_QUEUE},
     "leaderboards.tasks.rebuild_rank_index": {"queue": CELERY_CLOSE_QUEUE},
 }
+# The post-game analyses ("where was it lost?", games/analysis.py) go to a queue of their
+# own, which a worker of its own takes (docker-compose.yml's analyst, scripts/run.py): a
+# flood of analyses never waits ahead of a win's scoring, nor takes its workers.
+ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")
 # Beat's crontabs follow the daily clock: midnight is the daily time zone's midnight.
 CELERY_TIMEZONE = DAILY_TIME_ZONE
 # One minute past midnight, so that a worker whose clock is a little behind beat's still

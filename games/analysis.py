@@ -56,7 +56,8 @@ def answer(session: GameSession) -> dict[str, Any]:
             from games.tasks import analyse_session
 
             try:
-                analyse_session.delay(str(session.pk))
+                # Its own queue and worker: never ahead of a win's scoring.
+                analyse_session.apply_async((str(session.pk),), queue=settings.ANALYSIS_QUEUE)
             except Exception as exc:  # noqa: BLE001 - the broker is down: asked again later
                 log.warning("analysis not queued, broker unavailable: %s", exc)
         session.refresh_from_db(fields=["analysis"])

@@ -91,6 +91,19 @@ class TryLater(Exception):
         self.wait = max(1, int(wait))
 
 
+class HintUnavailable(Exception):
+    """A hint that cannot be searched now (games/play/hint_pool.py): ``code`` says why
+    (``hint_budget``, ``hint_pending``: 429; ``hints_busy``, ``hints_off``: 503;
+    ``hint_cancelled``: 409), ``wait`` the seconds after which asking again may work."""
+
+    STATUS = {"hint_budget": 429, "hint_pending": 429, "hints_busy": 503, "hints_off": 503,
+              "hint_cancelled": 409}
+
+    def __init__(self, code: str, reason: str, wait: float) -> None:
+        super().__init__(reason)
+        self.code, self.wait = code, max(1, int(wait))
+
+
 def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     """(HTTP status, JSON body) for a domain error; None for anything else.  The socket
     sends the same body as ``{"type": "error", ...}``."""
@@ -114,6 +127,9 @@ def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
         return 400, {"error": "bad_request", "reason": str(exc)}
     if isinstance(exc, PlayerError):
         return 400, {"error": "refused", "reason": str(exc)}
+    if isinstance(exc, HintUnavailable):
+        return exc.STATUS[exc.code], {"error": exc.code, "reason": str(exc),
+                                      "retry_after": exc.wait}
     if isinstance(exc, TryLater):
         return 429, {"error": "rate_limited", "reason": str(exc), "retry_after": exc.wait}
     return None

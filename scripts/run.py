@@ -134,6 +134,10 @@ def main() -> int:
         # The day's close on a worker of its own (config/celery.py: its visibility timeout).
         commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
                          close, "-n", "close@%h", "--loglevel", "INFO", "--concurrency", "1"])
+        # The post-game analyses on their own queue and worker: never ahead of scoring.
+        analysis = os.environ.get("ANALYSIS_QUEUE") or f"{queue}-analysis"
+        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
+                         analysis, "-n", "analyst@%h", "--loglevel", "INFO", "--concurrency", "1"])
         commands.append([sys.executable, "-m", "celery", "-A", "config", "beat",
                          "--loglevel", "INFO"])
     else:

@@ -269,11 +269,13 @@ def main() -> int:
     webs = [Child(f"web{i + 1}", [PY, "-m", "config.serve", "-b", "127.0.0.1", "-p",
                                   str(first + i), "--proxy-headers", "config.asgi:application"],
                   env) for i in range(count)]
-    # The one worker reads the day's close's queue too, so the close runs here; a close
-    # longer than CELERY_VISIBILITY_TIMEOUT would then be handed out again (to wait on the
-    # first's lock, then find the day closed): production gives it a worker of its own.
+    # The one worker reads the day's close's queue and the analyses' too, so they run here;
+    # a close longer than CELERY_VISIBILITY_TIMEOUT would then be handed out again (to wait
+    # on the first's lock, then find the day closed), and analyses share the scoring's
+    # worker: production gives each a worker of its own (docker-compose.yml).
     queue = env.get("CELERY_QUEUE") or "solitaire"
-    queues = f"{queue},{env.get('CELERY_CLOSE_QUEUE') or queue + '-close'}"
+    queues = ",".join([queue, env.get("CELERY_CLOSE_QUEUE") or queue + "-close",
+                       env.get("ANALYSIS_QUEUE") or queue + "-analysis"])
     worker = Child("worker", [PY, "-m", "celery", "-A", "config", "worker", "-Q", queues,
                               "--loglevel", "INFO", "--concurrency",
                               env.get("WORKER_CONCURRENCY", "2")], env)

@@ -16,7 +16,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRETS = ("SECRET_KEY", "DAILY_SECRET", "POSTGRES_PASSWORD")
-APP = ("migrate", "web", "worker", "closer", "beat")
+APP = ("migrate", "web", "worker", "closer", "analyst", "beat")
 
 
 def _compose() -> list[str]:
@@ -45,8 +45,8 @@ def services() -> dict[str, Any]:
 
 
 def test_the_services_of_the_production_shape(services):
-    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "closer", "beat",
-                             "lb"}
+    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "closer",
+                             "analyst", "beat", "lb"}
     images = {services[name]["image"] for name in APP}
     assert len(images) == 1, images  # one image, built once, for every role
     for name in APP:
@@ -56,7 +56,7 @@ def test_the_services_of_the_production_shape(services):
         assert "postgres:5432" in services[name]["environment"]["DATABASE_URL"]
     assert "migrate" in services["migrate"]["command"]
     assert services["migrate"]["restart"] == "no"
-    for name in ("web", "worker", "closer", "beat"):
+    for name in ("web", "worker", "closer", "analyst", "beat"):
         after = services[name]["depends_on"]
         assert after["migrate"]["condition"] == "service_completed_successfully"
         assert after["postgres"]["condition"] == "service_healthy"
@@ -64,6 +64,12 @@ def test_the_services_of_the_production_shape(services):
     assert services["web"]["command"][:3] == ["python", "-m", "config.serve"]  # Daphne, uvloop
     assert "--proxy-headers" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    # Analyses have a queue and a worker of their own: never ahead of a win's scoring.
+    worker, analyst = services["worker"]["command"], services["analyst"]["command"]
+    assert analyst[:4] == ["celery", "-A", "config", "worker"]
+    assert worker[worker.index("-Q") + 1] == "solitaire"
+    assert analyst[analyst.index("-Q") + 1] == "solitaire-analysis"
+    assert services["analyst"]["environment"]["ANALYSIS_QUEUE"] == "solitaire-analysis"
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
     # The close's worker reads its queue alone (config/celery.py), the queue the app names.
     closer = services["closer"]["command"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any
 from uuid import UUID
 
@@ -20,10 +21,10 @@ from games.accounts import devices, leaving, players, recovery, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
-from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
+from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
 from games.live import presence
 from games.models import GameSession, Player
-from games.play import locked, operations
+from games.play import hints, locked, operations
 from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
@@ -268,9 +269,14 @@ class ResignView(PlayerAPIView):
 class HintView(PlayerAPIView):
     rate_limit_scope = "moves"  # games/ratelimit.py
 
-    @extend_schema(request=None, responses={200: s.HintOut, 404: ERR}, summary="One move worth playing now (counted)")
+    @extend_schema(request=None, responses={200: s.HintOut, 404: ERR, 409: ERR, 429: ERR, 503: ERR},
+                   summary="One move worth playing now (counted)")
     def post(self, request: Request, session_id: str) -> Response:
-        outcome = operations.hint(session_id, player_of(request))
+        try:
+            outcome = operations.hint(session_id, player_of(request))
+        except HintUnavailable as exc:
+            time.sleep(hints.refusal_pause(exc))  # a loop of refused hints asks slowly
+            raise
         return Response(state(outcome))
 
 

@@ -33,7 +33,8 @@ GAMES: dict[str, type[Game]] = {
     )
 }
 DAILY_GAMES = tuple(key for key, cls in GAMES.items() if cls.daily)
-HIDDEN_CARD_GAMES = frozenset(key for key, cls in GAMES.items() if cls.draw)
+# The games that hide cards from the player, as each declares it (Table.hides_cards).
+HIDDEN_CARD_GAMES = frozenset(key for key, cls in GAMES.items() if cls.hides_cards)
 
 
 def find_game(key: str) -> type[Game]:

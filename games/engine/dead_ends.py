@@ -143,7 +143,7 @@ def _changes_floor(game: Game, entry: tuple[Move, Any, Any]) -> bool:
     (A card taken down lowers the count a search measures progress from.)"""
     (src, dst, _), _, extra = entry
     return (FOUNDATION <= dst < STOCK or FOUNDATION <= src < STOCK
-            or (extra == 1 and game.draw > 0))
+            or (extra == 1 and game.hides_cards))
 
 
 def _leads_up(game: Game, path: tuple[Move, ...], deadline: float | None) -> bool | None:
@@ -157,7 +157,7 @@ def _leads_up(game: Game, path: tuple[Move, ...], deadline: float | None) -> boo
         if g.reason(move) is not None:
             return False
         g.apply(move)
-        if g.cards_up > floor or (g.history[-1][2] == 1 and g.draw > 0):
+        if g.cards_up > floor or (g.history[-1][2] == 1 and g.hides_cards):
             return True
         if deadline is not None and perf_counter() > deadline:
             return None
@@ -350,7 +350,7 @@ def _shortened(game: Game, path: tuple[Move, ...]) -> tuple[Move, ...]:
         reach, via = at + 1, path[at]
         for move in g.legal_moves():
             g.apply(move)
-            if g.cards_up > floor or (g.history[-1][2] == 1 and g.draw > 0):
+            if g.cards_up > floor or (g.history[-1][2] == 1 and g.hides_cards):
                 return (*out, move)
             j = along.get(_layout(g), -1)
             g.undo()
@@ -385,7 +385,7 @@ def _search(game: Game, deadline: float | None) -> tuple[bool | None, Kept]:
                 g.undo()
             continue
         g.apply(move)
-        turned = g.history[-1][2] == 1 and g.draw > 0
+        turned = g.history[-1][2] == 1 and g.hides_cards
         if g.cards_up > floor or turned:
             path = tuple(e[0] for e in g.history)
             if deadline is None and len(path) > _SHORT_PATH:

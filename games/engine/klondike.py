@@ -31,6 +31,7 @@ class KlondikeFamily(Game):
     empty_pile = KINGS_ONLY
     runs = FREE_RUNS
     foundation_back = True
+    hides_cards = True  # face down in the columns (not in Whitehorse) and in the stock
     undo_limit = 400
     # Windows' scoring, as the Klondike rule text gives it; the variants from Aisleriot's
     # manual score its way (docs/rules.md, Scores).

@@ -49,6 +49,13 @@ class Table:
     draw: ClassVar[int] = 0  # cards turned per touch of the stock; 0 = no stock
     redeals: ClassVar[int | None] = None  # times the waste may be turned back; None = always
     undo_limit: ClassVar[int | None] = None
+    # Cards the player cannot see: face down in the columns, or in the stock.  Everything
+    # that must not peek keys off this fact and nothing else (a stock or face-down counts
+    # stand for nothing): the hint's samples (solver/hint.py), dead-end verdicts, the
+    # post-game analysis, the leak and seed-space tests.  A test checks it against the
+    # deal (tests/engine/test_declarations.py) and that such a game's hint never changes
+    # when only the cards it hides are dealt again (tests/engine/test_hint_properties.py).
+    hides_cards: ClassVar[bool] = False
 
     # -- the score, the ranking and the finish (docs/rules.md, Scores, Ranking order) --------
     # The scheme the game's rule text gives (scoring.py).  ``has_score`` and the function

@@ -13,9 +13,12 @@ destinations:
   cards, cards not home, cards lying on a lower card of their column), a move that only
   takes the previous one back last.
 
-The heuristic sees the table as the player does: a face-down card counts as one, whatever
-it is, and the stock only as its size, so the ranking never depends on a card the player
-has not seen.
+The ranking uses the game's own solver domain (solver/registry.py): its heuristic, on the
+position after the move with the cards its search would send up by itself sent up.  In a
+game that hides cards the domain must see the table as the player does
+(``seen_after``: a face-down card counts as one, whatever it is, and the stock only as its
+size), so the ranking never depends on a card the player has not seen; a game that hides
+cards and whose domain cannot do that marks no move ``best`` rather than peek.
 
 >>> from games.engine import seen
 >>> from games.engine.klondike import Klondike
@@ -26,11 +29,10 @@ has not seen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from .game import Game
-from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
+from .piles import ALTERNATE, CELL, FOUNDATION, STOCK, WASTE, Move
 
 
 def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
@@ -42,7 +44,6 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         return set()
     # Imported here: the solver's modules import seen.py, which imports this one.
     from .solver.hinting import previous_move, undoes
-    from .solver.klondike import KlondikeDomain
     from .solver.klondike_autoplay import safe_cards
 
     groups: dict[tuple[int, int], list[Move]] = {}
@@ -56,37 +57,50 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         groups.setdefault((src, n), []).append(m)
     if not groups:
         return set()
-    safe = safe_cards(list(game.found))
+    safe = safe_cards(list(game.found)) if game.build == ALTERNATE else ()
     prev = previous_move(game)
     out: set[Move] = set()
-    scored: tuple[KlondikeDomain, tuple[Any, ...]] | None = None
+    score: Callable[[Move], int] | None = None
     for (src, n), group in groups.items():
         if len(group) == 1:
             out.add(group[0])  # one destination: nothing to rank (most cards, most moves)
             continue
-        card = game.waste[-1] if src == WASTE else game.tab[src][-n]
+        card = (game.waste[-1] if src == WASTE else game.tab[src][-n] if src < CELL
+                else game.cells[src - CELL])
         up = [m for m in group if FOUNDATION <= m[1] < STOCK]
         if up and card in safe and not undoes(game, up[0], None, prev):
             out.add(up[0])
             continue
-        if scored is None:  # built only for a card with a choice: it is most of the cost
-            scored = KlondikeDomain(game), _as_seen(game)
-        dom, s0 = scored
-        # The position after the move, with the cards the search would send up by
-        # itself sent up, scored as the hint's fallback scores the moves it compares.
-        out.add(min(group, key=lambda m: (
-            undoes(game, m, None, prev), dom.heuristic(dom._child(s0, (m,))[1]),
-            group.index(m))))
+        if score is None:  # built only for a card with a choice: it is most of the cost
+            score = _scorer(game)
+            if score is None:
+                return set()
+        rank = score
+        out.add(min(group, key=lambda m: (undoes(game, m, None, prev), rank(m),
+                                          group.index(m))))
     return out
 
 
-def _as_seen(game: Game) -> tuple[Any, ...]:
-    """The search's state of ``game`` with every unseen card replaced by one the heuristic
-    takes for no card: rank 13, above every real one, so that it never counts as lying on
-    a lower card and never goes up."""
-    unseen = 13 * 4
-    cols = tuple(bytes([unseen] * d) + bytes(p[d:]) for p, d in zip(game.tab, game.down,
-                                                                      strict=True))
-    talon = bytes(game.waste) + bytes([unseen] * len(game.stock))
-    return (cols, tuple(game.down), talon, len(game.waste), tuple(game.found),
-            game.redeals_used)
+def _scorer(game: Game) -> Callable[[Move], int] | None:
+    """The heuristic's score of the position after a move, from the game's own domain;
+    None when the game hides cards and its domain cannot score a move without them."""
+    # Imported here: the solver's modules import seen.py, which imports this one.
+    from .solver.registry import solver_for
+
+    try:
+        dom = solver_for(game).domain(game)
+    except ValueError:  # a game with no solver: nothing to rank by
+        return None
+    seen_after = getattr(dom, "seen_after", None)
+    if seen_after is not None:
+        return lambda m: int(dom.heuristic(seen_after(m)))
+    if game.hides_cards:
+        return None
+
+    def after(m: Move) -> int:
+        g = game.copy()
+        g.apply(m)
+        d = solver_for(g).domain(g)
+        return int(d.heuristic(d.initial()))
+
+    return after

@@ -36,10 +36,10 @@ from games import ratelimit
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
-from games.errors import BadRequest, SessionNotFound, TryLater, answer_for
+from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
 from games.live import driver, frames, memory, presence, race
 from games.models import Player
-from games.play import hints, operations, optimistic, tables, verdicts
+from games.play import hint_pool, hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
 from games.play.outcome import clean_op, clean_token
 
@@ -126,13 +126,20 @@ def _operate(session_id: str, player: Player, content: dict[str, Any],
         outcome = operations.finish(session_id, player, seq, op)
     elif kind == "resign":
         outcome = operations.resign(session_id, player, seq, op)
-    elif kind == "hint":
-        outcome = operations.hint(session_id, player)
     elif kind in {"resume", "state"}:
         outcome = operations.get_session(session_id, player)
     else:
         raise BadRequest("type must be move, undo, hint, finish, resign or resume")
     return {"type": "state", **state(outcome)}
+
+
+def _hint_ask(session_id: str, player: Player) -> operations.HintAsked:
+    _limited(ratelimit.hit("moves", f"p{player.pk}"))
+    return operations.hint_ask(session_id, player)
+
+
+def _hint_state(asked: operations.HintAsked, found: Any) -> dict[str, Any]:
+    return {"type": "state", **state(operations.hint_answer(asked, found))}
 
 
 # A move answered on the loop whose dead-end verdict it had no time for: the session, its
@@ -188,6 +195,7 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     leaving = False  # the process is stopping: close once idle (config/drain.py)
     game = ""  # for /metrics
     counted = False  # in /metrics' open play sockets
+    hint_refused = -1e9  # when this socket's last hint was refused (the loop's clock)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The play socket hears only its own client: nothing is ever sent to it through the
@@ -321,10 +329,14 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "error": "bad_request",
                                   "reason": "send a JSON object with a type"})
             return
-        unsettled = None
+        unsettled, tried = None, False
+        answer: dict[str, Any] | None
         try:
-            answer, tried, unsettled = await _move_on_loop(self.session_id, self.player,
-                                                           content, self.within)
+            if content.get("type") == "hint":
+                answer = await self._hint()
+            else:
+                answer, tried, unsettled = await _move_on_loop(self.session_id, self.player,
+                                                               content, self.within)
             if answer is None:
                 answer = await in_pool(_operate)(self.session_id, self.player, content, tried)
         except SessionNotFound as exc:  # not this player's any more: the socket closes
@@ -361,6 +373,22 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             race.note(self.board, self.session_id, self.player.pk, answer)
         if unsettled is not None and unsettled[1] == self.seq:
             self.settling = asyncio.create_task(self._settle(*unsettled))
+
+    async def _hint(self) -> dict[str, Any]:
+        """A hint: asked and answered in pool threads, its search awaited here on the loop,
+        so no thread waits for the solver.  A refusal right after another one waits before
+        it is answered (hints.refusal_pause): a loop of refused hints asks slowly."""
+        assert self.player is not None
+        try:
+            asked = await in_pool(_hint_ask)(self.session_id, self.player)
+            found = asked.found or await hint_pool.wait_async(asked.job)
+        except HintUnavailable as exc:
+            now = asyncio.get_running_loop().time()
+            if now - self.hint_refused < exc.wait:
+                await asyncio.sleep(hints.refusal_pause(exc))
+            self.hint_refused = now
+            raise
+        return await in_pool(_hint_state)(asked, found)
 
     async def _settle(self, pk: Any, seq: int, game: Any) -> None:
         """The verdict the move's answer had no time for, settled in a worker; a dead end is

@@ -12,8 +12,8 @@ the whole position, hidden cards, stock order and passes included (``dead_ends.p
   from the post-game analysis (``games.analysis``) or from a hint on a table with nothing
   hidden.  Keyed by the table exactly, columns in place: the line's moves name columns.
 * ``hint``: a hint's move and source on a table with hidden cards, keyed by the table
-  exactly and the previous move (a hint never only takes it back).  Such a hint is searched
-  on samples of what the player could see (solver/klondike_hint.py), so it tells whoever
+  exactly and the moves that led to it (a hint never goes back to a position of its path).  Such a hint is searched
+  on samples of what the player could see (solver/sampling.py), so it tells whoever
   gets it from here no more than their own search would.
 
 What a client is told never comes from a ``solve`` entry while a card is hidden: a Klondike
@@ -27,6 +27,7 @@ Without Redis, or while it is down, every lookup misses and nothing is written.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import threading
 from collections import Counter
@@ -39,7 +40,7 @@ from django.conf import settings
 from config import redis_client
 from games.engine import Game, dead_ends
 from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result
-from games.engine.solver.klondike_hint import hidden_cards
+from games.engine.solver.sampling import hidden_cards
 
 log = logging.getLogger(__name__)
 
@@ -196,16 +197,20 @@ def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = No
 # -- hints ------------------------------------------------------------------------------------
 
 def _hint_position(game: Game) -> bytes:
-    prev = game.history[-1][0] if game.history else (255, 255, 0)
-    return dead_ends.packed(game, in_place=True) + bytes((prev[0], prev[1], min(prev[2], 255)))
+    """The table exactly and the path that led to it: a hint never goes back to a position
+    of its path, so two players at one table get the same hint only after the same moves."""
+    moves = bytes(x for entry in game.history for x in (*entry[0][:2], min(entry[0][2], 255)))
+    return dead_ends.packed(game, in_place=True) + hashlib.blake2b(moves, digest_size=12).digest()
 
 
 def hint(daily: Daily | None, game: Game) -> Hint | None:
-    """A hint for this table some player got before, or the winning line a search found
-    from it when nothing is hidden; None when there is none."""
+    """What the daily's players found before at this table: with cards hidden, the hint
+    some player got after the same moves (the answer itself); with nothing hidden, a
+    proof of loss, or a winning line found from it (for the engine to follow only if it
+    never comes back to this player's path: ``line`` set, ``move`` None); or None."""
     if daily is None:
         return None
-    if game.draw and hidden_cards(game):
+    if game.hides_cards and hidden_cards(game):
         got = _get("hint", daily, _hint_position(game))
         return Hint(got[0], got[1]) if got is not None else None
     found = solved(daily, game)
@@ -213,27 +218,13 @@ def hint(daily: Daily | None, game: Game) -> Hint | None:
         return None
     if found.status == UNSOLVABLE:
         return Hint(None, UNSOLVABLE)
-    first = found.moves[0] if found.moves else None
-    if first is None or not _playable(game, first):
-        return None
-    return Hint(first, SOLVED, found.moves)
-
-
-def _playable(game: Game, token: str) -> bool:
-    """Legal here and not only taking the previous move back (docs/rules.md, Hints)."""
-    from games.engine.solver.hinting import previous_move, undoes
-
-    try:
-        move = game.parse(token)
-    except Exception:  # noqa: BLE001 - a token this table cannot read is no hint
-        return False
-    return game.reason(move) is None and not undoes(game, move, None, previous_move(game))
+    return Hint(None, SOLVED, found.moves) if found.moves else None
 
 
 def keep_hint(daily: Daily | None, game: Game, found: Hint) -> None:
     if daily is None or found.cancelled:
         return
-    if game.draw and hidden_cards(game):
+    if game.hides_cards and hidden_cards(game):
         # Only a search that ran to its end is the hint this table gets: a cut one is not.
         if found.seconds < settings.HINT_BUDGET_SECONDS:
             _put("hint", daily, _hint_position(game), [found.move, found.status])

@@ -1,26 +1,42 @@
-"""Hint searches in worker processes, so one player's hints cannot slow everyone else.
+"""Every hint is searched in worker processes, shared fairly between players, so one
+player's hints cannot slow or starve anyone else.
 
 The solver is pure Python and CPU bound: run in a request's thread it holds the GIL, and
-every other request and socket of the server process waits.  Here each search runs in a
-small pool of worker processes (``HINT_WORKERS``), started on the first hint with
-``forkserver`` (else ``spawn``): a plain fork of this threaded process could copy a lock
-that another thread holds.  The request's thread only waits for the answer.
+every other request and socket of the server process waits.  So every hint -- a search,
+and the heuristic move a search falls back to -- runs in a small pool of worker processes
+(``HINT_WORKERS``), started on the first hint with ``forkserver`` (else ``spawn``): a plain
+fork of this threaded process could copy a lock that another thread holds.  The request
+only waits for the answer (a thread over HTTP, a coroutine on the socket).
 
-Per player, one search is in flight at a time: a newer hint cancels the older one and starts
-once that one has stopped (a request overtaken meanwhile gets no search), and a player has
-``HINT_SECONDS_PER_MINUTE`` of solver time a minute, counted here and, with ``REDIS_URL``,
-in Redis for every process together (a Redis outage leaves the count local).  In all, at
-most ``HINT_WORKERS + HINT_QUEUE`` searches are in flight.  When there is no search,
-:func:`search` returns None and the caller answers with its plain heuristic at once.
+Fair shares.  A search starts at once when a worker is free; otherwise it waits, with at
+most ``HINT_QUEUE`` others, and each worker that comes free takes the waiting search of
+the player who has used the least solver time this minute (each request counting for a
+little too; then the oldest): a player who has asked for little goes ahead of any flood.  A queue that is full makes room for
+such a player by dropping the waiting search of the player who has used the most.  Per
+player, one hint is in flight at a time: asked again for the same session, the request
+joins the search already running (and gets its answer); asked for another session, it is
+refused.  Each player has ``HINT_SECONDS_PER_MINUTE`` of solver time a minute, counted
+here and, with ``REDIS_URL``, in Redis for every process together (a Redis outage leaves
+the count local).
+
+A hint that cannot run is refused with a clear answer (``HintUnavailable``): 429
+``hint_budget`` (this minute's solver time is spent), 429 ``hint_pending`` (another hint of
+the player's is in flight), 503 ``hints_busy`` (the queue is full of players who used
+less, or the search waited too long), 503 ``hints_off`` (no workers), 409
+``hint_cancelled`` (the player moved on while it was searched).  Every refusal but the
+last is answered after ``HINT_REFUSED_WAIT`` seconds: a client that asks again at once
+still asks only about once a second, so a loop of refused hints costs the server little.
 
 Each search holds a slot in shared memory: a cancel byte the server sets (the engine's
-``Budget`` polls it through ``hint_worker.SlotFlag``) and a busy byte the worker sets while it
-searches.  A worker that dies breaks the pool: its searches answer None, and the next hint
-starts a new pool.
+``Budget`` polls it through ``hint_worker.SlotFlag``) and a busy byte the worker sets while
+it searches.  A worker that dies breaks the pool: its searches are refused (503), and the
+next hint starts a new pool.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import multiprocessing
 import threading
@@ -30,25 +46,27 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
 from django.conf import settings
 
-from config import redis_client
+from games.errors import HintUnavailable
+from games.play import hint_budget
 from games.play.hint_worker import _search, _start_worker
 
 log = logging.getLogger(__name__)
 
-# What became of each hint request, per player.  Sent to a worker: "started", then one of
-# "searched" (verdict or budget reached), "cancelled" (a move or a newer hint stopped it) or
-# "failed" (the worker died, or the search waited too long to start).  Answered without
-# a search: "superseded", "over_budget", "queue_full".
-COUNTERS = ("started", "searched", "cancelled", "failed", "superseded", "over_budget",
-            "queue_full")
+# What became of each hint request, per player.  Searched: "started", then one of
+# "searched" (verdict or budget reached), "cancelled" (a move stopped it) or "failed" (the
+# worker died).  Not searched: "joined" (answered by the search of an earlier request),
+# "pending", "over_budget", "queue_full", "dropped" (made room for a player who used less),
+# "expired" (waited longer than its patience).
+COUNTERS = ("started", "searched", "cancelled", "failed", "joined", "pending", "over_budget",
+            "queue_full", "dropped", "expired")
 
 # A search that waited this many budgets for a worker is no longer worth starting; the
 # request waits that, its budget and the grace (a new worker's start-up) for its answer.
-_QUEUE_BUDGETS = 1.0
+_QUEUE_BUDGETS = 2.0
 _GRACE_SECONDS = 5.0
+_ASK_COST = 0.05  # seconds of solver time a request counts for, in the queue's order
 
 
 class _Pool:
@@ -56,8 +74,8 @@ class _Pool:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if ctx.get_start_method() == "forkserver":
-            ctx.set_forkserver_preload(["games.engine.solver", "games.play.hint_pool"])
-        self.slots = slots
+            ctx.set_forkserver_preload(["games.engine.solver", "games.play.hint_worker"])
+        self.workers, self.slots = workers, slots
         self.cancel = ctx.RawArray("b", slots)
         self.busy = ctx.RawArray("b", slots)
         self.free = list(range(slots))
@@ -74,23 +92,28 @@ class _Pool:
 
 
 @dataclass(eq=False)
-class _Job:
-    pool: _Pool
-    slot: int
+class Job:
+    """One hint search and every request waiting for its answer."""
+
     session: str
     player: str
-    future: Future[Any] | None = None
-    over: bool = False  # under the lock: the slot is free again (maybe someone else's)
-    stopped: threading.Event = field(default_factory=threading.Event)
+    asked: float = field(default_factory=time.monotonic)
+    game: Any = None  # set by ``start``: the job may run from then on
+    lines: list[list[str]] = field(default_factory=list)
+    pool: _Pool | None = None
+    slot: int = -1
+    running: bool = False
+    over: bool = False
+    cancelled: bool = False
+    answer: Future[Any] = field(default_factory=Future)  # the Hint, or HintUnavailable
 
 
 @dataclass(eq=False)
 class _Player:
-    generation: int = 0  # hint requests so far: the newest one may search
-    job: _Job | None = None
+    job: Job | None = None
     window: int = 0
-    used: float = 0.0  # solver seconds in ``window``
-    peak: int = 0  # most searches of this player in flight at once
+    asks: int = 0  # hint requests in ``window``, refused or not
+    peak: int = 0  # most searches of this player running at once
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
 
 
@@ -98,79 +121,102 @@ _lock = threading.Lock()
 _pool: _Pool | None = None
 _pools_started = 0
 _players: dict[str, _Player] = {}
-_jobs: set[_Job] = set()
-_sessions: dict[str, _Job] = {}
+_waiting: list[Job] = []
+_running: set[Job] = set()
+_sessions: dict[str, Job] = {}
 
 
-def search(game: Any, session_id: object, player_id: object) -> Any:
-    """The engine's Hint for ``game`` searched in a worker, or None: no search for this
-    request (see the module's docstring), answer it with a plain heuristic."""
+def admit(session_id: object, player_id: object) -> tuple[Job, bool]:
+    """A place for this request's hint, before anything is counted or read: the job and
+    whether it joined one already asked for (else ``start`` gives the new one its table,
+    or ``abandon`` frees it); raises ``HintUnavailable``."""
     if settings.HINT_WORKERS <= 0:
-        return None
-    who, sid, budget = str(player_id), str(session_id), settings.HINT_BUDGET_SECONDS
+        raise HintUnavailable("hints_off", "hints are turned off on this server", 60)
+    who, sid = str(player_id), str(session_id)
+    over = hint_budget.left(who)
     with _lock:
         p = _player(who)
-        p.generation += 1
-        mine, prior = p.generation, p.job
-        if prior is not None:
-            prior.pool.cancel[prior.slot] = 1  # the newer hint replaces it
-    if prior is not None:
-        prior.stopped.wait(budget * (1 + _QUEUE_BUDGETS) + _GRACE_SECONDS)
-    why = "superseded" if p.generation != mine else "over_budget" if _over_budget(who) else ""
-    old = None
+        window = hint_budget.window()
+        p.asks = (p.asks if p.window == window else 0) + 1
+        p.window = window
+        job = p.job
+        if job is not None and not job.over and not job.cancelled:
+            if job.session == sid:
+                p.counts["joined"] += 1
+                return job, True
+            p.counts["pending"] += 1
+            raise HintUnavailable("hint_pending", "another hint of yours is being looked "
+                                  "for: wait for it, then ask again", 1)
+        if over is not None:
+            p.counts["over_budget"] += 1
+            raise HintUnavailable("hint_budget", "you have used this minute's hint search "
+                                  f"time: ask again in {over} s", over)
+        job = Job(sid, who)
+        if not _room_for(job):
+            p.counts["queue_full"] += 1
+            raise HintUnavailable("hints_busy", "every hint worker is busy: ask again "
+                                  "in a moment", 2)
+        # Known by its session only once ``start`` has it, after the session's owner was
+        # checked: a request for someone else's session must not stand for theirs.
+        p.job = job
+        _waiting.append(job)
+    return job, False
+
+
+def start(job: Job, game: Any, lines: list[list[str]]) -> None:
+    """Give an admitted job its table (``game``, ours alone) and the winning lines the
+    engine may follow; it runs as soon as a worker is free and its turn comes."""
     with _lock:
-        if not why and (p.generation != mine or p.job is not None):
-            why = "superseded"
-        if not why:
-            pool, old = _current_pool()
-            why = "" if pool.free else "queue_full"
-        if why:
-            p.counts[why] += 1
-        else:
-            job = _Job(pool, pool.free.pop(), sid, who)
-            pool.cancel[job.slot] = pool.busy[job.slot] = 0
-            p.job = _sessions[sid] = job
-            _jobs.add(job)
-            p.peak = max(p.peak, sum(j.player == who for j in _jobs))
-            p.counts["started"] += 1
-    if old is not None:
-        old.close(wait=False)
-    if why:
-        return None
-    asked, patience = time.monotonic(), budget * _QUEUE_BUDGETS
+        if job.game is not None or job.over:
+            return  # a joined job, already given its table; or dropped meanwhile
+        job.game, job.lines = game, lines
+        _sessions[job.session] = job
+    _dispatch()
+
+
+def abandon(job: Job) -> None:
+    """The request could not go on (its session was refused): free the place it held."""
+    with _lock:
+        if job.game is None and not job.over:
+            _end(job, None, "cancelled")
+
+
+def wait(job: Job) -> Any:
+    """The job's Hint, waiting in this thread; raises ``HintUnavailable``."""
+    budget = settings.HINT_BUDGET_SECONDS
     try:
-        job.future = pool.executor.submit(_search, job.slot, game, budget, asked, patience)
-    except Exception as exc:  # a pool broken since, or shut down
-        log.warning("hint search not started: %r", exc)
-        _stopped(job, "failed", 0.0, broken=True)
-        return None
-    job.future.add_done_callback(lambda f: _finished(job, f))
-    try:
-        found = job.future.result(timeout=patience + budget + _GRACE_SECONDS)
+        return job.answer.result(timeout=budget * (1 + _QUEUE_BUDGETS) + _GRACE_SECONDS)
     except TimeoutError:
-        with _lock:
-            if not job.over:
-                job.pool.cancel[job.slot] = 1
-        _charge_shared(who, budget)  # it searched that long at most; the rest is waiting
-        return None
-    except Exception:  # counted and logged by _finished
-        found = None
-    # Waiters hear of an answer before its callbacks run: let the counts catch up first.
-    job.stopped.wait(_GRACE_SECONDS)
-    if found is not None:
-        _charge_shared(who, found.seconds)
-    return found
+        cancel(job.session)
+        raise HintUnavailable("hints_busy", "the hint took too long: ask again", 2) from None
+
+
+async def wait_async(job: Job) -> Any:
+    """``wait`` for an event loop: no thread is held while the search runs."""
+    budget = settings.HINT_BUDGET_SECONDS
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(job.answer),
+                                      budget * (1 + _QUEUE_BUDGETS) + _GRACE_SECONDS)
+    except TimeoutError:
+        cancel(job.session)
+        raise HintUnavailable("hints_busy", "the hint took too long: ask again", 2) from None
 
 
 def cancel(session_id: object) -> None:
-    """Stop the session's hint search, if one is running: its player has moved on."""
+    """Stop the session's hint, waiting or running: its player has moved on."""
     key = str(session_id)
-    job = _sessions.get(key)  # the usual case, nothing running: no lock taken
+    job = _sessions.get(key)  # the usual case, nothing in flight: no lock taken
     if job is None:
         return
     with _lock:
-        if _sessions.get(key) is job and not job.over:
+        if _sessions.get(key) is not job or job.over:
+            return
+        job.cancelled = True
+        if job.running and job.pool is not None:
             job.pool.cancel[job.slot] = 1
+        elif not job.running:
+            _end(job, HintUnavailable("hint_cancelled", "you moved on: ask again for "
+                                      "this position", 1), "cancelled")
 
 
 def stats(player_id: object = None) -> dict[str, Any]:
@@ -179,13 +225,13 @@ def stats(player_id: object = None) -> dict[str, Any]:
     with _lock:
         if player_id is None:
             return {"pools_started": _pools_started, "worker_pids": worker_pids(),
-                    "in_flight": len(_jobs),
-                    "searching": sum(j.pool.busy[j.slot] for j in _jobs)}
+                    "in_flight": len(_running) + len(_waiting), "waiting": len(_waiting),
+                    "searching": sum(j.pool.busy[j.slot] for j in _running if j.pool)}
         who = str(player_id)
         p = _players.get(who) or _Player()
-        mine = [j for j in _jobs if j.player == who]
+        mine = [j for j in (*_running, *_waiting) if j.player == who]
         return {**p.counts, "in_flight": len(mine), "peak": p.peak,
-                "searching": sum(j.pool.busy[j.slot] for j in mine)}
+                "searching": sum(j.pool.busy[j.slot] for j in mine if j.running and j.pool)}
 
 
 def worker_pids() -> list[int]:
@@ -219,23 +265,54 @@ def reset() -> None:
     global _pool, _pools_started
     with _lock:
         pool, _pool, _pools_started = _pool, None, 0
+        for job in (*_running, *_waiting):
+            if not job.answer.done():
+                job.answer.set_exception(HintUnavailable("hints_busy", "the hint workers "
+                                                         "restarted: ask again", 1))
         _players.clear()
         _sessions.clear()
-        _jobs.clear()
-        _redis_quiet_until[0] = 0.0
+        _waiting.clear()
+        _running.clear()
+        hint_budget.reset()
     if pool is not None:
         pool.close(wait=True)
 
 
+# -- under the lock --------------------------------------------------------------------------
+
 def _player(who: str) -> _Player:
     p = _players.get(who)
     if p is None:
-        if len(_players) > 10_000:  # players idle since a past minute are not needed again
-            window = _window()
-            for k in [k for k, q in _players.items() if q.job is None and q.window < window]:
+        if len(_players) > 10_000:  # players with nothing in flight: counters only
+            for k in [k for k, q in _players.items() if q.job is None]:
                 del _players[k]
         p = _players[who] = _Player()
     return p
+
+
+def _used(who: str) -> float:
+    """What the player has taken this minute: its solver seconds, and a twentieth of a
+    second per request (so among players who have not searched yet, the one asking over
+    and over is the one who waits)."""
+    p = _players.get(who)
+    asks = p.asks if p is not None and p.window == hint_budget.window() else 0
+    return hint_budget.used(who) + _ASK_COST * max(0, asks - 1)
+
+
+def _room_for(job: Job) -> bool:
+    """Is there a place for ``job``?  A worker or a queue place free; or a waiting job of
+    a player who used more than this one's, dropped to make room."""
+    workers = max(1, settings.HINT_WORKERS)
+    if len(_running) + len(_waiting) < workers + max(0, settings.HINT_QUEUE):
+        return True
+    mine = _used(job.player)
+    heavy = max(_waiting, key=lambda j: (_used(j.player), j.asked), default=None)
+    if heavy is None or _used(heavy.player) <= mine:
+        return False
+    _players[heavy.player].counts["dropped"] += 1
+    _end(heavy, HintUnavailable("hints_busy", "every hint worker is busy: ask again in a "
+                                "moment", 2), "")
+    return True
 
 
 def _current_pool() -> tuple[_Pool, _Pool | None]:
@@ -244,95 +321,97 @@ def _current_pool() -> tuple[_Pool, _Pool | None]:
     old = _pool
     if old is not None and not old.broken and not getattr(old.executor, "_broken", False):
         return old, None
-    workers = settings.HINT_WORKERS
-    _pool = _Pool(workers, workers + max(0, settings.HINT_QUEUE))
+    workers = max(1, settings.HINT_WORKERS)
+    _pool = _Pool(workers, workers)
     _pools_started += 1
     return _pool, old
 
 
-def _finished(job: _Job, future: Future[Any]) -> None:
+def _end(job: Job, result: Any, outcome: str) -> None:
+    """The job is over: its answer (a Hint, or the HintUnavailable its requests get)."""
+    job.over = True
+    p = _players.get(job.player)
+    if p is not None:
+        if outcome:
+            p.counts[outcome] += 1
+        if p.job is job:
+            p.job = None
+    if _sessions.get(job.session) is job:
+        del _sessions[job.session]
+    _running.discard(job)
+    if job in _waiting:
+        _waiting.remove(job)
+    if job.pool is not None and job.slot >= 0:
+        job.pool.free.append(job.slot)
+        job.slot = -1
+    if not job.answer.done():
+        if isinstance(result, Exception) or result is None:
+            job.answer.set_exception(result or HintUnavailable(
+                "hints_busy", "the hint could not be searched: ask again", 2))
+        else:
+            job.answer.set_result(result)
+
+
+def _dispatch() -> None:
+    """Start waiting jobs while workers are free: the least-used player's first."""
+    old = None
+    while True:
+        with _lock:
+            ready = [j for j in _waiting if j.game is not None]
+            if not ready:
+                break
+            pool, broken = _current_pool()
+            old = old or broken
+            if not pool.free:
+                break
+            job = min(ready, key=lambda j: (_used(j.player), j.asked))
+            patience = settings.HINT_BUDGET_SECONDS * _QUEUE_BUDGETS
+            if time.monotonic() - job.asked > patience:
+                _end(job, HintUnavailable("hints_busy", "every hint worker was busy: ask "
+                                          "again", 2), "expired")
+                continue
+            _waiting.remove(job)
+            job.pool, job.slot, job.running = pool, pool.free.pop(), True
+            pool.cancel[job.slot] = pool.busy[job.slot] = 0
+            _running.add(job)
+            p = _player(job.player)
+            p.counts["started"] += 1
+            p.peak = max(p.peak, sum(j.player == job.player for j in _running))
+            game, lines = job.game, job.lines
+            job.game = None  # the table goes to the worker; nothing here needs it again
+        try:
+            future = pool.executor.submit(_search, job.slot, game, lines,
+                                          settings.HINT_BUDGET_SECONDS)
+        except Exception as exc:  # a pool broken since, or shut down
+            log.warning("hint search not started: %r", exc)
+            with _lock:
+                pool.broken = True
+                _end(job, None, "failed")
+            continue
+        future.add_done_callback(functools.partial(_finished, job))
+    if old is not None:
+        old.close(wait=False)
+
+
+def _finished(job: Job, future: Future[Any]) -> None:
+    seconds = 0.0
     try:
         found = future.result()
     except Exception as exc:  # a dead worker breaks the pool; a search's own error does not
         log.warning("hint search failed: %r", exc)
-        _stopped(job, "failed", 0.0, broken=isinstance(exc, BrokenProcessPool))
-        return
-    if found is None:
-        _stopped(job, "cancelled" if job.pool.cancel[job.slot] else "failed", 0.0)
+        with _lock:
+            if job.pool is not None:
+                job.pool.broken = job.pool.broken or isinstance(exc, BrokenProcessPool)
+            _end(job, None, "failed")
     else:
-        _stopped(job, "cancelled" if found.cancelled else "searched", found.seconds)
-
-
-def _stopped(job: _Job, outcome: str, seconds: float, broken: bool = False) -> None:
-    with _lock:
-        p = _players.get(job.player)
-        if p is not None:
-            p.counts[outcome] += 1
-            if p.job is job:
-                p.job = None
-            window = _window()
-            p.used = (p.used if p.window == window else 0.0) + seconds
-            p.window = window
-        if _sessions.get(job.session) is job:
-            del _sessions[job.session]
-        _jobs.discard(job)
-        job.pool.free.append(job.slot)
-        job.pool.broken = job.pool.broken or broken
-        job.over = True
-    job.stopped.set()
-
-
-def _window() -> int:
-    return int(time.time() // 60)
-
-
-def _over_budget(who: str) -> bool:
-    limit = settings.HINT_SECONDS_PER_MINUTE
-    if limit <= 0:
-        return False
-    window = _window()
-    with _lock:
-        p = _players.get(who)
-        used = p.used if p is not None and p.window == window else 0.0
-    if used < limit:
-        shared = _redis(lambda r: r.get(_key(who, window)))
-        used = max(used, int(shared) / 1000 if shared is not None else 0.0)
-    return used >= limit
-
-
-def _charge_shared(who: str, seconds: float) -> None:
-    key = _key(who, _window())
-
-    def charge(r: redis.Redis) -> None:
-        # One round trip, no MULTI: a lost EXPIRE only leaves a past minute's key behind.
-        pipe = r.pipeline(transaction=False)
-        pipe.incrby(key, int(seconds * 1000))
-        pipe.expire(key, 61)
-        pipe.execute()
-
-    _redis(charge)
-
-
-def _key(who: str, window: int) -> str:
-    return f"{settings.REDIS_KEY_PREFIX}:hint-ms:{who}:{window}"
-
-
-_redis_quiet_until = [0.0]
-
-
-def _redis(call: Any) -> Any:
-    """``call(client)``, or None without Redis: after a failure Redis is left alone for a
-    while, so an outage costs the hints no timeouts."""
-    url = settings.REDIS_URL
-    if not url or time.monotonic() < _redis_quiet_until[0]:
-        return None
-    try:
-        return call(_client())
-    except redis.RedisError as exc:
-        _redis_quiet_until[0] = time.monotonic() + 10.0
-        log.warning("hint budget counted in this process only, Redis unavailable: %s", exc)
-        return None
-
-
-def _client() -> redis.Redis:
-    return redis_client.client(timeout=0.5)
+        with _lock:
+            if found is None or found.cancelled or job.cancelled:
+                seconds = found.seconds if found is not None else 0.0
+                _end(job, HintUnavailable("hint_cancelled", "you moved on: ask again for "
+                                          "this position", 1), "cancelled")
+            else:
+                seconds = found.seconds
+                _end(job, found, "searched")
+    if seconds:
+        hint_budget.charge(job.player, seconds)
+    _dispatch()

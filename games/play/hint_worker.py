@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from typing import Any
 
 from games.engine.solver import Budget, hint
 
 _cancel: Any = None
 _busy: Any = None
-_ready = 0.0  # when this worker could first search
 
 
 class SlotFlag:
@@ -29,14 +27,13 @@ class SlotFlag:
 
 
 def _start_worker(cancel: Any, busy: Any, server: Any) -> None:
-    global _cancel, _busy, _ready
+    global _cancel, _busy
     _cancel, _busy = cancel, busy
     if hasattr(os, "nice"):
         # The server, PostgreSQL and Redis may share these cores: a search is the work
         # that can best wait.
         os.nice(10)
     threading.Thread(target=_exit_with_server, args=(server,), daemon=True).start()
-    _ready = time.monotonic()
 
 
 def watch_server(server: Any) -> None:
@@ -56,17 +53,14 @@ def _exit_with_server(server: Any) -> None:
     os._exit(0)
 
 
-def _search(slot: int, game: Any, seconds: float, asked: float, patience: float) -> Any:
-    """One search: the engine's Hint (only that goes back, never the table), or None when
-    it was cancelled, or had waited longer than ``patience``, before it began."""
+def _search(slot: int, game: Any, lines: list[list[str]], seconds: float) -> Any:
+    """One hint: the engine's Hint (only that goes back, never the table), or None when it
+    was cancelled before it began."""
     flag = SlotFlag(_cancel, slot)
-    # The machine's monotonic clock, the same in every process.  A new worker's start-up
-    # is not waiting in the queue: the first hints after a start still get their search.
-    waited = time.monotonic() - max(asked, _ready)
-    if flag.is_set() or waited > patience:
+    if flag.is_set():
         return None
     _busy[slot] = 1
     try:
-        return hint(game, Budget(seconds, cancel=flag))
+        return hint(game, Budget(seconds, cancel=flag), lines)
     finally:
         _busy[slot] = 0

@@ -1,48 +1,81 @@
-"""Hints (docs/rules.md, Hints): the solver's move, searched in a worker process, else a plain heuristic.
+"""Hints (docs/rules.md, Hints): every one searched in the hint pool (``hint_pool``), never
+in a web process's thread or on its event loop.
 
-The solver marks its hint ``solver`` (on a winning line), ``unsolvable`` (proven lost from
-here) or ``heuristic`` (no verdict in the budget).  When there is no search for this request
-(the player's hint budget is spent, a newer hint replaced it, the pool is full or broken:
-see :mod:`games.play.hint_pool`), the answer is our own heuristic at once: a card that can go up,
-else a move on the table, else the stock -- never one that only takes back the last move.
+The engine marks its hint ``solver`` (the next move of a winning line), ``unsolvable``
+(proven lost from here) or ``heuristic`` (no line in the budget: a move its heuristic
+likes, never back to a position of the game's path).  A winning line a hint found is
+remembered for its session, so the next hint follows it (the engine checks it still wins
+from there without coming back to the path); on a daily, a hint another player got after
+the same moves, or a line found from this very table, serves too (``analysis_cache``).
+
+A hint that cannot run is refused with its reason (``HintUnavailable``, games/errors.py);
+``refusal_pause`` says how long the answer waits first, so a client that loops on a
+refused hint asks about once a second, not as fast as the server can answer.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
+from django.conf import settings
+
 from games.engine import Game, IllegalMove, seen
-from games.engine.piles import FOUNDATION, STOCK
 from games.engine.solver.search import SOLVED, UNSOLVABLE
+from games.errors import HintUnavailable
 from games.play import analysis_cache, hint_pool
+from games.play.hint_pool import Job
 
-__all__ = ["cancel", "heuristic", "suggest"]
+__all__ = ["Job", "abandon", "admit", "answer", "cancel", "refusal_pause", "start"]
 
-
-def suggest(g: Game, session_id: object, player_id: object,
-            daily: analysis_cache.Daily | None = None) -> tuple[dict[str, Any] | None, str]:
-    """A move worth playing and where it came from (``solver``, ``unsolvable`` or
-    ``heuristic``).  ``g`` is ours alone: it goes to the worker as it is.  On a daily,
-    a hint another player got on this very table (or a line found from it) is the hint
-    again without a search (``analysis_cache``), and a search's is kept for the next."""
-    found = analysis_cache.hint(daily, g)
-    if found is None:
-        found = hint_pool.search(g, session_id, player_id)
-        if found is not None:
-            analysis_cache.keep_hint(daily, g, found)
-    if found is not None:
-        answer = _solver_answer(g, found)
-        if answer is not None:
-            return answer
-    return heuristic(g), "heuristic"
+_LINES_KEPT = 20_000  # sessions whose last winning line this process remembers
+_lines: OrderedDict[str, tuple[int, list[str]]] = OrderedDict()
+_lines_lock = threading.Lock()
 
 
-def cancel(session_id: object) -> None:
-    """A move on the session makes its running hint search moot: stop it."""
-    hint_pool.cancel(session_id)
+def admit(session_id: object, player_id: object) -> tuple[Job, bool]:
+    """A place in the pool for this request, before anything is counted, and whether it
+    joined a search already asked for (see hint_pool)."""
+    return hint_pool.admit(session_id, player_id)
 
 
-def _solver_answer(g: Game, found: Any) -> tuple[dict[str, Any] | None, str] | None:
+def abandon(job: Job, joined: bool) -> None:
+    if not joined:
+        hint_pool.abandon(job)
+
+
+def start(job: Job, joined: bool, g: Game, session_id: object, seq: int,
+          daily: analysis_cache.Daily | None = None) -> Any:
+    """Send the table to the pool, with the lines the engine may follow; a Hint at once
+    when the daily's cache has this table's answer (then nothing is searched).  A joined
+    request sends nothing: it waits for the search it joined."""
+    if joined:
+        return None
+    cached = analysis_cache.hint(daily, g)
+    if cached is not None and (cached.move is not None or cached.status == UNSOLVABLE):
+        abandon(job, joined)
+        return cached
+    lines = [cached.line] if cached is not None and cached.line else []
+    with _lines_lock:
+        kept = _lines.get(str(session_id))
+    if kept is not None and seq >= kept[0]:
+        lines.append(kept[1][seq - kept[0]:])  # the moves played since, if they were its
+    hint_pool.start(job, g, lines)
+    return None
+
+
+def answer(g: Game, found: Any, session_id: object, seq: int,
+           daily: analysis_cache.Daily | None = None) -> tuple[dict[str, Any] | None, str]:
+    """The hint as the client gets it (a move object and its source), remembering its line
+    for the session and, on a daily, the hint for the next player at this table."""
+    if found.line and found.status == SOLVED:
+        with _lines_lock:
+            _lines[str(session_id)] = (seq, list(found.line))
+            _lines.move_to_end(str(session_id))
+            while len(_lines) > _LINES_KEPT:
+                _lines.popitem(last=False)
+    analysis_cache.keep_hint(daily, g, found)
     source = {SOLVED: "solver", UNSOLVABLE: "unsolvable"}.get(found.status, "heuristic")
     if found.move is None:
         return None, source
@@ -55,29 +88,15 @@ def _solver_answer(g: Game, found: Any) -> tuple[dict[str, Any] | None, str] | N
         move = None
     if move is not None and g.reason(move) is None:
         return seen.move_object(g, move), source
-    return None
+    return None, source
 
 
-def heuristic(g: Game) -> dict[str, Any] | None:
-    """Cheap enough for the server's own thread: no search."""
-    moves = list(g.legal_moves())
-    last = _last_move(g)
-    candidates = [m for m in moves if not _reverses(m, last)] or moves
-    ups = [m for m in candidates if FOUNDATION <= m[1] < STOCK]
-    table = [m for m in candidates if STOCK not in (m[0], m[1])]
-    for group in (ups, table, candidates):
-        if group:
-            return seen.move_object(g, group[0])
-    return None
+def cancel(session_id: object) -> None:
+    """A move on the session makes its hint moot: stop it."""
+    hint_pool.cancel(session_id)
 
 
-def _last_move(g: Game) -> tuple[int, int, int] | None:
-    history = getattr(g, "history", None)
-    if history:
-        return history[-1][0]  # type: ignore[no-any-return]
-    return None
-
-
-def _reverses(move: tuple[int, int, int], last: tuple[int, int, int] | None) -> bool:
-    """A hint never only takes back the previous move (docs/rules.md, Hints)."""
-    return last is not None and move[0] == last[1] and move[1] == last[0] and move[2] == last[2]
+def refusal_pause(exc: HintUnavailable) -> float:
+    """Seconds a refused hint's answer waits before it is sent (none for a hint the
+    player's own move cancelled: they are playing)."""
+    return 0.0 if exc.code == "hint_cancelled" else settings.HINT_REFUSED_WAIT

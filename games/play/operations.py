@@ -14,6 +14,7 @@ state (``repeated``), never stored a second time and never mistaken for a new mo
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -23,9 +24,10 @@ from django.utils import timezone
 from games import daily, signals
 from games.engine import GAMES, Game, IllegalMove, endgame
 from games.engine.reasons import Reason
+from games.engine.solver import SOLVED, Hint
 from games.errors import PlayerMerged, RankedAttemptOpen, Refused
 from games.models import Deal, GameSession, Player
-from games.play import analysis_cache, fresh, hints, locked, optimistic, tables
+from games.play import analysis_cache, fresh, hint_pool, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 
 # The row a new session locks (see start_session).  Written once: the ORM's select_for_update
@@ -210,19 +212,52 @@ def finish(session_id: UUID | str, player: Player, seq: object = None, op: objec
     return _after_commit(outcome)
 
 
+class HintAsked(NamedTuple):
+    """A hint asked for and counted: its session, table, place in the hint pool and, when
+    no search is needed, its answer already (``found``)."""
+
+    session: GameSession
+    game: Game
+    job: hints.Job
+    found: Any
+
+
 def hint(session_id: UUID | str, player: Player) -> Outcome:
-    """Count the hint under the row lock, then search with the lock released, so a move the
-    player makes meanwhile is never held up by the solver."""
-    with transaction.atomic():
-        session = locked.lock(session_id, player)
-        locked.require_open_day(session)
-        g = locked.table(session)
-        locked.keep_after_commit(session, g)  # a copy goes back; this table is now ours alone
-        if session.status == GameSession.PLAYING:
-            session.hint_count += 1
-            GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
+    """A hint in this thread: asked, waited for (the search runs in the hint pool), and
+    answered.  The socket waits on its event loop instead (``hint_ask``/``hint_answer``)."""
+    asked = hint_ask(session_id, player)
+    return hint_answer(asked, asked.found or hint_pool.wait(asked.job))
+
+
+def hint_ask(session_id: UUID | str, player: Player) -> HintAsked:
+    """A place in the hint pool first (a refused hint changes nothing, not even the count),
+    then the hint counted under the row lock, then the table sent to the pool with the
+    lock released, so a move the player makes meanwhile is never held up by the solver."""
+    job, joined = hints.admit(session_id, player.pk)
+    try:
+        with transaction.atomic():
+            session = locked.lock(session_id, player)
+            locked.require_open_day(session)
+            g = locked.table(session)
+            locked.keep_after_commit(session, g)  # a copy goes back; this table is ours alone
+            if session.status == GameSession.PLAYING:
+                session.hint_count += 1
+                GameSession.objects.filter(pk=session.pk).update(hint_count=F("hint_count") + 1)
+    except BaseException:
+        hints.abandon(job, joined)
+        raise
+    if g.won:
+        hints.abandon(job, joined)
+        return HintAsked(session, g, job, Hint(None, SOLVED))
+    found = hints.start(job, joined, g, session.pk, session.seq,
+                        analysis_cache.daily_of(session.deal))
+    return HintAsked(session, g, job, found)
+
+
+def hint_answer(asked: HintAsked, found: Any) -> Outcome:
+    session, g = asked.session, asked.game
     if g.won:
         return Outcome(session, g, hint=None, hint_source="heuristic")
-    move, source = hints.suggest(g, session.pk, player.pk,
-                                 analysis_cache.daily_of(session.deal))
+    move, source = hints.answer(g, found, session.pk, session.seq,
+                                analysis_cache.daily_of(session.deal))
     return Outcome(session, g, hint=move, hint_source=source)

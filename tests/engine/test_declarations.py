@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import DAILY_GAMES, GAMES, IllegalMove, new_game
+from games.engine import DAILY_GAMES, GAMES, HIDDEN_CARD_GAMES, IllegalMove, new_game
 from games.engine.piles import CELL, FOUNDATION
 
 FACTS = {  # key: (daily, public deal numbers, ranked by time, has a score, time bonus at 14 s)
@@ -67,3 +67,13 @@ def test_a_foundation_is_named_as_a_source_only_where_the_notation_reads_it(key:
             assert exc.args[0].code == "no_come_back" and not g.foundation_back
             continue
         assert move[:2] == (FOUNDATION + suit, 0) and g.foundation_back
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_game_declares_hidden_cards_exactly_when_its_deals_hide_some(key: str) -> None:
+    """The fact every no-peek path keys off (hints, dead ends, the analysis, the leak and
+    seed-space tests) is the game's own declaration; here it is checked against its deals:
+    a deal with a face-down card or a stock card hides cards."""
+    hides = {any(g.down) or bool(g.stock) for g in (new_game(key, seed) for seed in range(1, 6))}
+    assert hides == {GAMES[key].hides_cards}
+    assert (key in HIDDEN_CARD_GAMES) == GAMES[key].hides_cards

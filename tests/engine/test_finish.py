@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from games.engine.bakers_dozen import BakersDozen
 from games.engine.cards import CODE, RANK, RED
 from games.engine.klondike import Klondike
 from games.engine.piles import FOUNDATION, STOCK
-from games.engine.solver.klondike_hint import sample
+from games.engine.solver.sampling import sample
 from games.engine.taps import best_moves
 
 STOCK_GAMES = [k for k, cls in GAMES.items() if cls.draw]
@@ -180,3 +181,21 @@ def test_only_the_klondike_family_marks_where_a_tap_sends_a_card() -> None:
         g = new_game(key, 5)
         assert not best(g)
     assert best(new_game("whitehorse", 5))
+
+
+@pytest.mark.parametrize("key", ["freecell", "bakers-dozen"])
+def test_a_game_that_taps_to_best_ranks_with_its_own_domain(key: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tap_to_best`` is a declaration any game may make: the ranking is the game's own
+    solver domain's, not Klondike's (which raised on a FreeCell table)."""
+    monkeypatch.setattr(GAMES[key], "tap_to_best", True)
+    rng = random.Random(key)
+    g = new_game(key, 5)
+    for _ in range(40):
+        moves = list(g.legal_moves())
+        if not moves:
+            break
+        chosen = best_moves(g, moves)
+        assert chosen and chosen <= set(moves)
+        assert len({(m[0], m[2]) for m in chosen}) == len(chosen)  # one per card
+        g.push(rng.choice(moves))

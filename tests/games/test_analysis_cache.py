@@ -22,8 +22,8 @@ import redis
 from django.conf import settings
 
 from games.engine import endgame, new_game, seen
-from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result, solve
-from games.engine.solver.klondike_hint import hidden_cards
+from games.engine.solver import SOLVED, UNSOLVABLE, Budget, Hint, Result, hint, solve
+from games.engine.solver.sampling import hidden_cards
 from games.engine.solver.turning import turning_point
 from games.models import GameSession
 from games.play import analysis_cache
@@ -81,7 +81,7 @@ def test_a_full_knowledge_line_is_never_a_hint_while_cards_are_hidden() -> None:
     assert analysis_cache.hint(("klondike", DAY), g) is None
 
 
-def test_a_freecell_line_is_the_next_players_hint_unless_it_takes_back_their_move() -> None:
+def test_a_freecell_line_is_followed_by_the_next_players_hint_unless_it_goes_back() -> None:
     daily = ("freecell", DAY)
     g = new_game("freecell", 617)
     g.play("8a")
@@ -89,7 +89,10 @@ def test_a_freecell_line_is_the_next_players_hint_unless_it_takes_back_their_mov
     analysis_cache.keep_hint(daily, g, Hint(found.moves[0], SOLVED, found.moves))
     same = new_game("freecell", 617)
     same.play("8a")
-    assert analysis_cache.hint(daily, same) == Hint(found.moves[0], SOLVED, found.moves)
+    kept = analysis_cache.hint(daily, same)
+    assert kept == Hint(None, SOLVED, found.moves)  # a line for the engine to check
+    followed = hint(same, Budget(10, 1), [kept.line])  # no search: one state at most
+    assert followed.move == found.moves[0] and followed.line == found.moves
     analysis_cache.keep_solved(daily, same, Result(UNSOLVABLE))  # never over a proof
     assert analysis_cache.solved(daily, same).moves == found.moves
     # Another table, whose only known line starts by taking the player's move back.
@@ -97,7 +100,10 @@ def test_a_freecell_line_is_the_next_players_hint_unless_it_takes_back_their_mov
     back.play("8b")
     analysis_cache.keep_solved(daily, back, Result(SOLVED, ["b8", *solve(new_game(
         "freecell", 617), 10).moves]))
-    assert analysis_cache.hint(daily, back) is None
+    kept = analysis_cache.hint(daily, back)
+    assert kept is not None and kept.line[0] == "b8"
+    h = hint(back, Budget(10), [kept.line])
+    assert h.move is not None and h.move != "b8"
 
 
 def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_real_worker_finds_the_turning_point(api, real_worker):
-    with override_settings(CELERY_TASK_DEFAULT_QUEUE=real_worker):
+    with override_settings(ANALYSIS_QUEUE=real_worker):
         c = api()
         s = c.start("freecell")
         moves = losing_line(s["deal_number"])

@@ -80,8 +80,7 @@ def test_every_random_hidden_card_deal_draws_all_256_bits(api, game):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("game", sorted(g for g in HIDDEN_CARD_GAMES if g in
-                                        {"klondike", "klondike-draw3", "whitehorse"}))
+@pytest.mark.parametrize("game", sorted(g for g in HIDDEN_CARD_GAMES if GAMES[g].daily))
 def test_every_daily_hidden_card_deal_draws_all_256_bits(game):
     """Claim 2, for the dailies (as the scheduled task makes them) and for the candidates
     that replace a deal the solver could not certify."""

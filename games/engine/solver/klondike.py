@@ -62,7 +62,7 @@ from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
 from .klondike_autoplay import OTHER, autoplay
 from .klondike_dead import lost
-from .klondike_schedule import run
+from .klondike_schedule import DRAW3_SCHEDULE, run
 from .klondike_talon import reachable, talon_up
 from .search import Budget, Result, disorder
 
@@ -74,14 +74,6 @@ _LAND = tuple(tuple((x >> 2) * 4 - 4 + su for su in OTHER[x & 3]) if x >= 4 else
               for x in range(52))
 _TWIN = tuple(x ^ 3 for x in range(52))
 _DOWN = tuple(bytes((d,)) for d in range(53))
-
-
-_DRAW3_SCHEDULE = (
-    (False, (5, 2, 1), 8_000),
-    (True, (2, 1, 1), 50_000),
-    (False, (5, 2, 1, 0, 3, 1), 50_000),
-    (True, (5, 2, 1, 0, 3, 1), 40_000),
-)
 
 
 class KlondikeDomain:
@@ -129,7 +121,7 @@ class KlondikeDomain:
         if self.draw > 1:
             # Drawing three, longer fixed runs and restarts win more (measured on the
             # deals draw three left unknown), and lost deals are often proven quickly.
-            self.schedule = _DRAW3_SCHEDULE
+            self.schedule = DRAW3_SCHEDULE
             self.restart_unit, self.full_share = 4_000, 0.15
         self._colinfo: dict[bytes, int] = {}
         self._rand = random.Random(0).random
@@ -346,6 +338,14 @@ class KlondikeDomain:
                 if r == 13 and empty >= 0:
                     out.append(child(s, ((FOUNDATION + su, empty, 1),)))
         return out
+
+    def seen_after(self, move: Move) -> State:
+        """The position after ``move`` as the player sees it: an unseen card is 52 (rank 13,
+        never on a lower card, never up), so its score needs no hidden card (taps.py)."""
+        g = self.game
+        cols = tuple(bytes([52] * d) + bytes(p[d:]) for p, d in zip(g.tab, g.down, strict=True))
+        return self._child((cols, tuple(g.down), bytes(g.waste) + bytes([52] * len(g.stock)),
+                            len(g.waste), tuple(g.found), g.redeals_used), (move,))[1]
 
     def tokens(self, path: list[tuple[Move, ...]]) -> list[str]:
         g = self.game.copy()

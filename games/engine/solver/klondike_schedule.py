@@ -32,6 +32,14 @@ if TYPE_CHECKING:
 # (restricted, eager, weights, noise, states): one best-first run.
 Run = tuple[bool, bool, tuple[int, ...], int, int]
 
+# Drawing three: the fixed narrow runs (eager, weights, states) that come first.
+DRAW3_SCHEDULE = (
+    (False, (5, 2, 1), 8_000),
+    (True, (2, 1, 1), 50_000),
+    (False, (5, 2, 1, 0, 3, 1), 50_000),
+    (True, (5, 2, 1, 0, 3, 1), 40_000),
+)
+
 # Weight sets the restarts jitter around (see KlondikeDomain.heuristic for the terms).
 _BASES: tuple[tuple[int, ...], ...] = (
     (5, 2, 1, 0, 0, 0, 0),
