@@ -123,6 +123,14 @@ ANALYSIS_CACHE_MAX = env_int("ANALYSIS_CACHE_MAX", 200_000)
 # signals cross one of these is under review until an operator clears or disqualifies it.
 # How they were chosen: docs/rules.md.  Gaps are between two of the player's operations,
 # measured by the server; the finish's mechanical moves are left out.
+# Where moves are written (games/play/moves.py): "rows", one row a move; "dual", the legacy
+# list of the session too, while the previous release (which reads only that list) still
+# serves during a deploy (docs/operations.md, "Upgrading").
+MOVE_STORE = env_str("MOVE_STORE", "rows")
+if MOVE_STORE not in ("rows", "dual"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"MOVE_STORE is 'rows' or 'dual', not {MOVE_STORE!r}")
 REVIEW = {
     "fast_gap_ms": env_int("REVIEW_FAST_GAP_MS", 150),
     "max_fast_share": float(env_str("REVIEW_MAX_FAST_SHARE", "0.25")),

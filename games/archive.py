@@ -45,7 +45,7 @@ def month(game: str, first: dt.date, last: dt.date, player: Player | None
     tries: dict[int, list[GameSession]] = {}
     if player is not None and deals:
         for s in (GameSession.objects.filter(player=player, deal__in=deals,
-                                             started_at__isnull=False).defer("moves")):
+                                             started_at__isnull=False).defer("legacy_moves")):
             tries.setdefault(s.deal_id, []).append(s)
     return [{"date": d.date.isoformat() if d.date else None, "deal": d.public_id,
              "par": d.par, "closed": d.revealed_at is not None,

@@ -169,9 +169,12 @@ class GameSession(models.Model):
     game = models.CharField(max_length=32, choices=GAME_CHOICES)  # copied for filtering
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
-    # [[token, server time in ms since the epoch], ...]; "u" is an undo.
-    moves = models.JSONField(default=list, blank=True)
-    # len(moves), kept beside it so the hot path can lock and check a row without its moves.
+    # The moves of games stored before moves had rows of their own (``Move``), as
+    # [[token, server time in ms, op?], ...]; read where a game has no row for a move
+    # (games/play/moves.py), written only while MOVE_STORE is "dual" (a deploy with the
+    # previous release still serving).  The column keeps its name, "moves".
+    legacy_moves = models.JSONField(default=list, blank=True, db_column="moves", db_default=[])
+    # The number of moves stored: the next move's index.
     seq = models.PositiveIntegerField(default=0)
     score = models.IntegerField(null=True, blank=True)
     cards_up = models.PositiveSmallIntegerField(default=0)
@@ -193,7 +196,7 @@ class GameSession(models.Model):
     device_key = models.CharField(max_length=64, blank=True)
     # A practice game played offline and uploaded (games/offline.py): the client's id for
     # it, so that a retried upload finds the game it stored instead of storing it twice.
-    offline_id = models.CharField(max_length=40, blank=True, default="")
+    offline_id = models.CharField(max_length=40, blank=True, default="", db_default="")
     # Fair-play review of a ranked win (games/review.py): verified (None until checked),
     # the review state, why, and the signals it was decided from.
     REVIEW_CHOICES = [("", "none"), ("pending", "pending"), ("cleared", "cleared"),
@@ -231,8 +234,64 @@ class GameSession(models.Model):
         return f"{self.game} session {self.id}"
 
     @property
+    def moves(self) -> list[list[Any]]:
+        """The stored moves, [[token, server time in ms since the epoch, op?], ...] in order
+        ("u" is an undo), read once from the move store (games/play/moves.py)."""
+        records = self.__dict__.get("_records")
+        if records is None:
+            from games.play.moves import records_of
+
+            records = self.__dict__["_records"] = records_of(self)
+        return list(records)
+
+    @moves.setter
+    def moves(self, value: list[list[Any]]) -> None:
+        # An unsaved or made-up session (tests, benchmarks, the admin's tools): kept here,
+        # and written as the session's moves when it is saved.
+        self.__dict__["_records"] = [list(m) for m in value]
+        self.__dict__["_records_unsaved"] = True
+
+    @property
     def tokens(self) -> list[str]:
         return [m[0] for m in self.moves]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        if self.__dict__.pop("_records_unsaved", False):
+            from games.play.moves import replace_all
+
+            replace_all(self, self.__dict__["_records"])
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("_records", None)
+        super().refresh_from_db(*args, **kwargs)
+
+
+class Move(models.Model):
+    """One stored move of a session, appended once and never changed: a game's storage
+    grows by one row a move, whatever its length (the list in one JSON value it replaces
+    was rewritten whole by every move).  ``seq`` is the move's index in its session."""
+
+    pk = models.CompositePrimaryKey("session", "seq")
+    # No foreign-key constraint in the database: its check locks the session's row for
+    # every move (a tenth of a move's WAL), and a move's row is only ever inserted by the
+    # statement that updated that very session (games/play/optimistic.py, locked.py).
+    # Deleting a session through the ORM still deletes its moves.
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+",
+                                db_index=False,  # the primary key leads with it
+                                db_constraint=False)
+    seq = models.PositiveIntegerField()
+    token = models.CharField(max_length=16)
+    at_ms = models.BigIntegerField(help_text="server time, ms since the epoch")
+    # The client's id for the operation that stored this move (its first move, for an
+    # operation that stores several): a retry finds it here (games/play/locked.py).
+    op = models.CharField(max_length=40, null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} #{self.seq} {self.token}"
 
 
 class AuditEntry(models.Model):

@@ -84,13 +84,14 @@ def store(player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "
     session = GameSession(
         player=player, deal=_deal(game, seed), game=game, ranked=False,
         status=GameSession.WON if g.won else GameSession.RESIGNED,
-        moves=[[token, stamp] for token in moves], seq=len(moves),
+        seq=len(moves),
         # The engine's score without the time bonus: the server never saw the clock.
         score=g.score if g.has_score else None, cards_up=g.cards_up, move_count=g.moves,
         undo_count=sum(1 for t in moves if t.strip().lower() in UNDO_TOKENS),
         started_at=now, finished_at=now, offline_id=offline_id,
         client_key=client[0], device_key=client[1],
     )
+    session.moves = [[token, stamp] for token in moves]  # stored with the session
     try:
         with transaction.atomic():
             session.save()

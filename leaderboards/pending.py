@@ -115,4 +115,4 @@ def unscored_wins(deal_id: int) -> list[GameSession]:
     the scored wins, so at most a page's depth of won sessions is looked through."""
     return list(GameSession.objects.filter(
         deal_id=deal_id, ranked=True, disqualified=False, status=GameSession.WON,
-        entry__isnull=True).select_related("player", "deal").defer("moves")[:DEEPEST])
+        entry__isnull=True).select_related("player", "deal").defer("legacy_moves")[:DEEPEST])

@@ -128,7 +128,7 @@ def _pending_rows(game: str, date: dt.date, deal_id: int, start: int, count: int
     skip = max(0, start - len(late))
     ids = pending.page(game, date, deal_id, skip, count - len(rows))
     found = {str(s.id): s for s in GameSession.objects.filter(id__in=ids)
-             .select_related("player", "deal").defer("moves")}
+             .select_related("player", "deal").defer("legacy_moves")}
     rows += [_session_row(found[sid]) for sid in ids if sid in found]
     return len(late), rows
 
@@ -187,7 +187,7 @@ def own_row(game: str, date: dt.date, player_id: int | None) -> dict[str, Any] |
     session = (GameSession.objects.filter(
         player_id=player_id, deal__game=game, deal__date=date, ranked=True,
         disqualified=False, started_at__isnull=False).select_related("player", "deal")
-        .defer("moves").first())
+        .defer("legacy_moves").first())
     if session is None:
         return None
     v = entry_values(session)

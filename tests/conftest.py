@@ -251,3 +251,14 @@ def past_midnight(settings: Any) -> Callable[[], Any]:
         return days.today()
 
     return turn
+
+
+def store_moves(session_id: Any, moves: list[list[Any]]) -> None:
+    """Replace a stored session's moves ([token, ms, op?] each) as if it had played them:
+    their rows, and the count (a test that re-times a game or tampers with one)."""
+    from games.models import GameSession
+    from games.play.moves import replace_all
+
+    session = GameSession.objects.get(pk=session_id)
+    replace_all(session, moves)
+    GameSession.objects.filter(pk=session_id).update(seq=len(moves))

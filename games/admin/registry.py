@@ -89,10 +89,10 @@ class GameSessionAdmin(admin.ModelAdmin):
     # operators change it only through the audited actions (re-validate, disqualify,
     # reinstate, the review queue).  The moves are shown as a table of their own.
     readonly_fields = [
-        *(f.name for f in GameSession._meta.concrete_fields if f.name != "moves"),
+        *(f.name for f in GameSession._meta.concrete_fields if f.name != "legacy_moves"),
         "timing", "move_table",
     ]
-    exclude = ["moves"]
+    exclude = ["legacy_moves"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

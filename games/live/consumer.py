@@ -154,7 +154,7 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
     if pending is None:
         return None, True, None
     try:
-        row = await driver.batched(optimistic.SQL, pending.params, pending.pk)
+        row = await driver.batched(optimistic.sql(), pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
     outcome = optimistic.stored(pending, row, keep=False)

@@ -1,6 +1,6 @@
 """A few asyncio PostgreSQL connections per event loop, for the socket's move statement.
 
-A move over a socket is stored by one short statement (``games.play.optimistic.SQL``).  Run on an
+A move over a socket is stored by one short statement (``games.play.optimistic.sql()``).  Run on an
 asyncio connection it needs no thread: no hand-over to a pool thread and back, no contention
 for the interpreter lock, which on a busy server cost more than the move itself.  Everything
 else (the locked path, hints, reads) still goes through Django in a pool thread.

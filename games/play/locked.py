@@ -9,7 +9,6 @@ or a retried operation (``check_seq``), and any resign its one statement
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from uuid import UUID
 
@@ -22,7 +21,7 @@ from games.engine import Game, replay
 from games.engine.reasons import Reason
 from games.errors import BadRequest, DayClosed, Refused, SessionNotFound, StaleSeq
 from games.models import Deal, GameSession, Player
-from games.play import tables
+from games.play import moves, tables
 from games.play.outcome import MAX_MOVES, Outcome, session_from_row, session_pk, time_bonus
 
 
@@ -55,13 +54,14 @@ def lock(session_id: UUID | str, player: Player) -> GameSession:
     if connection.vendor == "postgresql":
         return _row_pg(session_id, player, " FOR UPDATE OF s")
     return owned(
-        GameSession.objects.select_for_update().select_related("deal").defer("moves"),
+        GameSession.objects.select_for_update().select_related("deal").defer("legacy_moves"),
         session_id, player,
     )
 
 
 # The columns read, in order; the move list stays unread.
-_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "moves"]
+_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields
+             if f.attname != "legacy_moves"]
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
 _COLUMNS = ", ".join([*(f"s.{f}" for f in _S_FIELDS), *(f"d.{f}" for f in _D_FIELDS)])
 # The row and its deal, by id and owner; the locked path adds its FOR UPDATE (built once).
@@ -97,7 +97,7 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
 # The columns a raw row gives as the database's text that the ORM would convert: the JSON
 # ones (a review's reasons, its signals, the analysis), read as text by a plain cursor.
 _S_CONVERT = [(i, f) for i, f in enumerate(
-    f for f in GameSession._meta.concrete_fields if f.attname != "moves")
+    f for f in GameSession._meta.concrete_fields if f.attname != "legacy_moves")
     if isinstance(f, models.JSONField)]
 
 
@@ -163,16 +163,8 @@ def check_seq(session: GameSession, seq: object, required: bool, op: str | None 
 
 
 def _op_at(session: GameSession, index: int) -> str | None:
-    """The op id stored with move ``index`` (moves are [token, ms, op?])."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # one element, not the whole list
-            cursor.execute(f"SELECT moves -> %s ->> 2 FROM {GameSession._meta.db_table} "
-                           "WHERE id = %s", [index, session.pk])
-            row = cursor.fetchone()
-        return row[0] if row else None
-    moves = GameSession.objects.values_list("moves", flat=True).get(pk=session.pk)
-    move = moves[index] if index < len(moves) else None
-    return move[2] if move is not None and len(move) > 2 else None
+    """The op id stored with move ``index`` (its row: one primary-key lookup)."""
+    return moves.op_at(session.pk, index)
 
 
 def repeat(session: GameSession, op: str | None) -> Outcome:
@@ -221,19 +213,10 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
     fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
               "finished_at", "time_ms", "active_ms"]
     values = [getattr(session, f) for f in fields]
-    if connection.vendor == "postgresql":
-        # Appends to the stored list in place instead of sending it back whole.
-        sets = ", ".join(f"{f} = %s" for f in fields)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {GameSession._meta.db_table} SET moves = moves || %s::jsonb, {sets} "
-                "WHERE id = %s",
-                [json.dumps(added), *values, session.pk],
-            )
-    else:
-        GameSession.objects.filter(pk=session.pk).update(
-            moves=[*session.moves, *added], **dict(zip(fields, values, strict=True))
-        )
+    # The moves' rows, then the counters: one transaction (the caller's, under the lock).
+    moves.append(session.pk, session.seq - len(tokens), added)
+    GameSession.objects.filter(pk=session.pk).update(**dict(zip(fields, values, strict=True)))
+    session.__dict__.pop("_records", None)  # read again if asked
     keep_after_commit(session, g)
     return just_won
 
@@ -244,8 +227,7 @@ ACTIVE_GAP_MS = 60_000
 def active_ms(session: GameSession, last: int) -> int:
     """The span from the deal shown to ``last`` (ms), every gap between two operations
     longer than a minute counted as a minute: the time a player was at the table."""
-    stored = GameSession.objects.values_list("moves", flat=True).get(pk=session.pk)
-    stamps = [int(session.created_at.timestamp() * 1000), *(m[1] for m in stored), last]
+    stamps = [int(session.created_at.timestamp() * 1000), *moves.stamps(session.pk), last]
     return sum(min(max(0, b - a), ACTIVE_GAP_MS) for a, b in zip(stamps, stamps[1:],
                                                                   strict=False))
 

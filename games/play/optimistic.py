@@ -27,8 +27,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from games import days
 from games.engine import Game, IllegalMove
-from games.models import GameSession, Player
-from games.play import tables
+from games.models import GameSession, Move, Player
+from games.play import moves, tables
 from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row, session_pk
 
 # What the statement sends back: the columns this move may not know.  The rest of the
@@ -41,19 +41,48 @@ RETURNED = ["seq", "ranked", "undo_count", "hint_count", "started_at", "created_
 # row carries its own guard (id, player, seq, still playing), so a move that lost a race is
 # simply not returned while the others in the batch are stored.  (One JSON text rather
 # than an array per column: the driver encodes one string far faster than nine lists.)
-SQL = (
-    f"UPDATE {GameSession._meta.db_table} AS s SET moves = s.moves || v.added, "
-    "seq = s.seq + 1, started_at = COALESCE(s.started_at, v.now), score = v.score, "
-    "cards_up = v.cards_up, move_count = v.move_count, undo_count = s.undo_count + v.undo "
-    "FROM json_to_recordset(%s::json) AS v(added jsonb, now timestamptz, score int, "
-    "cards_up int, move_count int, undo int, id uuid, player bigint, seq int, op text) "
-    "WHERE s.id = v.id AND s.player_id = v.player AND s.seq = v.seq "
-    f"AND s.status = '{GameSession.PLAYING}' "
-    # A retry sent with the seq its first try produced is still the same operation: the
-    # locked path answers it (locked._check_seq) instead of storing it again.
-    "AND (v.op IS NULL OR s.moves -> -1 ->> 2 IS DISTINCT FROM v.op) "
-    f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}"
-)
+_SESSIONS, _MOVES = GameSession._meta.db_table, Move._meta.db_table
+
+
+def _statement(dual: bool) -> str:
+    """The move's row appended and the session's counters set, by one statement: the
+    UPDATE's guard decides, and the INSERT takes only the rows it returned.  ``dual``: the
+    legacy list is appended to as well (moves.py, MOVE_STORE)."""
+    legacy = ("moves = s.moves || jsonb_build_array(CASE WHEN v.op IS NULL THEN "
+              "jsonb_build_array(v.token, v.at) ELSE jsonb_build_array(v.token, v.at, v.op) "
+              "END), ") if dual else ""
+    return (
+        "WITH v AS (SELECT * FROM json_to_recordset(%s::json) AS v(token text, at bigint, "
+        "now timestamptz, score int, cards_up int, move_count int, undo int, id uuid, "
+        "player bigint, seq int, op text)), "
+        f"up AS (UPDATE {_SESSIONS} AS s SET {legacy}"
+        "seq = s.seq + 1, started_at = COALESCE(s.started_at, v.now), score = v.score, "
+        "cards_up = v.cards_up, move_count = v.move_count, undo_count = s.undo_count + v.undo "
+        # The previous move's row, for the op check below (a primary-key lookup).
+        f"FROM v LEFT JOIN {_MOVES} p ON p.session_id = v.id AND p.seq = v.seq - 1 "
+        "WHERE s.id = v.id AND s.player_id = v.player AND s.seq = v.seq "
+        f"AND s.status = '{GameSession.PLAYING}' "
+        # A retry sent with the seq its first try produced is still the same operation: the
+        # locked path answers it (locked.check_seq) instead of storing it again.  A game
+        # stored before moves had rows keeps its last op in the legacy list.
+        "AND (v.op IS NULL OR CASE WHEN p.session_id IS NOT NULL THEN p.op IS DISTINCT FROM "
+        "v.op ELSE (s.moves -> (v.seq - 1) ->> 2) IS DISTINCT FROM v.op END) "
+        f"RETURNING s.id, {', '.join('s.' + name for name in RETURNED)}, "
+        # The move row the UPDATE took: two moves for one session in a batch update it
+        # once, and only that one is inserted (the other finds the seq moved on).
+        "v.seq AS m_seq, v.token AS m_token, v.at AS m_at, v.op AS m_op), "
+        f"ins AS (INSERT INTO {_MOVES} (session_id, seq, token, at_ms, op) "
+        "SELECT up.id, up.m_seq, up.m_token, up.m_at, up.m_op FROM up) "
+        f"SELECT up.id, {', '.join('up.' + name for name in RETURNED)} FROM up"
+    )
+
+
+_STATEMENTS = {False: _statement(False), True: _statement(True)}
+
+
+def sql() -> str:
+    """The storing statement for the configured MOVE_STORE."""
+    return _STATEMENTS[moves.dual()]
 
 
 def rows_param(rows: list[Any]) -> list[str]:
@@ -64,7 +93,7 @@ def rows_param(rows: list[Any]) -> list[str]:
 
 @dataclass
 class Pending:
-    """A move checked on the kept table, waiting for ``SQL``; ``params`` is its row there
+    """A move checked on the kept table, waiting for ``sql()``; ``params`` is its row there
     and ``pk`` (the row's first column back) tells its answer from the others'."""
 
     pk: UUID
@@ -105,19 +134,17 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
     if g.won:
         return None  # the win is stored under the lock; the table is rebuilt there
     # The token is stored as sent: replayed on the same table it parses to the same move.
-    move: list[Any] = [UNDO if is_undo else token, int(now.timestamp() * 1000)]
-    if op is not None:
-        move.append(op)  # a retry of this operation finds it here (locked._check_seq)
-    added = [move]
-    params = {"added": added, "now": now, "score": g.score if g.has_score else None,
+    # A retry of this operation finds its op in the move's row (locked.check_seq).
+    params = {"token": UNDO if is_undo else token, "at": int(now.timestamp() * 1000),
+              "op": op, "now": now, "score": g.score if g.has_score else None,
               "cards_up": g.cards_up, "move_count": g.moves, "undo": int(is_undo),
-              "id": pk, "player": player.pk, "seq": seq, "op": op}
+              "id": pk, "player": player.pk, "seq": seq}
     return Pending(pk, g, facts, params, op)
 
 
 def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
            ) -> Outcome | None:
-    """The outcome once ``SQL`` answered ``row`` (the ``RETURNED`` columns; None: the row
+    """The outcome once ``sql()`` answered ``row`` (the ``RETURNED`` columns; None: the row
     had moved on).  ``keep``: a copy of the table is kept for the next move now; a caller
     that answers before anything else can run passes False and calls ``kept`` after, which
     keeps the table itself (no copy)."""
@@ -154,7 +181,7 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str,
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(SQL, rows_param([pending.params]), prepare=True,
+            cursor.execute(sql(), rows_param([pending.params]), prepare=True,
                            binary=True)
             row = cursor.fetchone()
     return stored(pending, row[1:] if row else None)

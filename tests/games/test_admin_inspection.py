@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import AuditEntry, GameSession
+from tests.conftest import store_moves
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def test_revalidate_agrees_with_an_honest_session_and_flags_a_tampered_one(opera
 
     moves = played.moves
     moves[3][0] = "h1"  # never legal in FreeCell: foundation cards do not come back
-    GameSession.objects.filter(pk=played.pk).update(moves=moves)
+    store_moves(played.pk, moves)
     operator.post(f"/admin/games/gamesession/{played.pk}/revalidate/")
     latest = AuditEntry.objects.filter(session=played, action="revalidate").first()
     assert latest.data["ok"] is False and latest.data["error"]["index"] == 3

@@ -155,7 +155,7 @@ def test_scoring_takes_no_win_stored_after_the_days_end(api, past_midnight):
     late = days.day_end(day) + dt.timedelta(seconds=5)
     GameSession.objects.filter(pk=attempt["id"]).update(
         status="won", started_at=late, finished_at=late, time_ms=1000, move_count=80,
-        cards_up=52, moves=[["x", 0]])
+        cards_up=52)
     past_midnight()
     assert score_session(attempt["id"]) is None
     assert not Entry.objects.filter(session_id=attempt["id"]).exists()

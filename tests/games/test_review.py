@@ -20,6 +20,7 @@ from games.models import GameSession
 from games.review import REASONS, review
 from leaderboards.models import Entry
 from leaderboards.tasks import score_session
+from tests.conftest import store_moves
 
 
 def win(c, solve) -> GameSession:
@@ -40,8 +41,9 @@ def human_pace(session: GameSession, seed: int = 1, first_ms: int = 6000) -> Gam
         at += int(rng.lognormvariate(0.1, 0.6) * 1000) if rng.random() < 0.8 else \
             rng.randint(250, 450)
     end = dt.datetime.fromtimestamp(moves[-1][1] / 1000, tz=dt.UTC)
+    store_moves(session.pk, moves)
     GameSession.objects.filter(pk=session.pk).update(
-        moves=moves, finished_at=end,
+        finished_at=end,
         time_ms=int((end - session.created_at).total_seconds() * 1000))
     return GameSession.objects.select_related("deal").get(pk=session.pk)
 
