@@ -9,6 +9,12 @@ that deal.  The rows themselves are made by ``INSERT ... SELECT FROM generate_se
 the database, in slices on two connections at once: a million sessions in a minute or two,
 where building them in Python and sending them would take many times that.
 
+Where moves have rows of their own (``games_move``), the sessions' lists are empty, as the
+site writes them, and only the moves a close reads are stored as rows (those of the wins it
+reviews), unless ``all_moves``: a row a move for every session, a hundred million rows for
+a million sessions, which no step of the close or of the boards reads.  On a schema from
+before the rows (``--code`` of bench/close_day.py) the moves go in the session's list.
+
 The mix of a day, per 10,000 ranked sessions (``MIX``): wins already scored (their entries
 written by the scoring task during the day), a few wins whose scoring has not run at
 midnight, resigned attempts, attempts still open at midnight, attempts never started (the
@@ -117,13 +123,15 @@ WITH base AS (
 ), timed AS (
   -- Built as text and parsed once: three times quicker than jsonb_agg of jsonb_build_array
   -- (the tokens need no escaping: letters and digits).
-  SELECT p.*, CASE WHEN p.kind = 'not_started' THEN '[]'::jsonb ELSE ('[' || (
+  SELECT p.*, CASE WHEN p.kind = 'not_started' THEN '[]'::jsonb
+                   WHEN %(rows)s AND NOT %(all_rows)s AND p.kind <> 'won_unscored' THEN NULL
+                   ELSE ('[' || (
            SELECT string_agg('["' || u.tok || '",' || (p.shown_ms + p.first_ms
                                                       + (u.o * p.pace)::bigint) || ']', ',')
            FROM unnest(p.tokens, p.offsets) AS u(tok, o)) || ']')::jsonb END AS mv,
          p.offsets[array_length(p.offsets, 1)] AS last_off
   FROM picked p
-)
+), stored AS (
 INSERT INTO games_gamesession (id, player_id, deal_id, game, ranked, status, moves, seq,
   score, cards_up, move_count, undo_count, hint_count, created_at, started_at, finished_at,
   time_ms, active_ms, client_key, device_key, offline_id, verified, review, review_reasons,
@@ -133,7 +141,8 @@ SELECT md5('bench-session-' || %(day)s::text || '-' || x.i)::uuid, %(player0)s +
   x.kind <> 'practice',
   CASE WHEN x.kind LIKE 'won%%' THEN 'won' WHEN x.kind = 'resigned' THEN 'resigned'
        WHEN x.kind = 'practice' AND x.h %% 2 = 0 THEN 'resigned' ELSE 'playing' END,
-  x.mv, CASE WHEN x.kind = 'not_started' THEN 0 ELSE array_length(x.tokens, 1) END,
+  CASE WHEN %(rows)s THEN '[]'::jsonb ELSE x.mv END,
+  CASE WHEN x.kind = 'not_started' THEN 0 ELSE array_length(x.tokens, 1) END,
   CASE WHEN x.kind = 'not_started' THEN NULL ELSE x.score END,
   CASE WHEN x.kind = 'not_started' THEN 0 ELSE x.cards_up END,
   CASE WHEN x.kind = 'not_started' THEN 0 ELSE x.n_moves END, 0, 0,
@@ -150,11 +159,20 @@ SELECT md5('bench-session-' || %(day)s::text || '-' || x.i)::uuid, %(player0)s +
   '[]'::jsonb, '{{}}'::jsonb, x.kind = 'won_disqualified',
   CASE WHEN x.kind = 'won_disqualified' THEN 'bench: scripted' ELSE '' END, NULL
 FROM timed x JOIN games_deal d ON d.game = x.game AND d.date = %(day)s
+RETURNING 1
+)
+-- Moves stored as rows (games_move, the store since moves have rows of their own).
+INSERT INTO games_move (session_id, seq, token, at_ms, op)
+SELECT md5('bench-session-' || %(day)s::text || '-' || x.i)::uuid, m.n - 1, m.move ->> 0,
+  (m.move ->> 1)::bigint, NULL
+FROM timed x, jsonb_array_elements(x.mv) WITH ORDINALITY AS m(move, n)
+WHERE %(rows)s AND x.mv IS NOT NULL AND (SELECT count(*) FROM stored) >= 0
 """
 
 
 def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], None],
-         rng_seed: int = 2026, games: dict[str, int] | None = None) -> dict[str, float]:
+         rng_seed: int = 2026, games: dict[str, int] | None = None,
+         all_moves: bool = False) -> dict[str, float]:
     """Seed ``sessions`` ranked sessions (and practice beside them) on ``day``'s deals, which
     must exist with their lines (``games.daily.ensure_daily``), shared among ``games`` (out
     of 100; GAMES by default).  Runs in the Django process for the templates, then on raw
@@ -185,6 +203,9 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
         with conn.cursor() as cur:
             cur.executemany("INSERT INTO bench_template VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                             rows)
+        # Moves as rows (games_move) where the schema has them, else in the session's list.
+        as_rows = bool(conn.execute("SELECT to_regclass('games_move') IS NOT NULL")
+                       .fetchone()[0])
         # The players after every one there (another day seeded before this one).
         player0 = int(conn.execute("SELECT COALESCE(max(id), 0) + 1 FROM games_player")
                       .fetchone()[0])
@@ -207,7 +228,7 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
         with psycopg.connect(connection_url, autocommit=True) as c:
             c.execute("SET synchronous_commit = off")
             c.execute(sql, {"lo": lo, "hi": hi, "ranked": sessions, "player0": player0,
-                            "day": day})
+                            "day": day, "rows": as_rows, "all_rows": all_moves})
 
     # Loaded without the secondary indexes, which are built once at the end (as quick
     # again as updating them row by row); the day ends with the indexes it would have.
