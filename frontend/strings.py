@@ -162,6 +162,13 @@ def ui_strings() -> dict[str, str]:
         "lost_searching": _("Looking for where the game was lost..."),
         "lost_at": _("The game was lost at move %(n)s (%(move)s): %(alt)s instead still won."),
         "lost_still_wins": _("Nothing lost it: %(alt)s still wins from here."),
+        # "Where was it lost?" in words: the moves named as the table names cards and piles.
+        "lost_words": _("Move %(n)s lost the game: %(move)s. %(alt)s instead still won."),
+        "lost_words_still": _("Nothing lost it: %(alt)s still wins from here."),
+        "w_move": _("moving the %(card)s to %(to)s"),
+        "w_run": _("moving %(count)s cards from the %(card)s to %(to)s"),
+        "w_stock": _("turning the stock"),
+        "w_redeal": _("turning the waste back"),
         "lost_never": _("This deal had no win from the start."),
         "lost_unknown": _("The solver could not tell within its %(s)s seconds."),
         "lost_after_close": _("This game knows hidden cards: where it was lost is told once the day is closed."),

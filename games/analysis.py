@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import HIDDEN_CARD_GAMES, new_game
+from games.engine import HIDDEN_CARD_GAMES, IllegalMove, new_game, replay, seen
 from games.engine.solver.turning import turning_point
 from games.errors import BadRequest
 from games.models import GameSession
@@ -64,7 +64,28 @@ def answer(session: GameSession) -> dict[str, Any]:
         current = session.analysis or queued
     out = {**base, **current}
     out.pop("queued_at", None)
+    if out.get("status") == "done":
+        out.update(_worded(session, out))
     return out
+
+
+def _worded(session: GameSession, found: dict[str, Any]) -> dict[str, Any]:
+    """The losing move and the alternative as move objects (docs/api.md, Move objects): the
+    card and the piles, so a page says "moving the 3 of clubs to free cell 1" in its own
+    language rather than a move code.  Read from the table where they were played, which
+    the player saw (the analysis is answered once the game is over)."""
+    tokens = session.tokens
+    at = found.get("turning_point")
+    upto = len(tokens) if at is None else at
+    try:
+        g = replay(session.game, int(session.deal.seed), tokens[:upto], session.scored_by)
+        out: dict[str, Any] = {}
+        for key, token in (("losing", found.get("losing_move")),
+                           ("alternative", found.get("winning_alternative"))):
+            out[key] = seen.move_object(g, g.parse(token)) if token else None
+        return out
+    except (IllegalMove, ValueError):  # a record the rules no longer take: codes only
+        return {"losing": None, "alternative": None}
 
 
 def analyse(session: GameSession) -> dict[str, Any]:

@@ -324,6 +324,10 @@ class AnalysisOut(serializers.Serializer):
                                                 help_text="a move that kept the win")
     winning_line = serializers.ListField(child=serializers.CharField(), required=False,
                                          allow_null=True)
+    losing = MoveObject(required=False, allow_null=True,
+                        help_text="the losing move as a move object: its card and piles")
+    alternative = MoveObject(required=False, allow_null=True,
+                             help_text="the winning alternative as a move object")
     budget_seconds = serializers.FloatField(required=False)
     analysed_at = serializers.CharField(required=False)
 

@@ -21,10 +21,14 @@ def test_a_resigned_freecell_daily_says_where_it_was_lost(new_table: Any) -> Non
     t.page.locator("#btn-resign").click()
     t.page.wait_for_function("() => window.solitaire.state.s.status === 'resigned'")
     t.page.get_by_role("button", name="Where was it lost?").click()
-    notice = t.page.locator("#notice", has_text="The game was lost at move")
+    notice = t.page.locator("#notice", has_text="lost the game")
     notice.wait_for(timeout=30000)
     tp = t.page.evaluate("() => window.solitaire.state.lostAt")
-    assert f"move {tp + 1} ({moves[tp]})" in notice.inner_text()
+    text = notice.inner_text()
+    # In words, as the table names cards and piles: "Move 12 lost the game: moving the
+    # three of clubs to free cell 1. Moving the two of hearts to ... instead still won."
+    assert f"Move {tp + 1} lost the game: moving " in text and " of " in text, text
+    assert "instead still won" in text and f"({moves[tp]})" not in text, text
     t.page.locator("#notice button", has_text="Watch it").click()
     t.page.locator("#rp-step", has_text=f"{tp} / {len(moves)}").wait_for()
     assert not t.errors, t.errors

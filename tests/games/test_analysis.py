@@ -60,6 +60,14 @@ def test_a_freecell_daily_lost_on_purpose_gets_a_turning_point_whose_alternative
     assert c.get(f"/api/sessions/{s['id']}/analysis/").json() == r
     assert GameSession.objects.get(pk=s["id"]).analysis["turning_point"] == tp
     assert api().get(f"/api/sessions/{s['id']}/analysis/").status_code == 404  # not yours
+    # Both moves as move objects, so the page names their cards and piles, not codes.
+    g = replay("freecell", s["deal_number"], moves[:tp])
+    from games.engine import seen
+
+    assert r["losing"] == seen.move_object(g, g.parse(moves[tp]))
+    assert r["alternative"] == seen.move_object(g, g.parse(line[0]))
+    assert r["losing"]["card"] and r["losing"]["to"].split(":")[0] in {
+        "tableau", "cell", "foundation"}
 
 
 def test_a_won_game_has_no_turning_point(api):

@@ -2,7 +2,7 @@
 // it (GET /api/sessions/<id>/analysis/, worked out in the background); this module asks,
 // waits while it is pending, and says the answer in the notice with a way to watch it.
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { cardName, pileName, t } from './i18n.js';
 import { say } from './notice.js';
 
 const WAIT_MS = 1500;
@@ -18,8 +18,9 @@ export async function whereLost(st) {
     if (r.status === 'done') {
       st.lostAt = r.turning_point;
       const text = r.turning_point == null
-        ? (r.winning_alternative ? t('lost_still_wins', { alt: r.winning_alternative }) : t('lost_never'))
-        : t('lost_at', { n: r.turning_point + 1, move: r.losing_move, alt: r.winning_alternative });
+        ? (r.winning_alternative ? t('lost_words_still', { alt: capital(words(r.alternative, r.winning_alternative)) }) : t('lost_never'))
+        : t('lost_words', { n: r.turning_point + 1, move: words(r.losing, r.losing_move),
+                            alt: capital(words(r.alternative, r.winning_alternative)) });
       say(st, text + (r.full_knowledge ? ' ' + t('lost_full_knowledge') : ''), 'hint',
         r.turning_point == null ? null : ['watch'], true);
       return;
@@ -28,3 +29,16 @@ export async function whereLost(st) {
   }
   say(st, t('lost_later'), 'hint');
 }
+
+// A move in words, as the table names cards and piles; its code when the server could not
+// say which card it moves.
+export function words(m, code) {
+  if (!m) return code || '';
+  if (m.from === 'stock') return t('w_stock');
+  if (m.from === 'waste' && m.to === 'stock') return t('w_redeal');
+  const card = cardName(m.card);
+  const to = pileName(m.to);
+  return m.count > 1 ? t('w_run', { count: m.count, card, to }) : t('w_move', { card, to });
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
