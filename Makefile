@@ -71,9 +71,17 @@ stack: $(STAMP) $(PYODIDE)
 	PORT=$(PORT) WEB=$(WEB) $(BIN)/python scripts/stack.py
 
 # DEBUG=1: the type checker loads the settings, which refuse to start without secrets otherwise.
+# Migrations: nothing left for makemigrations to write, and every migration newer than the
+# release in production (deploy/previous-release) safe with that release still serving
+# (django-migration-linter, on PostgreSQL's SQL: LINT_DATABASE_URL).
+LINT_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	DEBUG=1 $(BIN)/mypy
+	DEBUG=1 DATABASE_URL=$(LINT_DATABASE_URL) $(BIN)/python manage.py makemigrations --check --dry-run
+	DEBUG=1 DATABASE_URL=$(LINT_DATABASE_URL) $(BIN)/python manage.py lintmigrations \
+	    --project-root-path . --git-commit-id $$(cat deploy/previous-release) \
+	    --include-apps games leaderboards --no-cache -q ok
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

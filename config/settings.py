@@ -164,6 +164,9 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
 ]
+# The migration linter (make lint; a development tool, not in the image).
+if importlib.util.find_spec("django_migration_linter") is not None:
+    INSTALLED_APPS.append("django_migration_linter")
 # The front end is developed alongside; the server must start before it exists.
 if importlib.util.find_spec("frontend") is not None:
     INSTALLED_APPS.append("frontend")
