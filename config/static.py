@@ -21,6 +21,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
@@ -224,3 +225,41 @@ def import_map() -> str | None:
         _map_cache[id(manifest)] = text
     return text
 
+
+# A static import of a module beside it: ``import { a } from './a.js';`` (the site's modules
+# import only those, one statement each; offline.js's dynamic import of Pyodide is left out).
+_IMPORT = re.compile(r"""^import\s[^'"]*?['"]\./([\w.-]+\.js)['"]""", re.M)
+_graph_cache: dict[tuple[int, str], tuple[str, ...]] = {}
+
+
+def _module_source(name: str) -> str:
+    """A module's text: the collected file with DEBUG off (what is served), else the app's."""
+    if isinstance(staticfiles_storage, ManifestStaticFilesStorage) and not settings.DEBUG:
+        with staticfiles_storage.open(staticfiles_storage.stored_name(name)) as f:
+            return f.read().decode()
+    found = finders.find(name)
+    return Path(found).read_text() if isinstance(found, str) else ""
+
+
+def module_graph(entry: str) -> tuple[str, ...]:
+    """``entry`` (``frontend/js/play.js``) and every module it imports, directly or not, in
+    the order they are first met: what ``<link rel="modulepreload">`` names, so the browser
+    fetches them all at once instead of one wave of imports after another.  Read once per
+    deploy (per manifest) with DEBUG off, on every page with DEBUG on (edited files)."""
+    manifest = getattr(staticfiles_storage, "hashed_files", None)
+    key = (id(manifest), entry)
+    if not settings.DEBUG and key in _graph_cache:
+        return _graph_cache[key]
+    seen: dict[str, None] = {}
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen[name] = None
+        folder = name.rsplit("/", 1)[0]
+        todo += [f"{folder}/{m}" for m in _IMPORT.findall(_module_source(name))]
+    graph = tuple(seen)
+    if not settings.DEBUG:
+        _graph_cache[key] = graph
+    return graph

@@ -17,10 +17,16 @@ async function call(method, url, body, signal) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRFToken'] = csrf();
-  const res = await fetch(url, {
+  return read(fetch(url, {
     method, headers, signal, credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  }));
+}
+
+// A fetch's answer as call() gives it: the JSON body, or an ApiError.  Also for the request
+// the table page makes before its modules load (flow.js, frontend/start.js).
+export async function read(answer) {
+  const res = await answer;
   let data = null;
   if (res.status !== 204) { try { data = await res.json(); } catch { data = null; } }
   if (!res.ok) throw new ApiError(res.status, data);

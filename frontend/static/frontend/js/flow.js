@@ -42,17 +42,26 @@ function recheck(st, id, tries) {
   }, 800 * tries);
 }
 
-async function findSession(st) {
+// The request the page made itself before its modules loaded (frontend/start.js), for
+// this deal; taken once.
+function earlyStart(meta) {
+  const early = window.solitaireStart;
+  window.solitaireStart = undefined;
+  return early && early.game === meta.key && early.deal === meta.deal ? early : null;
+}
+
+async function findSession(st, early) {
   const meta = st.meta;
   const stored = localStorage.getItem(storeKey(meta, meta.deal));
   if (stored) {
     let session = null;
-    try { session = await api.getSession(stored); } catch { session = null; }
+    const answer = early && early.stored === stored ? early.answer : null;
+    try { session = await (answer ? api.read(answer) : api.getSession(stored)); } catch { session = null; }
     if (session && session.game === meta.key) return session;
   }
   const deal = /^\d+$/.test(meta.deal) ? Number(meta.deal) : meta.deal;
   try {
-    return await api.createSession(meta.key, deal);
+    return await (early && !early.stored ? api.read(early.answer) : api.createSession(meta.key, deal));
   } catch (e) {
     // The deal is a daily whose ranked attempt is still open: that attempt is the table.
     if (e.status === 409 && e.body.error === 'ranked_attempt_open') {
@@ -90,19 +99,26 @@ function offlineGameOpen(key) {
   return !!id && offlineGames().some((g) => g.client === id && !g.done);
 }
 
-// Resolves once the table is drawn and playable (or the page has said why not).
+// Resolves once the table is drawn and playable (or the page has said why not).  The table
+// is drawn from the session's answer before its socket is opened.
 export async function start(st) {
-  let reachable = navigator.onLine;
-  try { await api.me(); } catch (e) { if (!(e instanceof api.ApiError)) reachable = false; /* else the session cookie may already exist */ }
-  if (offlineMode() && (!reachable || (st.meta.deal === 'random' && offlineGameOpen(st.meta.key)))) {
-    await startOffline(st);
-    return;
+  const early = earlyStart(st.meta);
+  if (!early && offlineMode()) {
+    // No request was made ahead (frontend/start.js): this table may deal offline instead.
+    let reachable = navigator.onLine;
+    try { await api.me(); } catch (e) { if (!(e instanceof api.ApiError)) reachable = false; /* else the session cookie may already exist */ }
+    if (!reachable || (st.meta.deal === 'random' && offlineGameOpen(st.meta.key))) {
+      await startOffline(st);
+      return;
+    }
   }
-  const session = await findSession(st);
+  const session = await findSession(st, early);
   if (!session) return;
   localStorage.setItem(storeKey(st.meta, st.meta.deal), session.id);
   st.elapsed = Number(sessionStorage.getItem(`ds:time:${session.id}`))
     || (session.started_at ? Math.max(0, Date.now() - Date.parse(session.started_at)) : 0);
+  st.focus = { pile: 'tableau:0', index: (session.view.piles['tableau:0'] || []).length - 1 };
+  setState(st, session);
   st.conn = connect(session, {
     onState: (state) => setState(st, state, st.pendingBefore),
     // The server's verdict on the state shown, given after its answer (docs/api.md).
@@ -114,8 +130,6 @@ export async function start(st) {
       else if (st.notice && st.notice.kind === 'offline') { st.notice = null; drawNotice(st); announce(t('online')); }
     },
   });
-  st.focus = { pile: 'tableau:0', index: (session.view.piles['tableau:0'] || []).length - 1 };
-  setState(st, session);
   root.dataset.ready = '1';
 }
 
