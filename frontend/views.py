@@ -17,7 +17,6 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from games import daily
 from games.days import parse_day
 from games.engine import GAMES
-from games.engine.piles import SINGLE_CARD, SUPERMOVE
 from games.models import GameSession
 
 from . import offline
@@ -84,8 +83,8 @@ def _game(key: str) -> dict[str, Any]:
         "columns": cls.columns,
         "cells": cls.free_cells,
         "draw": cls.draw,
-        "single": cls.runs == SINGLE_CARD,
-        "supermove": cls.runs == SUPERMOVE,
+        "single": cls.runs.top_only,
+        "supermove": cls.runs.counted,
         # A foundation's top card may be taken hold of (to come back down, or for the server
         # to say why it may not) where the notation can name a foundation to move from.
         "foundation_pickable": cls.foundation_from is not None,

@@ -11,9 +11,10 @@ import re
 from typing import Any
 
 from .cards import RANK, SUIT, Card
+from .columns import ANY_SUIT, NEVER_REFILLED, SINGLE_CARD
 from .deals import shuffled_deck
 from .game import Game, IllegalMove
-from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move, Pile
+from .piles import FOUNDATION, Move, Pile
 from .reasons import Reason
 from .scoring import FIVE_A_CARD
 

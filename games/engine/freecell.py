@@ -13,9 +13,10 @@ import re
 import secrets
 
 from .cards import RANK, SUIT, Card
+from .columns import ALTERNATE, ANY_CARD, SUPERMOVE
 from .deals import ms_deal, ms_number_from_digest
 from .game import Game, IllegalMove
-from .piles import ALTERNATE, ANY_CARD, CELL, EMPTY, FOUNDATION, SUPERMOVE, Move, Pile
+from .piles import CELL, EMPTY, FOUNDATION, Move, Pile
 from .reasons import Reason
 from .scoring import NONE
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 
 from .cards import RANK, SUIT, SUIT_LETTERS, Card
+from .columns import ALTERNATE, FREE_RUNS, KINGS_ONLY
 from .deals import shuffled_deck
 from .game import Game, IllegalMove
-from .piles import ALTERNATE, CELL, FOUNDATION, FREE_RUNS, KINGS_ONLY, STOCK, WASTE, Move, Pile
+from .piles import CELL, FOUNDATION, STOCK, WASTE, Move, Pile
 from .reasons import Reason
 from .scoring import AISLERIOT, WINDOWS
 

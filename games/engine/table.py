@@ -1,10 +1,10 @@
 """What a game declares, and the table it is played on.
 
-A game is a subclass that sets the class attributes below: how its piles build and what
-they take, its stock, its score, and the facts the rest of the site asks of it (whether
-it has a daily deal, whether its deal numbers are public, how its wins are ranked, the
-names its notation gives the piles).  Nothing outside the game classes tests a game's key
-to learn any of these.
+A game is a subclass that sets the class attributes below: what its columns do (the
+behaviours of ``columns.py``), its cells, foundations and stock, its score, and the facts
+the rest of the site asks of it (whether it has a daily deal, whether its deal numbers are
+public, how its wins are ranked, the names its notation gives the piles).  Nothing outside
+the game classes tests a game's key to learn any of these.
 
 >>> from games.engine import GAMES
 >>> fc, bd = GAMES["freecell"], GAMES["bakers-dozen"]
@@ -24,7 +24,8 @@ from collections import deque
 from typing import Any, ClassVar
 
 from .cards import Card
-from .piles import ALTERNATE, ANY_CARD, EMPTY, FREE_RUNS, SINGLE_CARD, Move, Pile
+from .columns import ALTERNATE, ANY_CARD, SINGLE_CARD, Build, EmptyPile, Runs, ordered_run
+from .piles import EMPTY, Move, Pile
 from .scoring import NONE, SCORERS, Scorer
 
 
@@ -42,9 +43,11 @@ class Table:
     # -- the tableau, the cells, the foundations and the stock -------------------------------
     columns: ClassVar[int] = 0
     free_cells: ClassVar[int] = 0
-    build: ClassVar[str] = ALTERNATE
-    empty_pile: ClassVar[str] = ANY_CARD
-    runs: ClassVar[str] = SINGLE_CARD
+    # What a column does (columns.py): what its top card takes, what an empty one takes,
+    # which cards leave it at once.  Objects the rules engine asks, never names to test.
+    build: ClassVar[Build] = ALTERNATE
+    empty_pile: ClassVar[EmptyPile] = ANY_CARD
+    runs: ClassVar[Runs] = SINGLE_CARD
     foundation_back: ClassVar[bool] = False  # may a foundation's top card come back down?
     draw: ClassVar[int] = 0  # cards turned per touch of the stock; 0 = no stock
     redeals: ClassVar[int | None] = None  # times the waste may be turned back; None = always
@@ -107,7 +110,7 @@ class Table:
     moves: int  # moves on the board now (an undo takes one back)
     # (move, score before it, what undo needs to put back of its automatic consequences)
     history: deque[tuple[Move, int, Any]] | list[tuple[Move, int, Any]]
-    _fits: tuple[bool, ...]  # piles.FITS of the game's build
+    _fits: tuple[bool, ...]  # the game's build.fits
     # The last dead-end search's verdict, kept on the table (see dead_ends._remembered).
     dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
     # Verdicts of positions this table has been in (see dead_ends._known), never copied.
@@ -167,23 +170,11 @@ class Table:
 
     def run_length(self, pile: Pile) -> int:
         """Length of the ordered face-up run at the end of a tableau pile."""
-        p = self.tab[pile]
-        n = len(p)
-        if not n:
-            return 0
-        fits = self._fits
-        k = n - 1
-        floor = self.down[pile]
-        while k > floor and fits[p[k] * 52 + p[k - 1]]:
-            k -= 1
-        return n - k
+        return ordered_run(self, pile)
 
     def move_limit(self, to_empty: bool = False) -> int:
-        """How many cards may move between columns now ("Move N" in FreeCell)."""
-        if self.runs == SINGLE_CARD:
-            return 1
-        if self.runs == FREE_RUNS:
-            return 52
-        cells = self.cells.count(EMPTY)
-        empty = sum(1 for p in self.tab if not p) - (1 if to_empty else 0)
-        return (cells + 1) << max(empty, 0)
+        """How many cards may move between columns now ("Move N" in FreeCell), into an
+        empty column with ``to_empty``."""
+        onto, into_empty = self.runs.limits(self, self.cells.count(EMPTY),
+                                            sum(1 for p in self.tab if not p))
+        return into_empty if to_empty else onto
