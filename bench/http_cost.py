@@ -1,14 +1,19 @@
-"""HTTP cost: ``GET /api/me/`` and ``POST /api/sessions/`` against a small static file served
-by the same process, in the same run, under each ASGI server asked for.
+"""HTTP cost: ``GET /api/me/``, ``POST /api/sessions/`` and a small static file against
+``/healthz`` (answered ahead of everything, the floor of a request), served by the same
+process, in the same run, under each ASGI server asked for.
 
     .venv/bin/python bench/http_cost.py --seconds 8 --connections 8 --servers daphne,uvicorn
+    .venv/bin/python bench/http_cost.py --servers daphne --code /tmp/before --code . --rounds 3
 
 Each server runs the site (``config.asgi:application``) on PostgreSQL and Redis with DEBUG
 off and the static files collected, one process.  ``--connections`` keep-alive clients (a
 minimal HTTP/1.1 client on asyncio, so the client costs little beside the server) each
 send one request after another for ``--seconds``; each guest is made before the timing.
 Printed per server and request: requests a second, p50/p99 latency, the server's CPU per
-request (from /proc), and the rate as a share of the static file's.
+request (from /proc), and that CPU as a multiple of ``/healthz``'s.  Every server (and
+each checkout given by ``--code``, its own files collected) is started at once and
+measured in turns, each round taking every row, so that before and after meet the
+machine's drift alike; ``--only`` measures some of the rows.
 
 ``--baseline`` also runs each server as it was before the changes below (``server/0``
 rows: Django's own ASGI handler, sessions and players read from PostgreSQL, the pool's
@@ -166,6 +171,21 @@ process needs a machine at least as fast as that morning's.  Statements bound an
 prepared on the server (``DB_SERVER_BINDING``) save the start a fifth of our CPU and half
 the database's in process (bench/statement_binding.py), less than the drift between
 these runs.
+
+2026-12-03, a small static file (``notice.js``, 1.2 KB) against ``/healthz``, Daphne, one
+process, ``--rounds 3 --seconds 9``, before (74c8e7b, a worktree) and after (a small file
+whose name is hashed answered from memory, config/static.py ``StaticFiles.small``: ServeStatic
+read every file through a thread pool started for it), both started at once and measured
+in turns, load average 3.7-4.0 (other work on the machine):
+
+    code     request              req/s    p50 ms   p99 ms   CPU ms/req   CPU vs /healthz
+    before   GET /healthz          3,766     1.55    13.39      0.19           1.00x
+    before   static file, 1 KB       412    18.53    37.47      1.50           7.71x
+    after    GET /healthz          3,331     1.80    10.77      0.22           1.00x
+    after    static file, 1 KB     3,064     2.08    12.83      0.24           1.11x
+
+The file costs what ``/healthz`` costs, give or take the headers it carries: what is left
+is Daphne's framing.  (An earlier run of the before code alone, load 4.7: 1.87 ms, 7.79x.)
 """
 
 from __future__ import annotations
@@ -298,12 +318,18 @@ def main() -> None:
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--servers", default="daphne,uvicorn")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="measure each request this many times in turn on one server, "
-                         "each row then the sum of its rounds (the machine's speed drifts "
-                         "from second to second; taking the rows in turns shares the drift)")
+                    help="measure each request this many times in turn, each row then the "
+                         "sum of its rounds (the machine's speed drifts from second to "
+                         "second; taking the rows in turns shares the drift); every server "
+                         "(and checkout) takes its turn in each round")
     ap.add_argument("--processes", type=int, default=1,
                     help="server processes, the connections dealt round them as a load "
                          "balancer would (the production shape: one process a core)")
+    ap.add_argument("--code", action="append", type=Path,
+                    help="a checkout to serve (again for another: before and after in one "
+                         "run); default this one")
+    ap.add_argument("--only", help="the requests to measure, by name, comma-separated "
+                                   "(healthz, static, me, start); default all")
     ap.add_argument("--log", help="append the servers' output to this file")
     ap.add_argument("--baseline", action="store_true",
                     help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
@@ -318,60 +344,79 @@ def main() -> None:
            "LOG_LEVEL": "WARNING", "RATE_LIMIT_GUESTS": "0", "RATE_LIMIT_SESSIONS": "0",
            "SERVE_STATIC": "1", "STATIC_ROOT": str(static_root),
            "SECRET_KEY": secrets.token_urlsafe(50), "DAILY_SECRET": secrets.token_urlsafe(50)}
+    codes = [c.resolve() for c in (args.code or [ROOT])]
     ensure_database(db)
     print("==> migrating and collecting static files", flush=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=codes[0], env=env,
                    check=True)
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True)
-    manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
+    roots = {}
+    for i, code in enumerate(codes):  # each checkout's own files (its modules may differ)
+        roots[code] = static_root / str(i)
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                       cwd=code, env={**env, "STATIC_ROOT": str(roots[code])}, check=True)
+    manifest = json.loads((roots[codes[0]] / "staticfiles.json").read_text())["paths"]
     static = "/static/" + manifest["frontend/js/notice.js"]  # about 1 KB
-    requests = [("static file (baseline)", ("GET", static, None)),
-                ("GET /api/me/", ("GET", "/api/me/", None)),
-                ("POST /api/sessions/", ("POST", "/api/sessions/",
-                                         {"game": "freecell", "deal": "random"}))]
+    requests = [("GET /healthz", "healthz", ("GET", "/healthz", None)),
+                ("static file, 1 KB", "static", ("GET", static, None)),
+                ("GET /api/me/", "me", ("GET", "/api/me/", None)),
+                ("POST /api/sessions/", "start", ("POST", "/api/sessions/",
+                                                   {"game": "freecell", "deal": "random"}))]
+    if args.only:
+        requests = [r for r in requests if r[1] in args.only.split(",")]
+    runs = [(server + (f"@{code.name}" if len(codes) > 1 else ""), server, code,
+             {**env, "STATIC_ROOT": str(roots[code])})
+            for code in codes for server in args.servers.split(",")]
+    if args.baseline:
+        runs = [run for label, server, code, run_env in runs for run in (
+            (label + "/0", server, code, {**run_env, **BASELINE_ENV}),
+            (label, server, code, run_env))]
     rows = []
+    procs: dict[str, list[subprocess.Popen[bytes]]] = {}
+    ports: dict[str, list[int]] = {}
+    out = open(args.log, "ab") if args.log else subprocess.DEVNULL  # noqa: SIM115
     try:
-        runs = [(server, server, env) for server in args.servers.split(",")]
-        if args.baseline:
-            runs = [run for server, _, _ in runs for run in (
-                (server + "/0", server, {**env, **BASELINE_ENV}), (server, server, env))]
-        for label, server, run_env in runs:
-            ports = [free_port() for _ in range(args.processes)]
-            out = open(args.log, "ab") if args.log else subprocess.DEVNULL  # noqa: SIM115
-            procs = [subprocess.Popen(command(server, port), cwd=ROOT,
-                                      env={**run_env, **loop_env(server)},
-                                      stdout=out, stderr=out) for port in ports]
-            pids = [proc.pid for proc in procs]
-            try:
-                for port, proc in zip(ports, procs, strict=True):
-                    wait_for(port, proc)
-                print(f"==> {label}", flush=True)
-                runs_of: dict[str, list[dict[str, float]]] = {name: [] for name, _ in requests}
-                for _ in range(args.rounds):
-                    for name, request in requests:
-                        runs_of[name].append(asyncio.run(measure(
-                            ports, pids, args.seconds / args.rounds, args.connections,
-                            request)))
-                base = None
-                for name, _ in requests:
-                    r = combined(runs_of[name])
-                    base = base or r["rate"]
-                    rows.append((label, name, r, r["rate"] / base))
-            finally:
-                for proc in procs:
-                    proc.terminate()
-                for proc in procs:
-                    proc.wait(10)
+        for label, server, code, run_env in runs:  # all up at once, measured in turns
+            ports[label] = [free_port() for _ in range(args.processes)]
+            procs[label] = [subprocess.Popen(command(server, port), cwd=code,
+                                             env={**run_env, **loop_env(server)},
+                                             stdout=out, stderr=out) for port in ports[label]]
+        for label, *_ in runs:
+            for port, proc in zip(ports[label], procs[label], strict=True):
+                wait_for(port, proc)
+        runs_of: dict[tuple[str, str], list[dict[str, float]]] = {}
+        loads = []
+        for i in range(args.rounds):
+            for label, *_ in runs:
+                for name, _, request in requests:
+                    runs_of.setdefault((label, name), []).append(asyncio.run(measure(
+                        ports[label], [p.pid for p in procs[label]],
+                        args.seconds / args.rounds, args.connections, request)))
+            loads.append(os.getloadavg()[0])
+            print(f"==> round {i + 1}/{args.rounds}, load average {loads[-1]:.1f}",
+                  flush=True)
+        for label, *_ in runs:
+            base: dict[str, float] = {}
+            for name, _, _ in requests:
+                r = combined(runs_of[(label, name)])
+                base = base or r
+                rows.append((label, name, r, r["cpu_ms"] / base["cpu_ms"]))
     finally:
+        for label in procs:
+            for proc in procs[label]:
+                proc.terminate()
+        for label in procs:
+            for proc in procs[label]:
+                proc.wait(10)
         shutil.rmtree(static_root, ignore_errors=True)
     print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row "
-          f"({args.rounds} round(s) in turn), {args.processes} server process(es)\n")
-    print(f"{'server':10} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'CPU ms/req':>10} {'errors':>6} {'vs static':>9}")
+          f"({args.rounds} round(s) in turn), {args.processes} server process(es), load "
+          f"average {min(loads):.1f}-{max(loads):.1f}\n")
+    first = requests[0][0]
+    print(f"{'server':20} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'CPU ms/req':>10} {'errors':>6} {'CPU vs ' + first.split()[-1]:>14}")
     for server, name, r, ratio in rows:
-        print(f"{server:10} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
-              f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:9.0%}")
+        print(f"{server:20} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
+              f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:13.2f}x")
 
 
 if __name__ == "__main__":

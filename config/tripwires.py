@@ -108,6 +108,11 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
         "servestatic.base:ServeStaticBase.add_cache_headers",
         "servestatic.base:ServeStaticBase.add_files",
         "servestatic.base:ServeStaticBase.add_file_to_dictionary",
+        "servestatic.base:ServeStaticBase.immutable_file_test",
+        "servestatic.responders:StaticFile.get_path_and_headers",
+        "servestatic.responders:StaticFile.get_alternatives",
+        "servestatic.responders:StaticFile.aget_response",
+        "servestatic.utils:decode_path_info",
     ]),
     "django-csp": ("config/security.py", [
         "csp.middleware:CSPMiddleware",
