@@ -23,6 +23,20 @@ _TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
 
 class BakersDozen(Game):
     key, title, daily = "bakers-dozen", "Baker's Dozen", True
+    rules = (
+        "All 52 cards are dealt face up in 13 columns of 4; kings are moved to the bottom of "
+        "their columns. Build the four foundations up by suit, from ace to king.",
+        "Only the top card of a column moves, one at a time, onto a card one rank higher of "
+        "any suit.",
+        "A column once empty is never filled again. Aces go up by themselves as soon as they "
+        "are free.",
+    )
+    controls = (
+        "Tap a card to pick it: the piles where it can go light up. Tap a card that can go up "
+        "to send it to its foundation. “Send up” sends up every card that can go now; “Auto "
+        "finish” shows once sending them all up wins the game.",
+    )
+    solver = "bakers-dozen"
     columns = 13
     build = ANY_SUIT
     empty_pile = NEVER_REFILLED

@@ -32,13 +32,26 @@ from .scoring import NONE, SCORERS, Scorer
 class Table:
     # -- the game ----------------------------------------------------------------------------
     key: ClassVar[str] = ""
-    title: ClassVar[str] = ""  # in English; the pages translate it
+    title: ClassVar[str] = ""  # in English; the pages translate it (frontend/locale)
+    # The rules page's words, in English (the pages translate each sentence; a test checks
+    # that each has its French): the deal in one paragraph, then the rules of play, a
+    # sentence each.  The page adds the line of the scoring scheme, then ``controls``: how
+    # the table is played with a mouse, a finger or the keys.  docs/rules.md says the same
+    # at length.
+    rules: ClassVar[tuple[str, ...]] = ()
+    controls: ClassVar[tuple[str, ...]] = ()
     # One deal a day for everyone, ranked (docs/rules.md, The daily challenge).  The
     # catalogue's order of the daily games is the home page's order.
     daily: ClassVar[bool] = False
     # The seed is a deal number players know, share and ask for ("deal": N in the API);
     # otherwise seeds stay on the server (docs/deals.md).
     public_deal_numbers: ClassVar[bool] = False
+
+    # The search that solves it, hints it and certifies its dailies: a name in the solver's
+    # registry (solver/registry.py SOLVERS), whose rules the game must follow (the registry
+    # refuses it otherwise).  None: no solver -- a hint is then a plain move, and no deal
+    # of it can be certified, so it cannot have a daily.
+    solver: ClassVar[str | None] = None
 
     # -- the tableau, the cells, the foundations and the stock -------------------------------
     columns: ClassVar[int] = 0
