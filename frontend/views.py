@@ -17,7 +17,6 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from games import daily
 from games.days import parse_day
 from games.engine import GAMES
-from games.engine.piles import SINGLE_CARD, SUPERMOVE
 from games.models import GameSession
 
 from . import offline
@@ -27,20 +26,12 @@ LANGS = ("en", "fr")
 
 
 def game_titles() -> dict[str, str]:
-    return {
-        "klondike": _("Klondike"),
-        "klondike-draw3": _("Klondike (draw three)"),
-        "klondike-3-passes": _("Klondike (three passes)"),
-        "klondike-1-pass": _("Klondike (one pass)"),
-        "whitehorse": _("Whitehorse"),
-        "freecell": _("FreeCell"),
-        "bakers-dozen": _("Baker's Dozen"),
-    }
+    """Every game's title in the page's language, from its declaration."""
+    return {key: _(cls.title) for key, cls in GAMES.items()}
 
 
 def _title(key: str) -> str:
-    """The game's title in the page's language (the class's own for a game not listed)."""
-    return game_titles().get(key, GAMES[key].title)
+    return _(GAMES[key].title)
 
 
 def _language(request: HttpRequest) -> str:
@@ -60,8 +51,7 @@ def site_context(request: HttpRequest, **context: Any) -> dict[str, Any]:
     ``context`` on top: every page's, the account pages' and the error pages' alike."""
     lang = _language(request)
     titles = game_titles()
-    games = [{"key": k, "title": titles.get(k, cls.title), "daily": cls.daily}
-             for k, cls in GAMES.items()]
+    games = [{"key": k, "title": titles[k], "daily": cls.daily} for k, cls in GAMES.items()]
     context.setdefault("page", {})
     context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles,
                             "offline": offline.page_data()})
@@ -84,8 +74,8 @@ def _game(key: str) -> dict[str, Any]:
         "columns": cls.columns,
         "cells": cls.free_cells,
         "draw": cls.draw,
-        "single": cls.runs == SINGLE_CARD,
-        "supermove": cls.runs == SUPERMOVE,
+        "single": cls.runs.top_only,
+        "supermove": cls.runs.counted,
         # A foundation's top card may be taken hold of (to come back down, or for the server
         # to say why it may not) where the notation can name a foundation to move from.
         "foundation_pickable": cls.foundation_from is not None,
@@ -165,7 +155,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
-    return _page(request, "frontend/rules.html", game=meta, title=_title(game))
+    cls = GAMES[game]
+    return _page(request, "frontend/rules.html", game=meta, title=_title(game),
+                 rules=[_(line) for line in cls.rules],
+                 controls=[_(line) for line in cls.controls])
 
 
 @ensure_csrf_cookie

@@ -19,7 +19,12 @@ from games.engine import GAMES, new_game
 from games.engine.deals import SEED_MAX
 from games.engine.scoring import WINDOWS
 
-GAME_CHOICES = [(key, cls.title) for key, cls in GAMES.items()]
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games of the catalogue (games.engine.GAMES), read when asked: validation and the
+    admin's filters take them from the game classes, and a migration names this function,
+    never the list, so a new game needs no migration."""
+    return [(key, cls.title) for key, cls in GAMES.items()]
 
 
 def new_public_id() -> str:
@@ -121,7 +126,7 @@ class Deal(models.Model):
     SEALED = ("game", "seed", "date", "public_id", "candidate", "certified", "par", "effort",
               "salt", "commitment", "line")
 
-    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(max_length=32, choices=game_choices)
     seed = SeedField()
     date = models.DateField(null=True, blank=True, help_text="set for a daily deal")
     public_id = models.CharField(max_length=24, unique=True, default=new_public_id)
@@ -216,7 +221,7 @@ class GameSession(models.Model):
                                db_index=False)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions",
                              db_index=False)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES)  # copied for filtering
+    game = models.CharField(max_length=32, choices=game_choices)  # copied for filtering
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
     # The moves of games stored before moves had rows of their own (``Move``), as

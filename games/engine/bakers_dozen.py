@@ -11,9 +11,10 @@ import re
 from typing import Any
 
 from .cards import RANK, SUIT, Card
+from .columns import ANY_SUIT, NEVER_REFILLED, SINGLE_CARD
 from .deals import shuffled_deck
 from .game import Game, IllegalMove
-from .piles import ANY_SUIT, FOUNDATION, NEVER_REFILLED, SINGLE_CARD, Move, Pile
+from .piles import FOUNDATION, Move, Pile
 from .reasons import Reason
 from .scoring import FIVE_A_CARD
 
@@ -22,6 +23,20 @@ _TOKEN = re.compile(r"^(?P<src>[1-9tjqk])(?P<dst>[1-9tjqkh])$")
 
 class BakersDozen(Game):
     key, title, daily = "bakers-dozen", "Baker's Dozen", True
+    rules = (
+        "All 52 cards are dealt face up in 13 columns of 4; kings are moved to the bottom of "
+        "their columns. Build the four foundations up by suit, from ace to king.",
+        "Only the top card of a column moves, one at a time, onto a card one rank higher of "
+        "any suit.",
+        "A column once empty is never filled again. Aces go up by themselves as soon as they "
+        "are free.",
+    )
+    controls = (
+        "Tap a card to pick it: the piles where it can go light up. Tap a card that can go up "
+        "to send it to its foundation. “Send up” sends up every card that can go now; “Auto "
+        "finish” shows once sending them all up wins the game.",
+    )
+    solver = "bakers-dozen"
     columns = 13
     build = ANY_SUIT
     empty_pile = NEVER_REFILLED

@@ -67,12 +67,3 @@ def parse_card(text: str) -> Card:
 def card_name(c: Card) -> str:
     """Accessible name, e.g. 'seven of hearts'."""
     return f"{RANK_NAMES[RANK[c]]} of {SUIT_NAMES[SUIT[c]]}"
-
-
-def fits_alternate(moving: Card, onto: Card) -> bool:
-    """``moving`` may be built on ``onto`` in alternating colours, one rank lower."""
-    return RANK[onto] == RANK[moving] + 1 and RED[onto] != RED[moving]
-
-
-def fits_any_suit(moving: Card, onto: Card) -> bool:
-    return RANK[onto] == RANK[moving] + 1

@@ -67,7 +67,7 @@ def _no_legal_move(game: Game, moves: Iterable[Move] | None, deadline: float | N
         if m is None:
             break
         g.apply(m)
-        if g.waste and any(s == WASTE and d != STOCK for s, d, _ in g.legal_moves()):
+        if g.waste and any(s == WASTE for s, _, _ in g.single_card_moves()):
             return False
         if deadline is not None and perf_counter() > deadline:
             return None

@@ -13,9 +13,10 @@ import re
 import secrets
 
 from .cards import RANK, SUIT, Card
+from .columns import ALTERNATE, ANY_CARD, SUPERMOVE
 from .deals import ms_deal, ms_number_from_digest
 from .game import Game, IllegalMove
-from .piles import ALTERNATE, ANY_CARD, CELL, EMPTY, FOUNDATION, SUPERMOVE, Move, Pile
+from .piles import CELL, EMPTY, FOUNDATION, Move, Pile
 from .reasons import Reason
 from .scoring import NONE
 
@@ -28,6 +29,22 @@ class FreeCell(Game):
     """docs/rules.md, FreeCell."""
 
     key, title, daily = "freecell", "FreeCell", True
+    rules = (
+        "All 52 cards are dealt face up into 8 columns. Four free cells hold one card each. "
+        "Build the four foundations up by suit, from ace to king.",
+        "Columns build down in alternating colours: a red six on a black seven. An empty "
+        "column takes any card or run.",
+        "A run of cards moves as one if the free cells and empty columns would allow it card "
+        "by card: the status bar shows the limit as “Move N”.",
+        "Cards on the foundations never come back. Undo is unlimited.",
+    )
+    controls = (
+        "Tap a card that can go up and it goes to its foundation. Long-press a column to "
+        "choose how many cards to take.",
+        "Keys: ←/→ move between piles, ↑/↓ pick a card in a column, Enter select, drop or send "
+        "up, Space pick, Esc cancel, U undo, H hint, N new deal, F finish.",
+    )
+    solver = "freecell"
     public_deal_numbers = True  # Microsoft's deal numbers (docs/deals.md)
     # Tertiles of effort per move (bench/difficulty.py, 2026-12-01: 35 certified dailies
     # from 2027-01-01; quartiles 5.50, 7.71, 12.8, max 83).

@@ -26,7 +26,7 @@ from typing import Any
 from . import deals
 from .cards import CODE, SUIT_LETTERS, Card, parse_card
 from .legal import Legal
-from .piles import CELL, EMPTY, FITS, FOUNDATION, STOCK, Move, Pile
+from .piles import CELL, EMPTY, FOUNDATION, STOCK, Move, Pile
 from .reasons import Reason
 
 
@@ -99,7 +99,7 @@ class Game(Legal):
         self.score = 0
         self.moves = 0
         self.history = deque(maxlen=self.undo_limit) if self.undo_limit else []
-        self._fits = FITS[self.build]
+        self._fits = self.build.fits
 
     def deal(self, seed: int) -> tuple[list[list[Card]], list[int], list[Card]]:
         """(tableau piles deepest card first, face-down counts, stock) for ``seed``."""

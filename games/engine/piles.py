@@ -1,4 +1,4 @@
-"""Pile ids, moves and the small vocabulary of pile behaviours the games combine.
+"""Pile ids and moves (what the columns do is columns.py).
 
 A move is a plain tuple ``(src, dst, count)`` of pile ids, so it is hashable and cheap.
 Pile ids are ints: tableau columns ``0..12``, free cells ``CELL + i``, foundations
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from .cards import RANK, RED, SUIT_LETTERS
+from .cards import SUIT_LETTERS
 
 Pile: TypeAlias = int  # a pile id: a column, CELL + i, FOUNDATION + suit, STOCK or WASTE
 
@@ -22,29 +22,6 @@ WASTE: Final = 25
 EMPTY: Final = -1  # an empty free cell
 
 Move: TypeAlias = tuple[Pile, Pile, int]  # (from, to, cards moved or turned)
-
-# How a tableau pile is built on.
-ALTERNATE = "alternate"  # red on black or black on red, one rank lower
-ANY_SUIT = "any-suit"  # any card one rank lower
-
-# What an empty tableau pile accepts.
-ANY_CARD = "any"
-KINGS_ONLY = "kings"
-NEVER_REFILLED = "never"
-
-# How many cards move between tableau piles at once.
-FREE_RUNS = "runs"  # any ordered face-up run (Klondike family)
-SUPERMOVE = "supermove"  # an ordered run within (cells + 1) * 2^(empty columns)
-SINGLE_CARD = "single"  # the top card only (Baker's Dozen)
-
-# FITS[build][moving * 52 + onto]: may ``moving`` be put on ``onto``?  A table lookup
-# keeps move generation fast enough for random playouts and the solvers.
-FITS: dict[str, tuple[bool, ...]] = {
-    ALTERNATE: tuple(
-        RANK[o] == RANK[m] + 1 and RED[o] != RED[m] for m in range(52) for o in range(52)
-    ),
-    ANY_SUIT: tuple(RANK[o] == RANK[m] + 1 for m in range(52) for o in range(52)),
-}
 
 
 def pile_name(pile: Pile) -> str:

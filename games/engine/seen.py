@@ -20,7 +20,7 @@ from typing import Any
 from . import endgame, taps
 from .cards import CODE
 from .game import Game
-from .piles import CELL, EMPTY, FOUNDATION, STOCK, SUPERMOVE, WASTE, Move, pile_name
+from .piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, Move, pile_name
 
 # A move's token and pile names, by the game's class and the move: the notation is a
 # function of those alone (tests/engine/test_properties.py checks it over random play), and
@@ -69,7 +69,7 @@ def view(g: Game) -> dict[str, Any]:
         out["stock"] = len(g.stock)
         out["draw"] = g.draw
         out["passes_left"] = g.passes_left
-    if g.runs == SUPERMOVE:
+    if g.runs.counted:
         out["move_limit"] = g.move_limit()
     return out
 

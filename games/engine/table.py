@@ -1,10 +1,10 @@
 """What a game declares, and the table it is played on.
 
-A game is a subclass that sets the class attributes below: how its piles build and what
-they take, its stock, its score, and the facts the rest of the site asks of it (whether
-it has a daily deal, whether its deal numbers are public, how its wins are ranked, the
-names its notation gives the piles).  Nothing outside the game classes tests a game's key
-to learn any of these.
+A game is a subclass that sets the class attributes below: what its columns do (the
+behaviours of ``columns.py``), its cells, foundations and stock, its score, and the facts
+the rest of the site asks of it (whether it has a daily deal, whether its deal numbers are
+public, how its wins are ranked, the names its notation gives the piles).  Nothing outside
+the game classes tests a game's key to learn any of these.
 
 >>> from games.engine import GAMES
 >>> fc, bd = GAMES["freecell"], GAMES["bakers-dozen"]
@@ -24,14 +24,22 @@ from collections import deque
 from typing import Any, ClassVar
 
 from .cards import Card
-from .piles import ALTERNATE, ANY_CARD, EMPTY, FREE_RUNS, SINGLE_CARD, Move, Pile
+from .columns import ALTERNATE, ANY_CARD, SINGLE_CARD, Build, EmptyPile, Runs, ordered_run
+from .piles import EMPTY, Move, Pile
 from .scoring import NONE, SCORERS, Scorer
 
 
 class Table:
     # -- the game ----------------------------------------------------------------------------
     key: ClassVar[str] = ""
-    title: ClassVar[str] = ""  # in English; the pages translate it
+    title: ClassVar[str] = ""  # in English; the pages translate it (frontend/locale)
+    # The rules page's words, in English (the pages translate each sentence; a test checks
+    # that each has its French): the deal in one paragraph, then the rules of play, a
+    # sentence each.  The page adds the line of the scoring scheme, then ``controls``: how
+    # the table is played with a mouse, a finger or the keys.  docs/rules.md says the same
+    # at length.
+    rules: ClassVar[tuple[str, ...]] = ()
+    controls: ClassVar[tuple[str, ...]] = ()
     # One deal a day for everyone, ranked (docs/rules.md, The daily challenge).  The
     # catalogue's order of the daily games is the home page's order.
     daily: ClassVar[bool] = False
@@ -39,12 +47,20 @@ class Table:
     # otherwise seeds stay on the server (docs/deals.md).
     public_deal_numbers: ClassVar[bool] = False
 
+    # The search that solves it, hints it and certifies its dailies: a name in the solver's
+    # registry (solver/registry.py SOLVERS), whose rules the game must follow (the registry
+    # refuses it otherwise).  None: no solver -- a hint is then a plain move, and no deal
+    # of it can be certified, so it cannot have a daily.
+    solver: ClassVar[str | None] = None
+
     # -- the tableau, the cells, the foundations and the stock -------------------------------
     columns: ClassVar[int] = 0
     free_cells: ClassVar[int] = 0
-    build: ClassVar[str] = ALTERNATE
-    empty_pile: ClassVar[str] = ANY_CARD
-    runs: ClassVar[str] = SINGLE_CARD
+    # What a column does (columns.py): what its top card takes, what an empty one takes,
+    # which cards leave it at once.  Objects the rules engine asks, never names to test.
+    build: ClassVar[Build] = ALTERNATE
+    empty_pile: ClassVar[EmptyPile] = ANY_CARD
+    runs: ClassVar[Runs] = SINGLE_CARD
     foundation_back: ClassVar[bool] = False  # may a foundation's top card come back down?
     draw: ClassVar[int] = 0  # cards turned per touch of the stock; 0 = no stock
     redeals: ClassVar[int | None] = None  # times the waste may be turned back; None = always
@@ -107,7 +123,7 @@ class Table:
     moves: int  # moves on the board now (an undo takes one back)
     # (move, score before it, what undo needs to put back of its automatic consequences)
     history: deque[tuple[Move, int, Any]] | list[tuple[Move, int, Any]]
-    _fits: tuple[bool, ...]  # piles.FITS of the game's build
+    _fits: tuple[bool, ...]  # the game's build.fits
     # The last dead-end search's verdict, kept on the table (see dead_ends._remembered).
     dead_end_memo: tuple[bool, Any, tuple[Move, ...]] | None = None
     # Verdicts of positions this table has been in (see dead_ends._known), never copied.
@@ -167,23 +183,11 @@ class Table:
 
     def run_length(self, pile: Pile) -> int:
         """Length of the ordered face-up run at the end of a tableau pile."""
-        p = self.tab[pile]
-        n = len(p)
-        if not n:
-            return 0
-        fits = self._fits
-        k = n - 1
-        floor = self.down[pile]
-        while k > floor and fits[p[k] * 52 + p[k - 1]]:
-            k -= 1
-        return n - k
+        return ordered_run(self, pile)
 
     def move_limit(self, to_empty: bool = False) -> int:
-        """How many cards may move between columns now ("Move N" in FreeCell)."""
-        if self.runs == SINGLE_CARD:
-            return 1
-        if self.runs == FREE_RUNS:
-            return 52
-        cells = self.cells.count(EMPTY)
-        empty = sum(1 for p in self.tab if not p) - (1 if to_empty else 0)
-        return (cells + 1) << max(empty, 0)
+        """How many cards may move between columns now ("Move N" in FreeCell), into an
+        empty column with ``to_empty``."""
+        onto, into_empty = self.runs.limits(self, self.cells.count(EMPTY),
+                                            sum(1 for p in self.tab if not p))
+        return into_empty if to_empty else onto

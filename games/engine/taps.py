@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .game import Game
-from .piles import ALTERNATE, CELL, FOUNDATION, STOCK, WASTE, Move
+from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
 
 
 def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
@@ -57,7 +57,7 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         groups.setdefault((src, n), []).append(m)
     if not groups:
         return set()
-    safe = safe_cards(list(game.found)) if game.build == ALTERNATE else ()
+    safe = safe_cards(list(game.found)) if game.build.other_colour else ()
     prev = previous_move(game)
     out: set[Move] = set()
     score: Callable[[Move], int] | None = None

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "deals", "table", "scoring", "legal", "game", "endgame", "dead_ends", "seen", "catalogue",
+MODULES = ["cards", "deals", "columns", "table", "scoring", "legal", "game", "endgame", "dead_ends", "seen", "catalogue",
            "record", "taps", "solver.registry"]
 
 

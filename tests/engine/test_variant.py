@@ -20,6 +20,7 @@ from games.engine import (
     seen,
 )
 from games.engine.cards import parse_card
+from games.engine.columns import FREE_RUNS
 from games.engine.freecell import FreeCell
 from games.engine.piles import CELL, EMPTY, FOUNDATION
 from games.engine.reasons import code_of
@@ -91,5 +92,21 @@ def test_it_is_a_game_only_while_registered() -> None:
     assert cls.key not in GAMES
     with pytest.raises(ValueError, match="unknown game"):
         find_game(cls.key)
-    with pytest.raises(ValueError, match="no solver"):  # the registry is by exact class
-        solver_for(TwoCellFreeCell(3))
+
+
+def test_it_keeps_freecells_solver_only_while_it_keeps_freecells_rules() -> None:
+    """A subclass inherits its parent's solver, which the registry gives it only while the
+    rules the solver plays by are still the game's: otherwise a search over another game's
+    moves would prove its deals lost."""
+    assert solver_for(TwoCellFreeCell(3)) is solver_for(FreeCell(3))
+
+    class KlondikeRunsFreeCell(FreeCell):
+        key, title, runs = "freecell-free-runs", "FreeCell (any run)", FREE_RUNS
+
+    with pytest.raises(ValueError, match="does not play by its runs"):
+        solver_for(KlondikeRunsFreeCell(3))
+    g = KlondikeRunsFreeCell(3)
+    h = hint(g, 1.0)  # no search: a plain move, never a proof
+    assert h.status == "unknown" and h.move is not None
+    g.play(h.move)
+    assert solve(KlondikeRunsFreeCell(3), 1.0).status == "unknown"

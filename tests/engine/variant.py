@@ -1,7 +1,7 @@
 """A game that exists only in the tests: FreeCell with two free cells.
 
-It is one class declaration -- everything else is what FreeCell already declares -- and
-one line of the solver's registry (FreeCell's domain reads the game's cells).
+It is one class declaration -- everything else is what FreeCell already declares, its
+solver included (FreeCell's domain reads the game's cells and plays by its rules).
 ``registered()`` makes it a game everywhere, the API included, for as long as it lasts.
 """
 
@@ -12,7 +12,6 @@ from contextlib import contextmanager
 
 from games.engine import GAMES
 from games.engine.freecell import FreeCell
-from games.engine.solver.registry import SOLVERS
 
 
 class TwoCellFreeCell(FreeCell):
@@ -22,9 +21,7 @@ class TwoCellFreeCell(FreeCell):
 @contextmanager
 def registered() -> Iterator[type[TwoCellFreeCell]]:
     GAMES[TwoCellFreeCell.key] = TwoCellFreeCell
-    SOLVERS[TwoCellFreeCell] = SOLVERS[FreeCell]  # the registry line
     try:
         yield TwoCellFreeCell
     finally:
         del GAMES[TwoCellFreeCell.key]
-        del SOLVERS[TwoCellFreeCell]

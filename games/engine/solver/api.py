@@ -12,7 +12,7 @@ from typing import Any
 
 from ..catalogue import new_game
 from ..game import Game
-from .registry import solver_for
+from .registry import has_solver, solver_for
 from .search import UNKNOWN, Budget, Result
 
 
@@ -28,6 +28,8 @@ def solve(game: Game, budget: Budget | float = 10.0) -> Result:
         budget = Budget(float(budget))
     if game.won:
         return Result("solved")
+    if not has_solver(type(game)):
+        return Result(UNKNOWN)  # no solver: nothing is known, nothing proven
     solver = solver_for(game)
     return solver.search(solver.domain(game), budget)
 

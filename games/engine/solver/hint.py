@@ -3,7 +3,8 @@ otherwise a sensible heuristic move, never a move back to a position already on 
 path (:mod:`.hinting`), and "unsolvable" only with a proof.
 
 A game that hides cards (``hides_cards``) is hinted on samples of what the player could
-see while a card is hidden (:mod:`.sampling`); with nothing hidden, like the others.
+see while a card is hidden (:mod:`.sampling`); with nothing hidden, like the others.  A game
+that declares no solver (``Table.solver``) gets a plain move, never a claim.
 
 ``lines``: winning lines found before (a previous hint's, the post-game analysis' for this
 exact table): the first that still wins from here without coming back to the path is the
@@ -23,7 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from ..game import Game
 from .hinting import AvoidPath, Hint, best_first_step, line_wins, plain_move, walk_back
-from .registry import solver_for
+from .registry import has_solver, solver_for
 from .sampling import hidden_cards, sampled_hint
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget
 
@@ -39,6 +40,8 @@ def hint(game: Game, budget: Budget | float = 0.8, lines: Iterable[Sequence[str]
     if game.won:
         return Hint(None, SOLVED)
     seen, turned = walk_back(game)
+    if not has_solver(type(game)):  # nothing to search: a plain move, never a proof
+        return Hint(plain_move(game, seen), UNKNOWN, [], time.monotonic() - t0)
     if game.hides_cards:
         known = {c for c in game.stock if c in turned}
         if hidden_cards(game, known):

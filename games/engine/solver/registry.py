@@ -1,12 +1,18 @@
-"""Which search solves which game: a domain and a way to spend the budget, per game class.
+"""Which search solves which game: a domain and a way to spend the budget, by the name a
+game class declares (``Table.solver``), and the rules each domain plays by.
 
-A game class is solvable once it has a line here (its exact class: a subclass that changes
-a rule may need another domain).  A game that only changes what a domain already reads
-from the game -- columns, free cells, draw, passes -- reuses that domain's line.
+A domain is written for some rules and reads the rest from the game (columns, free cells,
+draw, passes).  So each entry says which declared facts it plays by, and a game that names
+a domain whose rules it does not follow is refused here rather than searched wrongly: a
+search over another game's moves proves nothing (a subclass inherits its parent's solver,
+and Yukon, a Klondike by its deal, would otherwise be "proven" lost by Klondike's moves).
+tests/engine/test_declarations.py checks every domain's moves against the engine's.
 
 >>> from games.engine import new_game
 >>> solver_for(new_game("bakers-dozen", 1)).domain.__name__
 'BakersDozenDomain'
+>>> solver_for(new_game("whitehorse", 1)) is SOLVERS["klondike"]
+True
 """
 
 from __future__ import annotations
@@ -16,10 +22,17 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..bakers_dozen import BakersDozen
-from ..freecell import FreeCell
+from ..columns import (
+    ALTERNATE,
+    ANY_CARD,
+    ANY_SUIT,
+    FREE_RUNS,
+    KINGS_ONLY,
+    NEVER_REFILLED,
+    SINGLE_CARD,
+    SUPERMOVE,
+)
 from ..game import Game
-from ..klondike import Klondike, KlondikeDraw3, KlondikeOnePass, KlondikeThreePasses, Whitehorse
 from . import bakers_dozen, freecell
 from .klondike import KlondikeDomain
 from .race import race
@@ -30,23 +43,61 @@ from .search import Budget, Result, portfolio
 class Solver:
     domain: Callable[[Game], Any]  # the search domain of a position, every card known
     search: Callable[[Any, Budget], Result]  # how a budget is spent on such a domain
+    # The declared facts (Table's attributes) the domain's moves follow, with their values.
+    plays: tuple[tuple[str, Any], ...] = ()
+
+    def refusal(self, cls: type[Game]) -> str | None:
+        """Which of ``cls``'s declared facts this solver does not play by, or None."""
+        wrong = [f"{name} {getattr(cls, name)!r} (it plays {value!r})"
+                 for name, value in self.plays if getattr(cls, name) != value]
+        return ", ".join(wrong) or None
 
 
-_KLONDIKE = Solver(KlondikeDomain, KlondikeDomain.search)  # its own schedule of searches
-
-SOLVERS: dict[type[Game], Solver] = {
-    FreeCell: Solver(freecell.FreeCellDomain,
-                     partial(race, schedule=freecell.SCHEDULE, entries=freecell.RACE)),
-    BakersDozen: Solver(bakers_dozen.BakersDozenDomain,
-                        partial(portfolio, schedule=bakers_dozen.SCHEDULE)),
-    **dict.fromkeys(
-        (Klondike, KlondikeDraw3, KlondikeThreePasses, KlondikeOnePass, Whitehorse), _KLONDIKE
-    ),
+SOLVERS: dict[str, Solver] = {
+    "klondike": Solver(  # its own schedule of searches
+        KlondikeDomain, KlondikeDomain.search,
+        (("build", ALTERNATE), ("empty_pile", KINGS_ONLY), ("runs", FREE_RUNS),
+         ("free_cells", 0))),
+    "freecell": Solver(
+        freecell.FreeCellDomain, partial(race, schedule=freecell.SCHEDULE, entries=freecell.RACE),
+        (("build", ALTERNATE), ("empty_pile", ANY_CARD), ("runs", SUPERMOVE), ("draw", 0),
+         ("foundation_back", False), ("hides_cards", False))),
+    "bakers-dozen": Solver(
+        bakers_dozen.BakersDozenDomain, partial(portfolio, schedule=bakers_dozen.SCHEDULE),
+        (("build", ANY_SUIT), ("empty_pile", NEVER_REFILLED), ("runs", SINGLE_CARD),
+         ("draw", 0), ("free_cells", 0), ("foundation_back", False), ("hides_cards", False))),
 }
+
+_CHECKED: dict[type[Game], Solver] = {}
+
+
+def solver_of(cls: type[Game]) -> Solver:
+    """The solver game class ``cls`` declares; ValueError when it declares none, or one
+    that does not play by its rules."""
+    found = _CHECKED.get(cls)
+    if found is not None:
+        return found
+    if cls.solver is None:
+        raise ValueError(f"no solver for {cls.key!r}")
+    solver = SOLVERS.get(cls.solver)
+    if solver is None:
+        raise ValueError(f"{cls.key!r} names the solver {cls.solver!r}; solvers: "
+                         f"{', '.join(SOLVERS)}")
+    wrong = solver.refusal(cls)
+    if wrong:
+        raise ValueError(f"no solver for {cls.key!r}: the {cls.solver} solver does not play "
+                         f"by its {wrong}")
+    _CHECKED[cls] = solver
+    return solver
 
 
 def solver_for(game: Game) -> Solver:
+    return solver_of(type(game))
+
+
+def has_solver(cls: type[Game]) -> bool:
     try:
-        return SOLVERS[type(game)]
-    except KeyError:
-        raise ValueError(f"no solver for {game.key!r}") from None
+        solver_of(cls)
+    except ValueError:
+        return False
+    return True
