@@ -89,7 +89,7 @@ def _clean_redis_index() -> None:
     import redis
 
     r = redis.Redis.from_url(settings.REDIS_URL)
-    for pattern in ("rank", "presence", "race"):
+    for pattern in ("rank", "presence", "playing", "race"):
         keys = list(r.scan_iter(f"{settings.REDIS_KEY_PREFIX}:{pattern}:*", count=1000))
         if keys:
             r.delete(*keys)

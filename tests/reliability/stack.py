@@ -140,6 +140,9 @@ def site_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
     })
+    if "STATIC_ROOT" not in extra:
+        # DEBUG is off: a server is ready only with its static files collected (/readyz).
+        env["STATIC_ROOT"] = str(collected_static())
     env.update(extra)
     return env
 
@@ -193,11 +196,13 @@ class Daphne:
 
 def celery_worker(env: dict[str, str], log: Path, name: str, queue: str | None = None
                   ) -> subprocess.Popen[bytes]:
-    """A worker of the site's queue (or of ``queue``: the close's has workers of its own)."""
+    """A worker of the site's queues -- scoring, the close's (rank index rebuilds) and the
+    analyses', as `make stack`'s one worker -- or of ``queue`` alone."""
     out = open(log, "ab")  # noqa: SIM115
+    base = env["CELERY_QUEUE"]
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
-         queue or env["CELERY_QUEUE"],
+         queue or f"{base},{base}-close,{base}-analysis",
          "--pool", "solo", "-n", f"{name}@%h", "--loglevel", "INFO", "--without-heartbeat",
          "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, stdout=out, stderr=out)
 

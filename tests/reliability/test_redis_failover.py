@@ -59,9 +59,6 @@ def stack():
         web = Daphne(env, web_log)
         web.start()
         procs.append(celery_worker(env, worker_log, "sentinel"))
-        # The close's queue (rank index rebuilds) has a worker of its own.
-        procs.append(celery_worker(env, worker_log, "sentinel-close",
-                                   queue=f"{env['CELERY_QUEUE']}-close"))
         yield {"pg": pg, "group": group, "env": env, "web": web, "log": web_log}
     finally:
         for p in procs:
