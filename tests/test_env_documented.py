@@ -47,6 +47,19 @@ def names_read(tree: ast.AST) -> set[str]:
     return found
 
 
+def parse(source: str, name: str) -> ast.AST:
+    """ast.parse, again if it raises SystemError: Python 3.11 before 3.11.8 keeps the AST
+    converter's recursion count per interpreter, not per thread, so a parse running in
+    another thread at the same moment (a server thread of an earlier test importing a
+    module) makes this one fail with "recursion depth mismatch" (CPython gh-106905)."""
+    for _ in range(4):
+        try:
+            return ast.parse(source, name)
+        except SystemError:
+            continue
+    return ast.parse(source, name)
+
+
 def code_names() -> dict[str, str]:
     """Each variable the code reads, with one file that reads it."""
     out: dict[str, str] = {}
@@ -54,7 +67,7 @@ def code_names() -> dict[str, str]:
         path = ROOT / source
         files = [path] if path.is_file() else sorted(path.rglob("*.py"))
         for file in files:
-            for name in names_read(ast.parse(file.read_text(), str(file))):
+            for name in names_read(parse(file.read_text(), str(file))):
                 out.setdefault(name, str(file.relative_to(ROOT)))
     return out
 
