@@ -77,7 +77,8 @@ def server_env(static_root: Path, mail_dir: Path) -> Iterator[dict[str, str]]:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"{PG}/{DB_NAME}",
         "REDIS_URL": os.environ.get("FRONTEND_TEST_REDIS", "redis://127.0.0.1:6379/13"),
-        # Keys of this run alone: test processes side by side (pytest -n) share the Redis.
+        # Keys of this run alone: an earlier run's counts, presence and kept boards in the
+        # same Redis database do not leak into it.
         "REDIS_KEY_PREFIX": f"front-{os.getpid()}",
         "CELERY_TASK_ALWAYS_EAGER": "1",
         "SERVE_STATIC": "1",
