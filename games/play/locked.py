@@ -242,6 +242,22 @@ def require_open_day(session: GameSession, now: Any = None) -> None:
         raise DayClosed(day, session.seq)
 
 
+def open_or_retried(session: GameSession, seq: object, required: bool,
+                    op: str | None = None) -> bool:
+    """``check_seq`` on a ranked attempt whose day may be over: a retry of an operation
+    stored on its day (its answer lost before midnight) is answered as it was, since it
+    changes nothing; anything else once the day is over is refused as ``day_closed``, a
+    stale or missing seq included (the day's end is what the player needs to hear)."""
+    try:
+        retried = check_seq(session, seq, required, op)
+    except (StaleSeq, BadRequest):
+        require_open_day(session)
+        raise
+    if not retried:
+        require_open_day(session)
+    return retried
+
+
 def require_playing(session: GameSession) -> None:
     require_open_day(session)
     if session.status == GameSession.WON:

@@ -25,7 +25,7 @@ from games import daily, signals
 from games.engine import GAMES, Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.engine.solver import SOLVED, Hint
-from games.errors import PlayerMerged, RankedAttemptOpen, Refused
+from games.errors import HintUnavailable, PlayerMerged, RankedAttemptOpen, Refused
 from games.models import Deal, GameSession, Player
 from games.play import analysis_cache, fresh, hint_pool, hints, locked, optimistic, tables
 from games.play.outcome import UNDO, Outcome, clean_op, clean_token
@@ -120,8 +120,7 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
         return fast
     with transaction.atomic():
         session = locked.lock(session_id, player)
-        locked.require_open_day(session)
-        if locked.check_seq(session, seq, required=True, op=op):
+        if locked.open_or_retried(session, seq, required=True, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
         g = locked.table(session)
@@ -146,8 +145,7 @@ def undo(session_id: UUID | str, player: Player, seq: object = None, op: object 
         return fast
     with transaction.atomic():
         session = locked.lock(session_id, player)
-        locked.require_open_day(session)
-        if locked.check_seq(session, seq, required=False, op=op):
+        if locked.open_or_retried(session, seq, required=False, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
         return _undo(session, locked.table(session), op)
@@ -195,8 +193,7 @@ def finish(session_id: UUID | str, player: Player, seq: object = None, op: objec
     op = clean_op(op)
     with transaction.atomic():
         session = locked.lock(session_id, player)
-        locked.require_open_day(session)
-        if locked.check_seq(session, seq, required=False, op=op):
+        if locked.open_or_retried(session, seq, required=False, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
         g = locked.table(session)
@@ -233,7 +230,12 @@ def hint_ask(session_id: UUID | str, player: Player) -> HintAsked:
     """A place in the hint pool first (a refused hint changes nothing, not even the count),
     then the hint counted under the row lock, then the table sent to the pool with the
     lock released, so a move the player makes meanwhile is never held up by the solver."""
-    job, joined = hints.admit(session_id, player.pk)
+    try:
+        job, joined = hints.admit(session_id, player.pk)
+    except HintUnavailable:
+        # A hint the pool cannot take on a day that is over: the day's end is the answer.
+        locked.require_open_day(locked.read(session_id, player))
+        raise
     try:
         with transaction.atomic():
             session = locked.lock(session_id, player)

@@ -138,3 +138,21 @@ def test_the_win_flourish_is_skipped_by_a_key_and_left_out_with_reduced_motion(n
     t.page.get_by_role("button", name="Finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=30000)
     assert t.s["won"] and not t.page.evaluate("window.flourish")
+
+
+PAGES = ["/", "/fair/", "/privacy/", "/accessibility/", "/archive/", "/profile/",
+         "/account/", "/rules/freecell/", "/rules/klondike/", "/leaderboards/freecell/"]
+
+
+def test_no_page_is_wider_than_a_phone(new_table: Any) -> None:
+    """Every page fits a 390 px phone held upright: nothing scrolls sideways (the fair-play
+    page's code block once made it 462 px wide); a wide block scrolls inside itself."""
+    t = new_table(390, 844, touch=True)
+    wide = {}
+    for path in PAGES:
+        t.page.goto(t.base + path)
+        t.page.wait_for_load_state("load")
+        width = t.page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert not wide, wide

@@ -137,15 +137,63 @@ def test_a_socket_open_across_midnight_is_refused_on_its_kept_table(api, past_mi
         refused = await ws.receive_json_from(timeout=10)
         await ws.send_json_to({"type": "hint"})
         hint = await ws.receive_json_from(timeout=10)
+        others = {}
+        for kind in ("undo", "finish", "resign"):
+            await ws.send_json_to({"type": kind, "seq": 1, "op": kind})
+            others[kind] = await ws.receive_json_from(timeout=10)
+        # The first move retried (its answer lost before midnight): answered as stored.
+        await ws.send_json_to({"type": "move", "seq": 0, "move": _stock(hello), "op": "a"})
+        retried = await ws.receive_json_from(timeout=10)
         await ws.disconnect()
-        return played, refused, hint
+        return played, refused, hint, others, retried
 
-    played, refused, hint = asyncio.run(scenario())
+    played, refused, hint, others, retried = asyncio.run(scenario())
     assert played["type"] == "state" and played["seq"] == 1
     assert refused["type"] == "error" and refused["error"] == "day_closed"
     assert refused["op"] == "b" and refused["seq"] == 1
     assert hint["type"] == "error" and hint["error"] == "day_closed"
-    assert GameSession.objects.get(pk=sid).seq == 1
+    for kind, answer in others.items():
+        assert (answer["type"], answer["error"], answer["op"]) == ("error", "day_closed", kind)
+    assert retried["type"] == "state" and retried["seq"] == 1
+    stored = GameSession.objects.get(pk=sid)
+    assert (stored.seq, stored.status, stored.undo_count) == (1, "playing", 0)
+
+
+def test_a_move_stored_before_midnight_and_retried_after_is_answered_as_stored(
+    api, past_midnight
+):
+    """Its answer was lost on the way: the retry changes nothing, so it gets the state as
+    stored; a new move or a stale seq get the day's end."""
+    c = api()
+    attempt = c.start("klondike")
+    token = _stock(attempt)
+    first = c.post(f"/api/sessions/{attempt['id']}/moves/",
+                   {"seq": 0, "move": token, "op": "first"})
+    assert first.status_code == 200
+    past_midnight()
+    again = c.post(f"/api/sessions/{attempt['id']}/moves/",
+                   {"seq": 0, "move": token, "op": "first"})
+    assert again.status_code == 200 and again.json()["seq"] == 1
+    assert again.json()["legal_moves"] == first.json()["legal_moves"]
+    _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/moves/",
+                               {"seq": 0, "move": token, "op": "other"}), 1)
+    _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/undo/", {"seq": 0}), 1)
+    assert GameSession.objects.get(pk=attempt["id"]).seq == 1
+
+
+def test_a_hint_the_pool_cannot_take_after_midnight_says_the_day_is_over(
+    api, past_midnight, settings
+):
+    """No hint worker (or none free): the day's end is the answer, not "busy"."""
+    c = api()
+    attempt = c.start("klondike")
+    past_midnight()
+    settings.HINT_WORKERS = 0
+    _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/hint/", {}), 0)
+    other = api()
+    practice = other.start("freecell", 617)  # practice has no day to end: the pool's word
+    r = other.post(f"/api/sessions/{practice['id']}/hint/", {})
+    assert (r.status_code, r.json()["error"]) == (503, "hints_off")
 
 
 def test_scoring_takes_no_win_stored_after_the_days_end(api, past_midnight):

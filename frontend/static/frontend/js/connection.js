@@ -120,7 +120,10 @@ export function connect(session, { onState, onStatus, onVerdict }) {
         return state;
       } catch (e) {
         if (e.status === 422 || (e.status === 400 && e.body && e.body.reason)) throw new Refusal(e.body.reason || e.message, e.body.code, e.body.params);
-        if (e.status === 409) return api.getSession(id);
+        // A stale seq: the table moved on elsewhere, so show it as it stands.  Any other
+        // conflict (the day is over, the game is won) is said, as the socket says it.
+        if (e.status === 409 && (!e.body || !e.body.reason || e.body.error === 'stale_seq')) return api.getSession(id);
+        if (e.status === 409) throw new Refusal(e.body.reason, e.body.code || e.body.error, e.body.params);
         if (e.status && e.status < 500) throw e;
         status(false); // network down or server restarting: keep trying, in order
         await pause(wait);
