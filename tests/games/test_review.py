@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from games.models import GameSession
+from games.models import Deal, GameSession
 from games.review import REASONS, review
 from leaderboards.models import Entry
 from leaderboards.tasks import score_session
@@ -198,3 +198,27 @@ def test_review_reasons_read_as_sentences_on_every_route_that_shows_the_state(
         return first
 
     assert asyncio.run(hello())["review"]["reasons"] == expected
+
+
+def test_the_certified_line_after_a_move_and_its_undo_at_a_persons_pace_is_under_review(
+    api, solve_freecell
+):
+    """The attack of the fair-play issue, through the API: a legal move and its undo, then
+    the daily's certified line, re-timed at a person's pace.  Compared by move number the
+    prefix made every move miss; by position the whole line is the solver's."""
+    c = api()
+    s = c.start("freecell")
+    line = solve_freecell(s["deal_number"])  # kept as the daily's certified line
+    Deal.objects.filter(pk=GameSession.objects.get(pk=s["id"]).deal_id).update(line=line)
+    detour = next(m["move"] for m in s["legal_moves"] if m["move"] != line[0])
+    assert c.move(s, 0, detour).status_code == 200
+    assert c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 1}).status_code == 200
+    for seq, token in enumerate(line, start=2):
+        assert c.move(s, seq, token).status_code == 200
+    session = human_pace(GameSession.objects.select_related("deal").get(pk=s["id"]))
+    assert session.status == "won"
+    review(session)
+    session.refresh_from_db()
+    assert "solver_line" in session.review_reasons and session.verified is False
+    assert session.signals["line_share"] >= 0.95
+    assert not {"fast_gaps", "median_gap", "first_move"} & set(session.review_reasons)
