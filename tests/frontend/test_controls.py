@@ -115,8 +115,10 @@ def test_a_double_click_on_a_bakers_dozen_card_moves_it_once(new_table: Any) -> 
 
 
 def test_a_buried_bakers_dozen_card_says_why_it_cannot_be_taken(new_table: Any) -> None:
-    for locale, words in (("en-US", "only the top card"), ("fr-FR", "seule la carte")):
-        t = new_table(locale=locale).open("bakers-dozen")
+    phone = {"width": 390, "height": 844, "touch": True}
+    for locale, words, screen in (("en-US", "only the top card", {}),
+                                  ("fr-FR", "seule la carte", phone)):
+        t = new_table(locale=locale, **screen).open("bakers-dozen")
         piles = t.s["view"]["piles"]
         col = next(p for p, cards in piles.items() if p.startswith("tableau:") and len(cards) >= 3)
         seq, view = t.seq(), t.s["view"]

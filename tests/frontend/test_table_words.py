@@ -16,15 +16,20 @@ from games.engine import new_game
 
 from .helpers import play_tokens
 
+# Each test runs once on a desktop in English and once on a phone held upright in French.
+SCREENS = {"desktop": {}, "phone": {"width": 390, "height": 844, "touch": True}}
+EN_DESKTOP_FR_PHONE = [("en-US", "desktop"), ("fr-FR", "phone")]
+
 WORDS = {  # the confirmation's words on what becomes of the attempt, per language
     "en-US": ("until the day closes", "come back to it"),
     "fr-FR": ("jusqu'à la fin de la journée", "vous pouvez y revenir"),
 }
 
 
-@pytest.mark.parametrize("locale", sorted(WORDS))
-def test_new_deal_on_a_ranked_daily_in_play_asks_first(new_table: Any, locale: str) -> None:
-    t = new_table(locale=locale).open("freecell")
+@pytest.mark.parametrize(("locale", "screen"), EN_DESKTOP_FR_PHONE)
+def test_new_deal_on_a_ranked_daily_in_play_asks_first(new_table: Any, locale: str,
+                                                       screen: str) -> None:
+    t = new_table(locale=locale, **SCREENS[screen]).open("freecell")
     assert t.s["ranked"]
     seq = t.seq()
     t.page.evaluate("(tok) => window.solitaire.move(tok)", t.s["legal_moves"][0]["move"])
@@ -61,9 +66,11 @@ def test_new_deal_on_practice_asks_nothing(new_table: Any) -> None:
     assert not asked
 
 
-@pytest.mark.parametrize(("locale", "quotes"), [("en-US", "“{}”"), ("fr-FR", "« {} »")])
-def test_freecells_counter_has_the_rules_name(new_table: Any, locale: str, quotes: str) -> None:
-    t = new_table(locale=locale).open("freecell", "1")
+@pytest.mark.parametrize(("locale", "quotes", "screen"),
+                         [("en-US", "“{}”", "desktop"), ("fr-FR", "« {} »", "phone")])
+def test_freecells_counter_has_the_rules_name(new_table: Any, locale: str, quotes: str,
+                                              screen: str) -> None:
+    t = new_table(locale=locale, **SCREENS[screen]).open("freecell", "1")
     shown = t.page.locator("#st-limit").inner_text().strip()
     assert re.fullmatch(r"\D+ \d+", shown), shown
     name = re.sub(r"\d+", "N", shown)
@@ -107,10 +114,11 @@ SCORING_WORDS = {"en-US": ("one point a card", "+10 a card up"),
                  "fr-FR": ("un point par carte", "+10 par carte montée")}
 
 
-@pytest.mark.parametrize("locale", sorted(SCORING_WORDS))
-def test_aisleriots_variants_show_aisleriots_score_and_the_rules_say_which(new_table: Any, locale: str) -> None:
+@pytest.mark.parametrize(("locale", "screen"), EN_DESKTOP_FR_PHONE)
+def test_aisleriots_variants_show_aisleriots_score_and_the_rules_say_which(
+        new_table: Any, locale: str, screen: str) -> None:
     aisleriot, windows = SCORING_WORDS[locale]
-    t = new_table(locale=locale)
+    t = new_table(locale=locale, **SCREENS[screen])
     for _ in range(8):  # a deal where turning the stock brings a card up (3 in 4 do)
         t.open("klondike-draw3", "random")
         path = _to_a_card_up("klondike-draw3", _seed(t.s["deal"]))
