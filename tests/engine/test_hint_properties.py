@@ -26,7 +26,8 @@ STATES = 20_000
 # Deals the solver proves winnable knowing every card, a few per game (checked below).
 CERTIFIED = {"klondike": (1, 2, 4, 5), "klondike-draw3": (1, 4, 5, 7),
              "klondike-3-passes": (4, 5, 7, 8), "klondike-1-pass": (4, 7, 15, 62),
-             "whitehorse": (1, 2, 3, 4), "freecell": (1, 2, 3, 4), "bakers-dozen": (1, 4, 5, 6)}
+             "whitehorse": (1, 2, 3, 4), "yukon": (3, 4, 6, 8), "freecell": (1, 2, 3, 4),
+             "bakers-dozen": (1, 4, 5, 6)}
 
 
 @cache
