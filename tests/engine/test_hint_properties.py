@@ -161,10 +161,12 @@ def deal_again(g: Game, unseen: set[int], rng: random.Random) -> Game:
     return other
 
 
-@settings(max_examples=12, deadline=None,
+# Each game that declares hidden cards gets its own examples: a game added to the catalogue
+# with ``hides_cards`` is checked here whoever adds it, not only when the draw picks it.
+@pytest.mark.parametrize("key", HIDES_CARDS)
+@settings(max_examples=4, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(key=st.sampled_from(HIDES_CARDS), seed=st.integers(1, 10_000), salt=st.integers(),
-       moves=st.integers(0, 40))
+@given(seed=st.integers(1, 10_000), salt=st.integers(), moves=st.integers(0, 40))
 def test_every_game_that_hides_cards_hints_the_same_whatever_its_unseen_cards(
         quick_samples: None, key: str, seed: int, salt: int, moves: int) -> None:
     """The declared fact and the behaviour agree: permuting only the cards the player has

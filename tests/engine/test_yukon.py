@@ -13,6 +13,8 @@ from games.engine.piles import FOUNDATION, STOCK, WASTE
 from games.engine.solver import SOLVED, UNSOLVABLE, Budget, solve
 from games.engine.yukon import Yukon
 
+from .yukon_deal import LINE, SEED
+
 seeds = st.integers(min_value=1, max_value=2**64 + 2**80)
 
 
@@ -84,6 +86,13 @@ def test_a_token_without_a_size_takes_the_smallest_group_that_fits(seed: int, da
             assert move == (i, j, fits[0] if fits else 1)
             if not fits:
                 assert g.reason(move) is not None
+
+
+def test_the_kept_line_wins_its_deal() -> None:
+    g = new_game("yukon", SEED)
+    for token in LINE:
+        g.play(token)
+    assert g.won
 
 
 def test_the_refusals_name_yukons_rules() -> None:
