@@ -15,7 +15,8 @@ from games.engine.yukon import Yukon
 
 from .yukon_deal import LINE, SEED
 
-seeds = st.integers(min_value=1, max_value=2**64 + 2**80)
+# Version 1 seeds and version 2 ones (docs/deals.md); the numbers between deal nothing.
+seeds = st.one_of(st.integers(1, 2**63 - 1), st.integers(2**64, 2**64 + 2**256 - 1))
 
 
 def by_the_text(g: Game) -> set[tuple[int, int, int]]:
@@ -159,6 +160,18 @@ def test_the_search_wins_exactly_the_positions_some_line_wins(data) -> None:
         for token in r.moves:
             after.play(token)
         assert after.won
+
+
+def test_a_two_stays_down_while_an_ace_may_need_it() -> None:
+    """Klondike's search sends twos up at once; in Yukon an ace may head a group, and a two
+    of the other colour is where it goes.  Here the win needs 2S to take AH's group (a
+    search that sent 2S up by itself called this deal unsolvable)."""
+    g = Yukon.setup([["JS"], ["TH", "KS", "2S", "7H", "KH", "9S"], ["7S", "4H", "3S", "8H", "6S"],
+                     ["5H", "5S", "QS", "9H", "4S", "2H"],
+                     ["QH", "6H", "TS", "AH", "JH", "3H", "8S"]],
+                    down=[0, 2, 1, 2, 2], foundations={"C": 13, "D": 13, "S": 1})
+    assert winnable(g)
+    assert solve(g, Budget(60, 10**6)).status == SOLVED
 
 
 def test_yukon_is_in_the_catalogue_as_it_declares_itself() -> None:
