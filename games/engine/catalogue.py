@@ -17,6 +17,7 @@ from .deals import daily_digest
 from .freecell import FreeCell
 from .game import Game
 from .klondike import Klondike, KlondikeDraw3, KlondikeOnePass, KlondikeThreePasses, Whitehorse
+from .yukon import Yukon
 
 # Every caller reads this one dict when it is asked (a game registered later, as the tests'
 # variant is, is a game everywhere); the two sets below are the site's games, fixed.
@@ -28,6 +29,7 @@ GAMES: dict[str, type[Game]] = {
         KlondikeThreePasses,
         KlondikeOnePass,
         Whitehorse,
+        Yukon,
         FreeCell,
         BakersDozen,
     )

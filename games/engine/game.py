@@ -258,6 +258,7 @@ class Game(Legal):
         out: dict[str, Any] = {"tableau": [[CODE[c] for c in p] for p in self.tab]}
         if self.draw:
             out["stock"] = [CODE[c] for c in self.stock]
+        if self.hides_cards:  # Yukon has face-down cards and no stock
             out["face_down"] = list(self.down)
         # Every card is somewhere: Baker's Dozen sends the aces on top home at the deal.
         out["foundations"] = self.foundation_cards()

@@ -12,6 +12,7 @@ Notation (one token per move, case-insensitive):
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from .cards import RANK, SUIT, SUIT_LETTERS, Card
 from .columns import ALTERNATE, FREE_RUNS, KINGS_ONLY
@@ -57,7 +58,7 @@ class KlondikeFamily(Game):
     # straight; the variants with no daily keep these too.
     effort_per_move = (1.1, 2.1)
     column_names = "1234567"
-    foundation_from = "f{suit}"
+    foundation_from: ClassVar[str | None] = "f{suit}"  # Table's type: a variant may have none
     tap_to_best = True
     solver = "klondike"
     controls = (TAP, FINISH)

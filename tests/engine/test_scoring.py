@@ -4,25 +4,36 @@ table can be scored by another scheme (a stored game replayed as it was scored).
 from __future__ import annotations
 
 import pickle
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import GAMES, new_game, replay
-from games.engine.scoring import AISLERIOT, FIVE_A_CARD, NONE, SCORERS, WINDOWS
+from games.engine.scoring import AISLERIOT, NONE, SCORERS, WINDOWS
 
 from .test_properties import play_randomly, seeds
 
-DECLARED = {
-    "klondike": WINDOWS,  # the Klondike rule text (Windows' scoring)
-    "whitehorse": WINDOWS,  # "scored like Klondike"
-    "klondike-draw3": AISLERIOT,  # Aisleriot's manual and its option list
-    "klondike-3-passes": AISLERIOT,
-    "klondike-1-pass": AISLERIOT,
-    "freecell": NONE,
-    "bakers-dozen": FIVE_A_CARD,
-}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def scores_table() -> dict[str, str]:
+    """Each game's scheme as docs/rules.md's Scores table gives it (the rule texts'): a row
+    names its games' keys in its first cell and the scheme in its second."""
+    out = {}
+    text = (ROOT / "docs" / "rules.md").read_text()
+    table = text[text.index("## Scores"):].split("\n\n")[2]
+    for row in table.splitlines()[2:]:
+        cells = row.split("|")
+        scheme = re.findall(r"`([a-z-]+)`", cells[2])[0]
+        for key in re.findall(r"`([a-z0-9-]+)`", cells[1]):
+            out[key] = scheme
+    return out
+
+
+DECLARED = scores_table()
 
 
 def test_each_game_declares_the_scoring_of_its_rule_text() -> None:

@@ -26,6 +26,7 @@ from ..columns import (
     ALTERNATE,
     ANY_CARD,
     ANY_SUIT,
+    FACE_UP_GROUPS,
     FREE_RUNS,
     KINGS_ONLY,
     NEVER_REFILLED,
@@ -33,7 +34,7 @@ from ..columns import (
     SUPERMOVE,
 )
 from ..game import Game
-from . import bakers_dozen, freecell
+from . import bakers_dozen, freecell, yukon
 from .klondike import KlondikeDomain
 from .race import race
 from .search import Budget, Result, portfolio
@@ -66,6 +67,10 @@ SOLVERS: dict[str, Solver] = {
         bakers_dozen.BakersDozenDomain, partial(portfolio, schedule=bakers_dozen.SCHEDULE),
         (("build", ANY_SUIT), ("empty_pile", NEVER_REFILLED), ("runs", SINGLE_CARD),
          ("draw", 0), ("free_cells", 0), ("foundation_back", False), ("hides_cards", False))),
+    "yukon": Solver(
+        yukon.YukonDomain, partial(portfolio, schedule=yukon.SCHEDULE),
+        (("build", ALTERNATE), ("empty_pile", KINGS_ONLY), ("runs", FACE_UP_GROUPS),
+         ("draw", 0), ("free_cells", 0), ("foundation_back", False))),
 }
 
 _CHECKED: dict[type[Game], Solver] = {}
