@@ -77,7 +77,7 @@ def server_class() -> type:
     from daphne.server import Server
     from twisted.internet import reactor
 
-    class DrainingServer(Server):  # type: ignore[misc]
+    class DrainingServer(Server):
         def run(self) -> None:
             self.ports: list[Any] = []
             self.channels: weakref.WeakSet[Any] = weakref.WeakSet()

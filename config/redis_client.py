@@ -110,7 +110,9 @@ def _make(url: str, sentinels: tuple[str, ...], master: str,
                 "socket_connect_timeout": timeout if timeout is not None else 5.0}
     if not sentinels:
         return redis.Redis.from_url(url, **timeouts)
-    return _sentinel(sentinels).master_for(master, **timeouts, **server_options(url))
+    client: redis.Redis = _sentinel(sentinels).master_for(master, **timeouts,
+                                                          **server_options(url))
+    return client
 
 
 @lru_cache(maxsize=4)

@@ -166,7 +166,7 @@ def lean_protocol() -> type:
     from daphne.ws_protocol import WebSocketProtocol
     from twisted.web.http import HTTPChannel
 
-    protocol.pformat = _pformat  # type: ignore[assignment]
+    protocol.pformat = _pformat  # type: ignore[attr-defined,assignment]
 
     read_pause = _read_pause()
 

@@ -21,6 +21,7 @@ from typing import Any, cast
 import redis
 from django.conf import settings
 from django.db import connection
+from django.db.models import QuerySet
 
 from config import redis_client
 from leaderboards.models import Entry
@@ -225,7 +226,7 @@ def around(game: str, date: dt.date, session_id: Any, width: int = 5) -> list[tu
     return [(m.decode(), start + i + 1) for i, m in enumerate(members)]
 
 
-def _ordered(game: str, date: dt.date) -> Any:
+def _ordered(game: str, date: dt.date) -> QuerySet[Entry]:
     return Entry.objects.filter(game=game, date=date, session__disqualified=False).order_by(
         "sort_key", "session_id"
     )

@@ -27,12 +27,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLVER = ROOT / "games" / "engine" / "solver"
 
 
-def _load_native():  # type: ignore[no-untyped-def]
+def _load_native() -> ModuleType:
     """games/engine/solver/native.py by its path: importing the package would run the very
     check a stale build fails, and --clean must work then."""
     import importlib.util
