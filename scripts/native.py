@@ -39,7 +39,8 @@ def _load_native() -> ModuleType:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_solver_native", SOLVER / "native.py")
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
