@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["config", "games", "leaderboards", "scripts", "frontend", "manage.py"]
-HELPERS = {"env_str", "env_int", "env_bool", "env_list"}  # config/settings.py
+HELPERS = {"env_str", "env_int", "env_bool", "env_list"}  # config/settings/env.py
 LISTED = re.compile(r"^#?\s?([A-Z][A-Z0-9_]*)=", re.MULTILINE)
 
 

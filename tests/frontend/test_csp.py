@@ -1,4 +1,4 @@
-"""Every page under the Content-Security-Policy (config/settings.py, config/security.py):
+"""Every page under the Content-Security-Policy (config/settings/, config/security.py):
 the header is strict, and Chromium reports no violation, nor any other console error, on
 any page, the table played over its websocket included."""
 
