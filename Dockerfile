@@ -22,7 +22,7 @@ COPY requirements.lock ./
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 # Pyodide's files with the .br and .gz copies the site serves (as `make pyodide` does).
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --loglevel=error \
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
  && python -m servestatic.compress -q node_modules/pyodide
 # The FreeCell search compiled with mypyc (scripts/native.py, docs/operations.md), here so
 # the compiler stays out of the final image; mypy in a venv of its own, which is not copied

@@ -38,7 +38,8 @@ bench-install: $(STAMP)
 	$(BIN)/pip install --quiet --require-hashes -r requirements-bench.lock
 
 # Pyodide for offline play (package.json pins it; frontend/offline.py), with the .br and
-# .gz copies the site serves.  npm's registry only: the site itself serves every file.
+# .gz copies the site serves, and ESLint for make lint (package.json's devDependencies).
+# npm's registry only: the site itself serves every file.
 PYODIDE := node_modules/pyodide/pyodide.asm.wasm.br
 $(PYODIDE): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -75,9 +76,11 @@ stack: $(STAMP) $(PYODIDE)
 # release in production (deploy/previous-release) safe with that release still serving
 # (django-migration-linter, on PostgreSQL's SQL: LINT_DATABASE_URL).
 LINT_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
-lint: $(STAMP)
+# The JavaScript: the ES modules and the page's inline script (eslint.config.js).
+lint: $(STAMP) $(PYODIDE)
 	$(BIN)/ruff check .
 	DEBUG=1 $(BIN)/mypy
+	node_modules/.bin/eslint frontend/static frontend/templates/frontend/start.js eslint.config.js
 	DEBUG=1 DATABASE_URL=$(LINT_DATABASE_URL) $(BIN)/python manage.py makemigrations --check --dry-run
 	DEBUG=1 DATABASE_URL=$(LINT_DATABASE_URL) $(BIN)/python manage.py lintmigrations \
 	    --project-root-path . --git-commit-id $$(cat deploy/previous-release) \

@@ -418,7 +418,8 @@ def run_clients(port: int, shares: list[list[list[str]]], files: list[str],
                   + "; ".join(f"{n} x {why}" for why, n in report.get("why", [])), flush=True)
     if close:
         for c in started:
-            assert c.stdin is not None and c.stdout is not None
+            assert c.stdin is not None
+            assert c.stdout is not None
             c.stdin.write("close\n")
             c.stdin.flush()
             c.stdout.readline()

@@ -196,7 +196,8 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
                 child = await asyncio.create_subprocess_exec(
                     sys.executable, __file__, "--watch", spec, stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE, limit=1 << 24)  # its report: one line
-                assert child.stdout is not None and child.stdin is not None
+                assert child.stdout is not None
+                assert child.stdin is not None
                 assert (await child.stdout.readline()).strip() == b"ready"
                 await asyncio.sleep(1)
             else:

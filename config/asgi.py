@@ -103,7 +103,7 @@ def _load_what_the_first_requests_would() -> None:
         with translation.override(code):
             translation.gettext("play")
     import games.engine.solver.hinting  # noqa: F401
-    import games.engine.solver.klondike  # noqa: F401 (taps.py imports it on a first tap)
+    import games.engine.solver.klondike  # noqa: F401 (the hints' and the taps' search)
 
 
 _load_what_the_first_requests_would()

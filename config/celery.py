@@ -104,7 +104,7 @@ class HeartbeatScheduler(PersistentScheduler):
         super().setup_schedule()
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
-        interval = super().tick(*args, **kwargs)
+        interval: float = super().tick(*args, **kwargs)
         self._heartbeat()
         return interval
 

@@ -114,7 +114,7 @@ def _redis() -> dict[str, Any] | None:
 
 
 def _broker() -> dict[str, Any]:
-    from kombu import Connection
+    from kombu.connection import Connection
 
     seconds = _timeout()
     options = {**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "socket_timeout": seconds,

@@ -148,7 +148,7 @@ def connect_celery() -> None:
 class RequestMetricsMiddleware(MiddlewareMixin):
     """Counts every answer of Django by the view's URL name and the status.  Sync and async
     capable (Django's mixin), as the middleware above the last one must be, so the chain
-    still runs in one thread (config/settings.py, MIDDLEWARE)."""
+    still runs in one thread (config/settings/, MIDDLEWARE)."""
 
     def process_response(self, request: Any, response: Any) -> Any:
         match = getattr(request, "resolver_match", None)

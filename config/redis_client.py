@@ -1,6 +1,6 @@
 """The site's one way to Redis.  Every user of it gets its client, or its connection
 settings, here: Django's cache (config/cache.py), the channel layer and Celery's broker
-(config/settings.py), rate limits, the hint pool's budget, the analysis cache, the race,
+(config/settings/), rate limits, the hint pool's budget, the analysis cache, the race,
 presence, the rank index, readiness and beat's heartbeat.
 
 ``REDIS_URL`` names one server.  With ``REDIS_SENTINELS`` (``host:port,...``) and
@@ -10,7 +10,7 @@ demoted fails and is made again to the one they name next, so a failover needs n
 and no change of setting.  ``REDIS_URL`` then gives only the database number and the
 password (``redis://:password@/0``; its host is not used).
 
-The functions above the line take their inputs as arguments, for config/settings.py; the
+The functions above the line take their inputs as arguments, for config/settings/; the
 clients below read the settings when called.
 """
 
@@ -110,7 +110,9 @@ def _make(url: str, sentinels: tuple[str, ...], master: str,
                 "socket_connect_timeout": timeout if timeout is not None else 5.0}
     if not sentinels:
         return redis.Redis.from_url(url, **timeouts)
-    return _sentinel(sentinels).master_for(master, **timeouts, **server_options(url))
+    client: redis.Redis = _sentinel(sentinels).master_for(master, **timeouts,
+                                                          **server_options(url))
+    return client
 
 
 @lru_cache(maxsize=4)

@@ -78,7 +78,7 @@ def quiet_health_checks() -> None:
         if not (protocol == "http" and details.get("path") == "/healthz"):
             log(self, protocol, action, details)
 
-    access.AccessLogGenerator.__call__ = call  # type: ignore[method-assign]
+    access.AccessLogGenerator.__call__ = call
 
 
 def main() -> None:
@@ -93,7 +93,7 @@ def main() -> None:
     cli.CommandLineInterface.server_class = drain.server_class()  # SIGTERM drains first
     quiet_health_checks()
     build = cli.build_endpoint_description_strings
-    cli.build_endpoint_description_strings = (  # type: ignore[assignment]
+    cli.build_endpoint_description_strings = (
         lambda *a, **k: with_backlog(build(*a, **k), size))
     cli.CommandLineInterface.entrypoint()
 

@@ -236,7 +236,8 @@ def _module_source(name: str) -> str:
     """A module's text: the collected file with DEBUG off (what is served), else the app's."""
     if isinstance(staticfiles_storage, ManifestStaticFilesStorage) and not settings.DEBUG:
         with staticfiles_storage.open(staticfiles_storage.stored_name(name)) as f:
-            return f.read().decode()
+            text: str = f.read().decode()
+            return text
     found = finders.find(name)
     return Path(found).read_text() if isinstance(found, str) else ""
 

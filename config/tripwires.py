@@ -138,7 +138,8 @@ def source(name: str) -> str:
         if node is None:
             raise AttributeError(f"{module} has no {qualname}")
         scope = getattr(node, "body", [])
-    assert node is not None and node.end_lineno is not None
+    assert node is not None
+    assert node.end_lineno is not None
     decorators = getattr(node, "decorator_list", [])
     first = min([node.lineno, *(d.lineno for d in decorators)])
     return "\n".join(text.splitlines()[first - 1:node.end_lineno])

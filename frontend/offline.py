@@ -115,9 +115,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def manifest(request: HttpRequest) -> HttpResponse:
     from django.utils import translation
 
-    from .views import _language
+    from .language import request_language
 
-    lang = _language(request)  # the player's choice, or the browser's
+    lang = request_language(request)  # the player's choice, or the browser's
     body = {
         # Stable whatever start_url becomes: the browser knows the installed app by it.
         "id": "/",

@@ -10,7 +10,6 @@ from csp.constants import WASM_UNSAFE_EVAL
 from csp.decorators import csp_update
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -20,9 +19,8 @@ from games.engine import GAMES
 from games.models import GameSession
 
 from . import offline
+from .language import request_language
 from .strings import scoring_text, ui_strings
-
-LANGS = ("en", "fr")
 
 
 def game_titles() -> dict[str, str]:
@@ -34,22 +32,10 @@ def _title(key: str) -> str:
     return _(GAMES[key].title)
 
 
-def _language(request: HttpRequest) -> str:
-    """The browser's language, or the one the player chose (works with or without
-    LocaleMiddleware)."""
-    lang = translation.get_language_from_request(request)
-    lang = (lang or "en").split("-")[0]
-    if lang not in LANGS:
-        lang = "en"
-    translation.activate(lang)
-    request.LANGUAGE_CODE = lang
-    return lang
-
-
 def site_context(request: HttpRequest, **context: Any) -> dict[str, Any]:
     """What the site's layout (base.html) needs, in the request's language, with
     ``context`` on top: every page's, the account pages' and the error pages' alike."""
-    lang = _language(request)
+    lang = request_language(request)
     titles = game_titles()
     games = [{"key": k, "title": titles[k], "daily": cls.daily} for k, cls in GAMES.items()]
     context.setdefault("page", {})

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 
 from games import rows
-from games.days import day_end, today
+from games.days import day_end
+from games.days import today as today  # games.daily.today: the daily calendar's day
 from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
@@ -47,7 +48,7 @@ def load_certifier() -> Certifier | None:
         from games.engine.solver import certify
     except ImportError:
         return None
-    return certify  # type: ignore[no-any-return]
+    return certify
 
 
 def ensure_daily(

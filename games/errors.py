@@ -66,7 +66,7 @@ class PlayerMerged(Exception):
 
 class RecordBroken(Exception):
     """A stored game whose moves no longer replay on its deal (a deal row changed under it,
-    which the seal on committed deals prevents: games/models.py ``Deal``).  Said, never a
+    which the seal on committed deals prevents: games/models/ ``Deal``).  Said, never a
     500; the operators are told through the log."""
 
     def __init__(self) -> None:

@@ -8,6 +8,7 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
+from games.analysis import analyse_session  # noqa: F401  (the analyses' task, with its work)
 from games.daily import ensure_dailies, today
 
 
@@ -34,18 +35,3 @@ def send_account_mail(subject: str, body: str, to: str) -> None:
     from django.core.mail import send_mail
 
     send_mail(subject, body, None, [to])
-
-
-@shared_task(acks_late=True)
-def analyse_session(session_id: str) -> str | None:
-    """Find where a finished game was lost (games/analysis.py) and keep it on the session;
-    a game already analysed is left as it is."""
-    from games.analysis import analyse
-    from games.models import GameSession
-
-    session = GameSession.objects.select_related("deal").filter(pk=session_id).first()
-    if session is None or (session.analysis or {}).get("status") in {"done", "unknown"}:
-        return None
-    found = analyse(session)
-    GameSession.objects.filter(pk=session.pk).update(analysis=found)
-    return str(found["status"])

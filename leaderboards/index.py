@@ -19,10 +19,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import redis
+from celery import shared_task
 from django.conf import settings
 from django.db import connection
+from django.db.models import QuerySet
 
 from config import redis_client
+from games.daily import today
+from games.engine import DAILY_GAMES
 from leaderboards.models import Entry
 
 BATCH = 25_000
@@ -74,10 +78,17 @@ def want(game: str, date: dt.date) -> None:
     """Ask a worker to rebuild the set (once per WANT_SECONDS, whoever asks)."""
     r = client()
     if r is not None and r.set(f"{key(game, date)}:wanted", "1", nx=True, ex=WANT_SECONDS):
-        from leaderboards.tasks import rebuild_rank_index
-
         rebuild_rank_index.apply_async((game, date.isoformat()),
                                        queue=settings.CELERY_CLOSE_QUEUE)
+
+
+# Named as when it lived in leaderboards/tasks.py (CELERY_TASK_ROUTES, queued messages).
+@shared_task(name="leaderboards.tasks.rebuild_rank_index", acks_late=True)
+def rebuild_rank_index(game: str | None = None, date: str | None = None) -> dict[str, int]:
+    """Rebuild the Redis index from PostgreSQL (all daily games of a day by default)."""
+    day = dt.date.fromisoformat(date) if date else today()
+    games = [game] if game else list(DAILY_GAMES)
+    return {g: rebuild(g, day) for g in games}
 
 
 def size(game: str, date: dt.date) -> int | None:
@@ -225,7 +236,7 @@ def around(game: str, date: dt.date, session_id: Any, width: int = 5) -> list[tu
     return [(m.decode(), start + i + 1) for i, m in enumerate(members)]
 
 
-def _ordered(game: str, date: dt.date) -> Any:
+def _ordered(game: str, date: dt.date) -> QuerySet[Entry]:
     return Entry.objects.filter(game=game, date=date, session__disqualified=False).order_by(
         "sort_key", "session_id"
     )

@@ -12,11 +12,17 @@ from django.db import transaction
 
 from games import days
 from games.daily import today
-from games.engine import DAILY_GAMES
-from games.models import AuditEntry, Deal, GameSession
+from games.models import AuditEntry, GameSession
 from games.review import review
-from leaderboards import closing, index, live, pending, periods
+from leaderboards import closing, index, live, periods
+
+# The tasks a module asks for its own work live beside that work (a module that sends a
+# task and the module of tasks that runs it would import each other); the three imported
+# by name here are registered with the rest.
+from leaderboards.index import rebuild_rank_index  # noqa: F401
 from leaderboards.models import Entry
+from leaderboards.pending import refresh_board  # noqa: F401
+from leaderboards.periods import refresh_period_board  # noqa: F401
 from leaderboards.ranking import entry_values
 
 log = logging.getLogger(__name__)
@@ -79,25 +85,3 @@ def close_day(date: str | None = None, game: str | None = None, force: bool = Fa
     return out
 
 
-@shared_task(acks_late=True)
-def rebuild_rank_index(game: str | None = None, date: str | None = None) -> dict[str, int]:
-    """Rebuild the Redis index from PostgreSQL (all daily games of a day by default)."""
-    day = dt.date.fromisoformat(date) if date else today()
-    games = [game] if game else list(DAILY_GAMES)
-    return {g: index.rebuild(g, day) for g in games}
-
-
-@shared_task(acks_late=True)
-def refresh_board(game: str, date: str) -> None:
-    """Count a live day's unfinished attempts and write their order (leaderboards/pending.py)."""
-    day = dt.date.fromisoformat(date)
-    deal = Deal.objects.filter(game=game, date=day).values_list("id", flat=True).first()
-    if deal is not None:
-        pending.refresh(game, day, deal)
-
-
-@shared_task(acks_late=True)
-def refresh_period_board(game: str, start: str | None, end: str | None) -> None:
-    """Compute a week or all-time board again (leaderboards/periods.py)."""
-    periods.refresh(game, dt.date.fromisoformat(start) if start else None,
-                    dt.date.fromisoformat(end) if end else None)

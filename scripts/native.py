@@ -27,18 +27,20 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLVER = ROOT / "games" / "engine" / "solver"
 
 
-def _load_native():  # type: ignore[no-untyped-def]
+def _load_native() -> ModuleType:
     """games/engine/solver/native.py by its path: importing the package would run the very
     check a stale build fails, and --clean must work then."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_solver_native", SOLVER / "native.py")
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

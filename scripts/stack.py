@@ -51,7 +51,7 @@ def settings_env() -> dict[str, str]:
     env["DEBUG"] = env.get("DEBUG") or "0"
     missing = [n for n in ("SECRET_KEY", "DAILY_SECRET") if not env.get(n)]
     if missing:
-        # The pair `make run` made for this checkout (config/settings.py, local_secrets),
+        # The pair `make run` made for this checkout (config/settings/env.py, local_secrets),
         # so both run on one database with the same seeds and sessions.
         path = ROOT / ".local-secrets.json"
         try:

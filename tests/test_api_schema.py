@@ -73,7 +73,8 @@ def test_the_error_shape_names_the_request_id(schema):
 
 def test_a_first_visit_can_be_rate_limited_and_the_schema_says_so(schema):
     me = schema["paths"]["/api/me/"]["get"]["responses"]
-    assert "429" in me and "Retry-After" in me["429"]["headers"]
+    assert "429" in me
+    assert "Retry-After" in me["429"]["headers"]
     # A view that makes no guest and has no limit of its own documents none.
     assert "429" not in schema["paths"]["/api/daily/"]["get"]["responses"]
     for path in ("/api/sessions/", "/api/auth/signup/", "/api/auth/signin/"):
@@ -83,7 +84,8 @@ def test_a_first_visit_can_be_rate_limited_and_the_schema_says_so(schema):
 def test_the_licence_is_declared_in_the_schema_the_package_and_a_file(schema):
     assert schema["info"]["license"] == {"name": "MIT", "identifier": "MIT"}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
 
 
@@ -98,7 +100,8 @@ def test_a_rate_limited_first_visit_gets_the_documented_429(client, settings):
     from django.test import Client
 
     again = Client().get("/api/me/", REMOTE_ADDR=address)
-    assert again.status_code == 429 and int(again["Retry-After"]) >= 1
+    assert again.status_code == 429
+    assert int(again["Retry-After"]) >= 1
     assert {"error", "reason", "request_id"} <= set(again.json())
 
 

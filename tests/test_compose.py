@@ -103,7 +103,8 @@ def test_every_long_running_service_has_a_health_check_that_means_something(serv
         return " ".join(test) if isinstance(test, list) else test
 
     assert "/readyz" in check("web")
-    assert "inspect ping" in check("worker") and "HOSTNAME" in check("worker")
+    assert "inspect ping" in check("worker")
+    assert "HOSTNAME" in check("worker")
     assert "beat_alive" in check("beat")
     assert "pg_isready" in check("postgres")
     assert "ping" in check("redis")
@@ -135,17 +136,24 @@ def test_no_secret_has_a_default_in_the_file():
 def test_the_dockerfile_builds_the_production_image_as_described():
     text = (ROOT / "Dockerfile").read_text()
     stages = re.findall(r"^FROM\s+(\S+)", text, re.MULTILINE)
-    assert len(stages) == 2 and all(s.startswith("python:3.11-slim") for s in stages)
+    assert len(stages) == 2
+    assert all(s.startswith("python:3.11-slim") for s in stages)
     final = text.split("\nFROM ")[-1]
-    assert "libicu-dev" not in final and "g++" not in final and "pkg-config" not in final
-    assert "libicu72" in final and "collectstatic" in final
+    assert "libicu-dev" not in final
+    assert "g++" not in final
+    assert "pkg-config" not in final
+    assert "libicu72" in final
+    assert "collectstatic" in final
     # The FreeCell search compiled in the builder (scripts/native.py), its stamp beside it,
     # and neither mypy nor a compiler in the final image.
     assert "scripts/native.py" in text.split("\nFROM ")[1]
-    assert "/build/games/engine/solver/*.so" in final and "native.json" in final
-    assert "mypy" not in final and "/opt/mypyc" not in final
+    assert "/build/games/engine/solver/*.so" in final
+    assert "native.json" in final
+    assert "mypy" not in final
+    assert "/opt/mypyc" not in final
     user = re.findall(r"^USER\s+(\S+)", final, re.MULTILINE)
-    assert user and not user[-1].startswith(("root", "0"))
+    assert user
+    assert not user[-1].startswith(("root", "0"))
     # The image alone serves as compose does: Daphne through config.serve (loop, backlog).
     assert re.search(r'^CMD \["python", "-m", "config.serve"', final, re.MULTILINE)
     # Nothing in the build context but what the image copies: no local secrets or database.

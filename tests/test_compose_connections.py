@@ -35,7 +35,7 @@ def held_at_most(web: int, pool: int, ws: int, workers: int, concurrency: int) -
     return web * (pool + ws + 1) + workers * (concurrency + 1) * 2 + 2 + 2
 
 
-@pytest.mark.parametrize("web,pool,ws,workers,concurrency", [
+@pytest.mark.parametrize(("web", "pool", "ws", "workers", "concurrency"), [
     (2, 20, 8, 1, 2),  # the defaults
     (12, 20, 8, 2, 2),  # the plan for 10,000 players (docs/operations.md, "Capacity")
     (3, 10, 4, 4, 8),
@@ -51,7 +51,8 @@ def test_max_connections_follows_the_replicas_and_pools(web, pool, ws, workers, 
     assert services["web"]["deploy"]["replicas"] == web
     assert services["worker"]["deploy"]["replicas"] == workers
     app = services["web"]["environment"]
-    assert app["DB_POOL_SIZE"] == str(pool) and app["WS_DB_CONNECTIONS"] == str(ws)
+    assert app["DB_POOL_SIZE"] == str(pool)
+    assert app["WS_DB_CONNECTIONS"] == str(ws)
     assert f"{concurrency}" in services["worker"]["command"]
 
 

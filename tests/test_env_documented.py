@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["config", "games", "leaderboards", "scripts", "frontend", "manage.py"]
-HELPERS = {"env_str", "env_int", "env_bool", "env_list"}  # config/settings.py
+HELPERS = {"env_str", "env_int", "env_bool", "env_list"}  # config/settings/env.py
 LISTED = re.compile(r"^#?\s?([A-Z][A-Z0-9_]*)=", re.MULTILINE)
 
 
@@ -97,8 +97,9 @@ def test_env_example_lists_each_once_with_what_it_does():
         match = LISTED.match(line)
         if match:
             above = text[i - 1] if i else ""
-            assert above.startswith("# ") and len(above) > 12 and not LISTED.match(above), (
-                f"{match.group(1)}: the line above it must say what it does")
+            assert above.startswith("# "), f"{match.group(1)}: the line above it must say what it does"
+            assert len(above) > 12, f"{match.group(1)}: the line above it must say what it does"
+            assert not LISTED.match(above), f"{match.group(1)}: the line above it must say what it does"
 
 
 def test_nothing_listed_is_read_by_nobody():

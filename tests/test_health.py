@@ -54,7 +54,8 @@ def _asgi(path: str, method: str = "GET", headers: list | None = None) -> dict:
 def test_healthz_answers_without_touching_the_database(client, django_assert_num_queries, db):
     with django_assert_num_queries(0):
         r = client.get("/healthz")
-    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert r.status_code == 200
+    assert r.json() == {"status": "ok"}
     assert r["Cache-Control"] == "no-store"
     assert client.post("/healthz").status_code == 405
 
@@ -63,29 +64,36 @@ def test_readyz_names_each_part_with_its_latency(client, db):
     r = client.get("/readyz")
     assert r.status_code == 200, r.content
     body = r.json()
-    assert body["status"] == "ready" and set(body["checks"]) == {"database", "redis", "static"}
+    assert body["status"] == "ready"
+    assert set(body["checks"]) == {"database", "redis", "static"}
     for check in body["checks"].values():
-        assert check["ok"] is True and isinstance(check["ms"], float) and check["ms"] >= 0
+        assert check["ok"] is True
+        assert isinstance(check["ms"], float)
+        assert check["ms"] >= 0
     worker = client.get("/readyz?worker=1").json()
     assert set(worker["checks"]) == {"database", "redis", "broker", "static"}
     broker = worker["checks"]["broker"]
-    assert broker["ok"] and broker["queue"] == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert broker["ok"]
+    assert broker["queue"] == settings.CELERY_TASK_DEFAULT_QUEUE
     assert isinstance(broker["waiting"], int)
 
 
 @pytest.mark.parametrize("query", ["worker=2", "worker=yes", "worker=1&worker=1"])
 def test_readyz_refuses_a_bad_query_with_a_reason(client, db, query):
     r = client.get(f"/readyz?{query}")
-    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad_request"
     assert "worker" in r.json()["reason"]
 
 
 def test_readyz_is_503_naming_the_part_that_is_down(client, db):
     with override_settings(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0"):
         r = client.get("/readyz")
-    assert r.status_code == 503 and int(r["Retry-After"]) >= 1
+    assert r.status_code == 503
+    assert int(r["Retry-After"]) >= 1
     body = r.json()
-    assert body["failing"] == ["redis"] and body["error"] == "unavailable"
+    assert body["failing"] == ["redis"]
+    assert body["error"] == "unavailable"
     assert "redis" in body["reason"]
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["redis"] == {"ok": False, "ms": body["checks"]["redis"]["ms"],
@@ -106,14 +114,16 @@ def test_readyz_reuses_an_answer_for_the_cache_time(db):
 def test_asgi_health_answers_ahead_of_django(db):
     """In front of Django: no host check (a probe's Host is an address), no middleware."""
     r = _asgi("/healthz", headers=[(b"host", b"10.1.2.3:8000")])
-    assert r["status"] == 200 and json.loads(r["body"]) == {"status": "ok"}
+    assert r["status"] == 200
+    assert json.loads(r["body"]) == {"status": "ok"}
     r = _asgi("/readyz?worker=1", headers=[(b"host", b"10.1.2.3:8000")])
     assert r["status"] == 200, r["body"]
     assert set(json.loads(r["body"])["checks"]) == {"database", "redis", "broker", "static"}
     assert _asgi("/readyz?worker=x")["status"] == 400
     assert _asgi("/healthz", method="DELETE")["status"] == 405
     head = _asgi("/healthz", method="HEAD")
-    assert head["status"] == 200 and head["body"] == b""
+    assert head["status"] == 200
+    assert head["body"] == b""
 
 
 def test_without_collected_static_files_readyz_fails_naming_collectstatic(tmp_path):
@@ -148,15 +158,19 @@ def test_without_collected_static_files_readyz_fails_naming_collectstatic(tmp_pa
 
         status, raw = get("/readyz")
         body = json.loads(raw)
-        assert status == 503 and body["failing"] == ["static"], body
-        assert "collectstatic" in body["reason"] and str(tmp_path) not in body["reason"]
-        assert body["checks"]["database"]["ok"] and body["checks"]["static"]["ok"] is False
+        assert status == 503, body
+        assert body["failing"] == ["static"], body
+        assert "collectstatic" in body["reason"]
+        assert str(tmp_path) not in body["reason"]
+        assert body["checks"]["database"]["ok"]
+        assert body["checks"]["static"]["ok"] is False
         assert get("/")[0] == 500  # what the probe stands for
         assert get("/healthz")[0] == 200  # the process is alive: only not ready
     finally:
         stop(proc)
     said = log.read_text()
-    assert "collectstatic" in said and str(tmp_path / "empty") in said
+    assert "collectstatic" in said
+    assert str(tmp_path / "empty") in said
 
 
 def test_beat_alive_reads_the_heartbeat(settings):
@@ -188,7 +202,8 @@ def test_beats_scheduler_writes_the_heartbeat_as_it_ticks(settings, tmp_path):
         assert (tmp_path / "state" / ".gitignore").read_text() == "*\n"
         scheduler.tick()
         beat = health.read_heartbeat(redis.Redis.from_url(settings.REDIS_URL))
-        assert beat is not None and abs(beat["at"] - time.time()) < 5
+        assert beat is not None
+        assert abs(beat["at"] - time.time()) < 5
         assert beat["pid"] == os.getpid()
     finally:
         scheduler.close()
@@ -206,10 +221,12 @@ def test_the_schedule_follows_the_daily_clock():
         by_task.setdefault(entry["task"], []).append(entry["schedule"])
     for task in ("games.tasks.create_daily_deals", "leaderboards.tasks.close_day"):
         midnight = [s for s in by_task[task] if s.hour == {0}]
-        assert midnight and all(isinstance(s, crontab) for s in by_task[task])
+        assert midnight
+        assert all(isinstance(s, crontab) for s in by_task[task])
         assert any(len(s.hour) == 24 for s in by_task[task])  # the hourly catch-up
     (sessions,) = by_task["games.tasks.clear_expired_sessions"]
-    assert len(sessions.hour) == 1 and len(sessions.minute) == 1  # nightly
+    assert len(sessions.hour) == 1
+    assert len(sessions.minute) == 1  # nightly
     assert str(app.timezone) == settings.DAILY_TIME_ZONE
     # Under this instance's state directory, not a name shared by every checkout.
     assert settings.CELERY_BEAT_SCHEDULE_FILENAME.startswith(str(settings.STATE_DIR) + "/")
@@ -220,24 +237,31 @@ def test_request_id_is_passed_through_or_made(api):
     c = api()
     given = "3f0c9a1e-1b2c-4d5e-8f90-0123456789ab"
     r = c.client.get("/api/no-such-thing/", HTTP_X_REQUEST_ID=given)
-    assert r.status_code == 404 and r["X-Request-ID"] == given
+    assert r.status_code == 404
+    assert r["X-Request-ID"] == given
     assert r.json()["request_id"] == given
     for bad in ("short", "has space in it", "x" * 200, "line\nbreak-injected"):
         r = c.client.get("/api/no-such-thing/", HTTP_X_REQUEST_ID=bad)
         made = r["X-Request-ID"]
-        assert made != bad and len(made) == 32 and r.json()["request_id"] == made
+        assert made != bad
+        assert len(made) == 32
+        assert r.json()["request_id"] == made
 
 
 def test_request_id_is_in_the_domain_and_drf_error_bodies(api):
     c = api()
     s = c.start("freecell", 617)
     r = c.move(s, 5, "8a")  # stale seq: games/errors.py answer_for
-    assert r.status_code == 409 and r.json()["request_id"] == r["X-Request-ID"]
+    assert r.status_code == 409
+    assert r.json()["request_id"] == r["X-Request-ID"]
     assert r.json()["seq"] == 0
     r = c.post("/api/sessions/", raw="{not json")  # DRF's parse error: games/api/errors.py
-    assert r.status_code == 400 and r.json()["request_id"] == r["X-Request-ID"]
+    assert r.status_code == 400
+    assert r.json()["request_id"] == r["X-Request-ID"]
     ok = c.client.get("/api/me/")
-    assert ok.status_code == 200 and "request_id" not in ok.json() and ok["X-Request-ID"]
+    assert ok.status_code == 200
+    assert "request_id" not in ok.json()
+    assert ok["X-Request-ID"]
 
 
 def test_every_log_line_of_a_request_carries_its_id(api):
@@ -259,8 +283,10 @@ def test_every_log_line_of_a_request_carries_its_id(api):
         logger.removeHandler(handler)
     assert r.status_code == 404
     line = json.loads(lines[-1])
-    assert line["request_id"] == "req-0123456789" and line["level"] == "WARNING"
-    assert line["logger"] == "django.request" and line["time"].endswith("Z")
+    assert line["request_id"] == "req-0123456789"
+    assert line["level"] == "WARNING"
+    assert line["logger"] == "django.request"
+    assert line["time"].endswith("Z")
 
 
 def test_text_lines_have_time_level_logger_and_request_id():
@@ -269,7 +295,8 @@ def test_text_lines_have_time_level_logger_and_request_id():
     RequestIdFilter().filter(record)
     text = TextFormatter().format(record)
     stamp, level, logger, rid, message = text.split(" ", 4)
-    assert time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S") and stamp.endswith("Z")
+    assert time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")
+    assert stamp.endswith("Z")
     assert (level, logger, rid, message) == ("ERROR", "games.x", "[-]", "boom 1")
     assert clean_request_id("abcdefgh") == "abcdefgh"
 
@@ -291,7 +318,8 @@ def test_log_format_json_writes_one_object_a_line():
     assert {k: line[k] for k in ("level", "logger", "message", "request_id")} == {
         "level": "WARNING", "logger": "games.t", "message": "hi x", "request_id": None}
     bad = _django_process("", LOG_FORMAT="xml")
-    assert bad.returncode != 0 and "LOG_FORMAT" in bad.stderr
+    assert bad.returncode != 0
+    assert "LOG_FORMAT" in bad.stderr
 
 
 def test_without_a_dsn_sentry_is_never_initialised():
@@ -342,7 +370,8 @@ def test_with_a_dsn_errors_are_reported_with_the_request_id():
     assert out.returncode == 0, out.stderr
     first, integrations = out.stdout.split(" ", 1)
     assert first == "True"
-    assert "'django'" in integrations and "'celery'" in integrations
+    assert "'django'" in integrations
+    assert "'celery'" in integrations
     events = [b for b in _FakeSentry.received if b"it broke" in b]
     assert events, _FakeSentry.received
     assert b"req-abcdef123" in events[0]

@@ -1,8 +1,9 @@
 """The project's modules import each other without a cycle (docs/architecture.md).
 
-Read from the source, not by importing: every module-level ``import`` of a project module
-(imports under ``if TYPE_CHECKING:`` are for the type checker only and left out) is an edge;
-a strongly connected group of more than one module, or a module importing itself, fails.
+Read from the source, not by importing: every ``import`` of a project module, at module level
+or deferred inside a function (a deferred import hides a cycle, it does not break it), is an
+edge; imports under ``if TYPE_CHECKING:`` are for the type checker only and left out.  A
+strongly connected group of more than one module, or a module importing itself, fails.
 """
 
 from __future__ import annotations
@@ -30,32 +31,30 @@ def project_modules() -> dict[str, Path]:
     return found
 
 
-def _top_level(tree: ast.Module) -> list[ast.stmt]:
-    """Statements run at import, descending into if/try blocks but not TYPE_CHECKING."""
-    out: list[ast.stmt] = []
-    todo = list(tree.body)
+def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, at module level or deferred inside a function, but not those
+    under ``if TYPE_CHECKING:`` (for the type checker only)."""
+    out: list[ast.Import | ast.ImportFrom] = []
+    todo: list[ast.AST] = [tree]
     while todo:
-        node = todo.pop(0)
-        if isinstance(node, ast.If):
-            test = ast.unparse(node.test)
-            if "TYPE_CHECKING" not in test:
-                todo[:0] = node.body + node.orelse
-        elif isinstance(node, ast.Try):
-            todo[:0] = node.body + node.orelse + node.finalbody + [
-                s for h in node.handlers for s in h.body]
-        else:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
     return out
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     edges: set[str] = set()
-    for node in _top_level(ast.parse(path.read_text())):
+    for node in _imports(ast.parse(path.read_text())):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        else:
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
@@ -107,7 +106,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_module_level_import_cycle() -> None:
+def test_no_import_cycle() -> None:
     modules = project_modules()
     graph = {name: imports_of(name, path, modules) - {name} for name, path in modules.items()}
     assert cycles(graph) == []
@@ -116,3 +115,10 @@ def test_no_module_level_import_cycle() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_deferred_import_counts_and_a_type_checking_one_does_not() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+                     "def f():\n    if True:\n        import b\n")
+    assert sorted(ast.unparse(n) for n in _imports(tree)) == [
+        "from typing import TYPE_CHECKING", "import b"]

@@ -54,4 +54,5 @@ def test_a_restart_that_exhausts_the_full_space_proves_the_deal_lost() -> None:
     d.full_share = 0.0  # nothing left for a last full search: the proof is a restart's
     r = d.search(cpu(20))
     assert r.status == UNSOLVABLE
-    assert not d.restricted and not d.noise
+    assert not d.restricted
+    assert not d.noise

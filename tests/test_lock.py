@@ -55,10 +55,11 @@ def test_every_pin_has_its_hashes(lock):
     found = entries(lock)
     assert found, lock
     for req, hashes in found:
-        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), req
+        assert hashes, req
+        assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), req
 
 
-@pytest.mark.parametrize("lock,extras", [
+@pytest.mark.parametrize(("lock", "extras"), [
     ("requirements.lock", ()), ("requirements-dev.lock", ("dev",)),
     ("requirements-bench.lock", ("dev", "bench")),
 ])
@@ -68,8 +69,8 @@ def test_each_lock_meets_every_requirement_of_pyproject(lock, extras):
         if req.marker is not None and not req.marker.evaluate():
             continue
         got = locked.get(canonicalize_name(req.name))
-        assert got is not None and req.specifier.contains(got, prereleases=True), (
-            f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock")
+        assert got is not None, f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
+        assert req.specifier.contains(got, prereleases=True), f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
 
 
 def test_the_locks_agree_on_every_version_they_share():

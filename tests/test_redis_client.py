@@ -36,7 +36,8 @@ def test_without_sentinels_every_user_has_the_url_and_celery_the_prefix():
     url = "redis://127.0.0.1:6379/3"
     assert redis_client.channel_hosts(url, [], "") == [url]
     broker, options = redis_client.broker(url, [], "", "site")
-    assert broker == url and options["global_keyprefix"] == "site:celery:"
+    assert broker == url
+    assert options["global_keyprefix"] == "site:celery:"
 
 
 def test_with_sentinels_the_channel_layer_and_celery_ask_them():
@@ -46,7 +47,8 @@ def test_with_sentinels_the_channel_layer_and_celery_ask_them():
                       "sentinel_kwargs": redis_client.SENTINEL_TIMEOUTS}]
     broker, options = redis_client.broker("redis://:pw@/1", sentinels, "main", "site")
     assert broker == "sentinel://:pw@10.0.0.5:26379/1;sentinel://:pw@10.0.0.6:26379/1"
-    assert options["master_name"] == "main" and options["global_keyprefix"] == "site:celery:"
+    assert options["master_name"] == "main"
+    assert options["global_keyprefix"] == "site:celery:"
 
 
 def settings_of(**env: str) -> subprocess.CompletedProcess[str]:
@@ -66,16 +68,20 @@ def test_sentinels_alone_configure_every_user():
                       REDIS_SENTINEL_MASTER="main")
     assert out.returncode == 0, out.stderr[-2000:]
     url, broker, master = json.loads(out.stdout.strip().splitlines()[-1])
-    assert url == "redis:///0" and broker.startswith("sentinel://") and master == "main"
+    assert url == "redis:///0"
+    assert broker.startswith("sentinel://")
+    assert master == "main"
 
 
-@pytest.mark.parametrize("env,said", [
+@pytest.mark.parametrize(("env", "said"), [
     ({"REDIS_SENTINELS": "127.0.0.1:26379"}, "REDIS_SENTINEL_MASTER"),
     ({"REDIS_SENTINELS": "127.0.0.1", "REDIS_SENTINEL_MASTER": "main"}, "host:port"),
 ])
 def test_an_incomplete_sentinel_setting_stops_the_start_with_what_to_do(env, said):
     out = settings_of(**env)
-    assert out.returncode != 0 and "ImproperlyConfigured" in out.stderr and said in out.stderr
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr
+    assert said in out.stderr
 
 
 def test_no_module_makes_a_redis_client_of_its_own():

@@ -112,7 +112,8 @@ def test_a_streaming_answer_is_closed_after_its_last_chunk_in_the_same_thread(ap
     status, body, at_start = asyncio.run(_get(app, "/streamed/"))
     assert (status, body) == (200, b"one two")
     names = [name for name, _ in events]
-    assert names[-1] == "finished" and names.count("chunk") == 2
+    assert names[-1] == "finished"
+    assert names.count("chunk") == 2
     assert "finished" not in at_start
     view_thread = events[0][1]
     assert dict((n, i) for n, i in events)["finished"] == view_thread

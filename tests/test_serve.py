@@ -90,4 +90,5 @@ def test_a_bad_backlog_is_refused_with_what_to_do():
     finally:
         proc.kill()  # a server that started anyway must not outlive the test
     assert proc.returncode != 0
-    assert "LISTEN_BACKLOG must be a whole number" in err and "leave it unset" in err
+    assert "LISTEN_BACKLOG must be a whole number" in err
+    assert "leave it unset" in err

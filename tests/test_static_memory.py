@@ -77,14 +77,16 @@ def test_a_small_hashed_file_is_answered_from_memory_as_servestatic_answers_it(
         on_disk = (tmp_path / (NAME + suffix)).read_bytes()
         answers = [get(static, url, accept_encoding=encoding) for _ in range(3)]
         for status, head, body, threads in answers:
-            assert status == 200 and body == on_disk
+            assert status == 200
+            assert body == on_disk
             assert threads == 0  # ServeStatic's responder starts one for every file
             assert head["content-length"] == str(len(on_disk))
             assert head.get("content-encoding", "") == suffix.replace(".gz", "gzip").strip(".")
             assert head["cache-control"] == "public, max-age=31536000, immutable"
             assert head["x-content-type-options"] == "nosniff"
             assert head["content-type"].startswith("text/javascript")
-            assert "etag" in head and head["vary"] == "Accept-Encoding"
+            assert "etag" in head
+            assert head["vary"] == "Accept-Encoding"
         assert answers[0][1] == answers[2][1]  # read once, answered the same
     status, head, body, threads = get(static, url, "HEAD", accept_encoding="br")
     assert (status, body, threads) == (200, b"", 0)
@@ -96,7 +98,8 @@ def test_what_memory_does_not_answer_goes_to_servestatic(static: StaticFiles,
     url = "/static/" + NAME
     full = (tmp_path / NAME).read_bytes()
     status, head, body, _ = get(static, url, range="bytes=0-9")
-    assert (status, body) == (206, full[:10]) and head["content-range"].endswith(f"/{len(full)}")
+    assert (status, body) == (206, full[:10])
+    assert head["content-range"].endswith(f"/{len(full)}")
     etag = get(static, url)[1]["etag"]
     status, _, body, _ = get(static, url, if_none_match=etag)
     assert (status, body) == (304, b"")
@@ -104,6 +107,8 @@ def test_what_memory_does_not_answer_goes_to_servestatic(static: StaticFiles,
     # the same bytes, read through its responder (a thread).
     for name in (BIG, PLAIN):
         status, _, body, threads = get(static, "/static/" + name)
-        assert status == 200 and body == (tmp_path / name).read_bytes() and threads >= 1
+        assert status == 200
+        assert body == (tmp_path / name).read_bytes()
+        assert threads >= 1
     assert get(static, url, "POST")[0] == 405
     assert get(static, "/static/frontend/js/none.0123456789ab.js")[2] == b"not static"

@@ -49,7 +49,8 @@ def test_an_object_gone_from_a_library_is_named(monkeypatch):
     monkeypatch.setitem(tripwires.RELIED_ON, "channels",
                         (patches, [*names, "channels.consumer:AsyncConsumer.gone_in_5"]))
     found = tripwires.problems()
-    assert len(found) == 1 and "AsyncConsumer.gone_in_5 is gone" in found[0], found
+    assert len(found) == 1, found
+    assert "AsyncConsumer.gone_in_5 is gone" in found[0], found
 
 
 def test_each_patch_named_exists_and_each_object_resolves():
@@ -91,4 +92,5 @@ def test_the_image_installs_from_the_locks_and_checks_the_tripwires():
     assert "pyproject.toml" not in text  # nothing resolved from ranges at build time
     assert "python -m config.tripwires" in final
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
-    assert "!requirements.lock" in ignored and "!requirements-native.lock" in ignored
+    assert "!requirements.lock" in ignored
+    assert "!requirements-native.lock" in ignored

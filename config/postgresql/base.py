@@ -18,7 +18,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def pool(self) -> Any:
         pool = super().pool  # type: ignore[misc]  # not in the type stubs
         if pool is not None and getattr(pool, "_check", None) is not dbpool.check:
-            assert hasattr(pool, "_check") and getattr(pool, "_reset", 0) is None, \
-                "psycopg_pool keeps its callbacks elsewhere now, or Django sets a reset"
+            moved = "psycopg_pool keeps its callbacks elsewhere now, or Django sets a reset"
+            assert hasattr(pool, "_check"), moved
+            assert getattr(pool, "_reset", 0) is None, moved
             pool._check = dbpool.check
         return pool

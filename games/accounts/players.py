@@ -328,7 +328,7 @@ def _lockout_wait(request: HttpRequest, username: str) -> float:
     from axes.models import AccessAttempt
 
     cool_off = get_cool_off(request) or dt.timedelta(hours=1)
-    last = AccessAttempt.objects.filter(
+    last: dt.datetime | None = AccessAttempt.objects.filter(
         username=username, ip_address=getattr(request, "axes_ip_address", None)
     ).aggregate(last=Max("attempt_time"))["last"]
     if last is None:

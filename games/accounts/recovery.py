@@ -19,12 +19,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.errors import PlayerError
-from games.models import Player
 
 EMAIL_TAKEN = gettext_lazy("that email belongs to another account")
 
@@ -67,26 +65,6 @@ def save_email(user: AbstractBaseUser, email: str) -> None:
             user.save(update_fields=["email"])
     except IntegrityError:
         raise PlayerError(str(EMAIL_TAKEN)) from None
-
-
-def set_email(request: HttpRequest, player: Player, email: object, password: object) -> Player:
-    """Give (or, with "", remove) a signed-in player's email, given their password.  A new
-    address is pending until the link mailed to it is opened; the answer is the same
-    whether another account has it (verification.py)."""
-    from games.accounts import verification
-
-    if player.is_guest or player.user is None:
-        raise PlayerError(_("only an account has an email: sign up first"))
-    if not isinstance(password, str) or not player.user.check_password(password):
-        raise PlayerError(_("wrong password: changing the email needs your current password"))
-    address = clean_email(email)
-    with transaction.atomic():
-        if not address:
-            save_email(player.user, "")
-            verification.forget(player.user)
-        else:
-            verification.claim(request, player.user, address)
-    return player
 
 
 def reset_users(address: str) -> list[Any]:

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from games import ratelimit
 from games.accounts import recovery
 from games.errors import PlayerError
-from games.models import PendingEmail
+from games.models import PendingEmail, Player
 
 SALT = "games.accounts.verification"
 
@@ -133,3 +133,21 @@ def proven_by_reset(user: Any) -> None:
 
 def forget(user: Any) -> None:
     PendingEmail.objects.filter(user=user).delete()
+
+
+def set_email(request: HttpRequest, player: Player, email: object, password: object) -> Player:
+    """Give (or, with "", remove) a signed-in player's email, given their password.  A new
+    address is pending until the link mailed to it is opened; the answer is the same
+    whether another account has it."""
+    if player.is_guest or player.user is None:
+        raise PlayerError(_("only an account has an email: sign up first"))
+    if not isinstance(password, str) or not player.user.check_password(password):
+        raise PlayerError(_("wrong password: changing the email needs your current password"))
+    address = recovery.clean_email(email)
+    with transaction.atomic():
+        if not address:
+            recovery.save_email(player.user, "")
+            forget(player.user)
+        else:
+            claim(request, player.user, address)
+    return player

@@ -54,7 +54,8 @@ def lean_get(drf_view: Any, answer: Any) -> Any:
     @functools.wraps(drf_view)
     def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not _plain(request):
-            return drf_view(request, *args, **kwargs)
+            drf_response: HttpResponseBase = drf_view(request, *args, **kwargs)
+            return drf_response
         user = request.user
         if not user.is_active:  # as DRF's session authentication (games/api/auth.py)
             request.user = AnonymousUser()

@@ -27,10 +27,13 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 class JSONRenderer(renderers.JSONRenderer):
     def render(self, data: Any, accepted_media_type: str | None = None,
                renderer_context: Mapping[str, Any] | None = None) -> bytes:
-        if data is None or self.get_indent(accepted_media_type or "", renderer_context or {}):
-            return super().render(data, accepted_media_type, renderer_context)
-        try:
-            out = orjson.dumps(data, default=_DEFAULT, option=_OPTIONS)
-        except TypeError:  # orjson.JSONEncodeError: a key or an integer it will not write
-            return super().render(data, accepted_media_type, renderer_context)
-        return out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+        if data is not None and not self.get_indent(accepted_media_type or "",
+                                                    renderer_context or {}):
+            try:
+                out = orjson.dumps(data, default=_DEFAULT, option=_OPTIONS)
+            except TypeError:  # orjson.JSONEncodeError: a key or an integer it will not write
+                pass
+            else:
+                return out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+        answer: bytes = super().render(data, accepted_media_type, renderer_context)
+        return answer

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import analysis, daily, medals, ratelimit, replays, share
-from games.accounts import devices, leaving, players, recovery, verification
+from games.accounts import devices, leaving, players, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
 from games.engine import DAILY_GAMES, GAMES
@@ -158,7 +158,7 @@ class EmailView(PlayerAPIView):
     @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Give, change or remove the account's email (needs the current password); a new address is pending until the link mailed to it is opened")
     def put(self, request: Request) -> Response:
         data = validated(s.EmailIn, request.data)
-        player = recovery.set_email(request._request, player_of(request), data["email"],
+        player = verification.set_email(request._request, player_of(request), data["email"],
                                     data["password"])
         return Response(player_json(request, player))
 

@@ -13,19 +13,18 @@ same names).  Functions over a ``Game``.
 
 from __future__ import annotations
 
-from .cards import RANK, SUIT
-from .dead_ends import (  # noqa: F401  (the dead-end verdicts, as this module always gave them)
-    Kept,
-    _idle_limit,
-    _idle_touches,
-    _stock_touch,
-    dead_end_within,
-    no_legal_move,
-    no_move_matters,
-    position_key,
-    remember,
-    settle,
-)
+from .cards import RANK, SUIT, Card
+
+# The dead-end verdicts, given here by the names this module always gave them (``X as X``:
+# re-exported on purpose).
+from .dead_ends import Kept as Kept
+from .dead_ends import _idle_limit, _idle_touches, _stock_touch
+from .dead_ends import dead_end_within as dead_end_within
+from .dead_ends import no_legal_move as no_legal_move
+from .dead_ends import no_move_matters as no_move_matters
+from .dead_ends import position_key as position_key
+from .dead_ends import remember as remember
+from .dead_ends import settle as settle
 from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, Move
 
@@ -106,6 +105,31 @@ def finish_wins(game: Game) -> bool:
     return _columns_can_empty(game) and _finishes(game)
 
 
+def _send_up(found: list[int], cols: list[list[Card]], cells: list[Card],
+             waste: list[Card]) -> bool:
+    """Every card that can go up from the columns, the cells and the waste, up (in place):
+    True when one did."""
+    sent = False
+    moved = True
+    while moved:
+        moved = False
+        for p in cols:
+            while p and found[SUIT[p[-1]]] == RANK[p[-1]]:
+                found[SUIT[p.pop()]] += 1
+                moved = True
+        for c in cells:
+            if found[SUIT[c]] == RANK[c]:
+                found[SUIT[c]] += 1
+                cells.remove(c)
+                moved = True
+                break
+        while waste and found[SUIT[waste[-1]]] == RANK[waste[-1]]:
+            found[SUIT[waste.pop()]] += 1
+            moved = True
+        sent = sent or moved
+    return sent
+
+
 def _finishes(game: Game) -> bool:
     """Does "finish" win from here?  ``finish_moves`` played out on plain lists (this is
     asked after every move, the moves themselves only when the player finishes): every card
@@ -120,24 +144,8 @@ def _finishes(game: Game) -> bool:
     draw = max(game.draw, 1)
     idle = 0
     while True:
-        moved = True
-        while moved:
-            moved = False
-            for p in cols:
-                while p and found[SUIT[p[-1]]] == RANK[p[-1]]:
-                    found[SUIT[p.pop()]] += 1
-                    moved = True
-            for c in cells:
-                if found[SUIT[c]] == RANK[c]:
-                    found[SUIT[c]] += 1
-                    cells.remove(c)
-                    moved = True
-                    break
-            while waste and found[SUIT[waste[-1]]] == RANK[waste[-1]]:
-                found[SUIT[waste.pop()]] += 1
-                moved = True
-            if moved:
-                idle = 0
+        if _send_up(found, cols, cells, waste):
+            idle = 0
         if found == [13, 13, 13, 13]:
             return True
         if not game.draw:

@@ -33,6 +33,9 @@ from collections.abc import Callable, Iterable
 
 from .game import Game
 from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
+from .solver.hinting import previous_move, undoes
+from .solver.klondike_autoplay import safe_cards
+from .solver.registry import solver_for
 
 
 def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
@@ -42,10 +45,6 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
     picks it, as in the other games."""
     if not game.tap_to_best or game.won:
         return set()
-    # Imported here: the solver's modules import seen.py, which imports this one.
-    from .solver.hinting import previous_move, undoes
-    from .solver.klondike_autoplay import safe_cards
-
     groups: dict[tuple[int, int], list[Move]] = {}
     for m in moves:
         src, dst, n = m
@@ -84,9 +83,6 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
 def _scorer(game: Game) -> Callable[[Move], int] | None:
     """The heuristic's score of the position after a move, from the game's own domain;
     None when the game hides cards and its domain cannot score a move without them."""
-    # Imported here: the solver's modules import seen.py, which imports this one.
-    from .solver.registry import solver_for
-
     try:
         dom = solver_for(game).domain(game)
     except ValueError:  # a game with no solver: nothing to rank by

@@ -126,7 +126,7 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
         host=s["HOST"] or None, port=str(s["PORT"]) if s["PORT"] else None,
         autocommit=True, connect_timeout=5, application_name=APPLICATION_NAME,
         # Statements prepared on the server as on Django's connections, or never
-        # (DB_SERVER_BINDING, DB_TRANSACTION_POOLING in config/settings.py).
+        # (DB_SERVER_BINDING, DB_TRANSACTION_POOLING in config/settings/services.py).
         prepare_threshold=s["OPTIONS"].get("prepare_threshold"),
     )
     # Times come back in UTC, as on Django's connections.  Set once the connection is open,

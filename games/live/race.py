@@ -124,7 +124,7 @@ def _write(writes: dict[str, dict[str, bytes]], deletes: dict[str, list[str]]) -
     for k, gone in deletes.items():
         pipe.hdel(k, *gone)
     for k, rows in writes.items():
-        pipe.hset(k, mapping=rows)  # type: ignore[arg-type]
+        pipe.hset(k, mapping=rows)
         pipe.expire(k, 2 * 24 * 3600)  # the day's race fades with the day
     pipe.execute()
 

@@ -21,6 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connection
 
@@ -31,11 +32,16 @@ TABLE = "games_move"
 SESSIONS = "games_gamesession"
 
 
+def _sessions() -> type[GameSession]:
+    """The session model, from Django's registry: the model reads its moves through this
+    module (``GameSession.moves``), so this module does not import the model's."""
+    model: type[GameSession] = apps.get_model("games", "GameSession")
+    return model
+
+
 def _id(session_id: Any) -> Any:
     """A session id as this database stores it (SQLite: 32 hex digits, not a UUID)."""
-    from games.models import GameSession
-
-    field = GameSession._meta.pk
+    field = _sessions()._meta.pk
     assert field is not None
     return field.get_db_prep_value(field.to_python(session_id), connection)
 
@@ -47,8 +53,6 @@ def dual() -> bool:
 def records_of(session: GameSession) -> list[list[Any]]:
     """Every stored move of ``session`` in order: [token, ms, op?] (op only when there
     is one, as the list held them)."""
-    from games.models import GameSession
-
     if session._state.adding or session.__dict__.get("seq") == 0:
         return []  # nothing stored yet: no query
     with connection.cursor() as cursor:
@@ -58,10 +62,10 @@ def records_of(session: GameSession) -> list[list[Any]]:
                 for seq, token, at, op in cursor.fetchall()}
     seq = session.__dict__.get("seq")
     if seq is None:
-        seq = GameSession.objects.filter(pk=session.pk).values_list("seq", flat=True).first() or 0
+        seq = _sessions().objects.filter(pk=session.pk).values_list("seq", flat=True).first() or 0
     if len(rows) >= seq and all(i in rows for i in range(seq)):
         return [rows[i] for i in range(seq)]
-    legacy = GameSession.objects.filter(pk=session.pk).values_list(
+    legacy = _sessions().objects.filter(pk=session.pk).values_list(
         "legacy_moves", flat=True).first() or []
     out = []
     for i in range(seq):
@@ -85,9 +89,7 @@ def op_at(session_id: Any, index: int) -> str | None:
                            [index, _id(session_id)])
             found = cursor.fetchone()
             return found[0] if found else None
-    from games.models import GameSession
-
-    legacy = GameSession.objects.filter(pk=session_id).values_list(
+    legacy = _sessions().objects.filter(pk=session_id).values_list(
         "legacy_moves", flat=True).first() or []
     move = legacy[index] if index < len(legacy) else None
     return move[2] if move is not None and len(move) > 2 else None
@@ -114,11 +116,9 @@ def append(session_id: Any, first: int, added: Sequence[Sequence[Any]]) -> None:
 
 
 def _append_legacy_orm(session_id: Any, added: Sequence[Sequence[Any]]) -> None:
-    from games.models import GameSession
-
-    legacy = GameSession.objects.filter(pk=session_id).values_list(
+    legacy = _sessions().objects.filter(pk=session_id).values_list(
         "legacy_moves", flat=True).first() or []
-    GameSession.objects.filter(pk=session_id).update(
+    _sessions().objects.filter(pk=session_id).update(
         legacy_moves=[*legacy, *(list(m) for m in added)])
 
 
@@ -131,7 +131,5 @@ def replace_all(session: GameSession, records: Sequence[Sequence[Any]]) -> None:
 
 def stamps(session_id: Any) -> list[int]:
     """The server times of every stored move, in order (rows and legacy list alike)."""
-    from games.models import GameSession
-
-    session = GameSession.objects.only("id", "seq").get(pk=session_id)
+    session = _sessions().objects.only("id", "seq").get(pk=session_id)
     return [int(m[1]) for m in records_of(session)]

@@ -74,7 +74,8 @@ def test_a_search_that_does_not_fit_the_bound_is_deferred_then_settled() -> None
     assert endgame.dead_end_within(g, None, 0.0) is None
     assert g.dead_end_memo is None
     dead, kept = endgame.settle(detached(g))
-    assert dead is True and kept == (True, ())
+    assert dead is True
+    assert kept == (True, ())
     endgame.remember(g, kept)
     assert endgame.dead_end_within(g, None, 0.0) is True  # carried now, in no time
 
@@ -173,5 +174,6 @@ def test_a_table_back_in_a_position_it_was_in_has_its_verdict_without_a_search()
     for token in ["s", "s", "r"]:  # a whole turn of the stock, back to the same position
         g.apply(g.parse(token))
     g.dead_end_memo = None  # what the last search left names another position now
-    assert dead is True and endgame.dead_end_within(g, None, 0.0) is True
+    assert dead is True
+    assert endgame.dead_end_within(g, None, 0.0) is True
     assert g.copy().dead_end_known is None  # a copy searches afresh

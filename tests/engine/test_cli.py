@@ -34,7 +34,9 @@ def test_public_solver_solutions_replay_as_wins(number: int) -> None:
     out = cli("replay", "freecell", str(number), "-", stdin=fc_solve(number))
     assert out.returncode == 0, out.stdout + out.stderr
     result = json.loads(out.stdout)
-    assert result["won"] is True and result["cards_up"] == 52 and result["score"] is None
+    assert result["won"] is True
+    assert result["cards_up"] == 52
+    assert result["score"] is None
 
 
 @pytest.mark.skipif(not HAVE_FC_SOLVE, reason="freecell-solver-bin is not installed")
@@ -45,7 +47,9 @@ def test_a_wrong_move_in_a_solution_gives_status_1_with_index_and_reason() -> No
     out = cli("replay", "freecell", "617", *moves)
     assert out.returncode == 1
     err = json.loads(out.stdout)
-    assert err["index"] == 3 and err["move"] == moves[3] and err["reason"]
+    assert err["index"] == 3
+    assert err["move"] == moves[3]
+    assert err["reason"]
 
 
 def test_replay_reports_score_and_cards_up_for_klondike() -> None:
@@ -67,15 +71,18 @@ def test_moves_lists_legal_moves_as_text_and_as_objects() -> None:
 def test_deal_json_for_klondike_has_tableau_stock_and_face_down() -> None:
     d = json.loads(cli("deal", "klondike", "7", "--json").stdout)
     assert [len(p) for p in d["tableau"]] == [1, 2, 3, 4, 5, 6, 7]
-    assert d["face_down"] == [0, 1, 2, 3, 4, 5, 6] and len(d["stock"]) == 24
+    assert d["face_down"] == [0, 1, 2, 3, 4, 5, 6]
+    assert len(d["stock"]) == 24
 
 
 def test_usage_errors_exit_2_with_a_message() -> None:
     assert cli("deal", "spider", "1").returncode == 2
     bad_seed = cli("deal", "klondike", "x")
-    assert bad_seed.returncode == 2 and "whole number" in bad_seed.stderr
+    assert bad_seed.returncode == 2
+    assert "whole number" in bad_seed.stderr
     bad_move = cli("replay", "klondike", "7", "zz")
-    assert bad_move.returncode == 1 and "is not a move" in json.loads(bad_move.stdout)["reason"]
+    assert bad_move.returncode == 1
+    assert "is not a move" in json.loads(bad_move.stdout)["reason"]
 
 
 def test_the_engine_never_imports_django() -> None:
@@ -87,7 +94,8 @@ def test_the_engine_never_imports_django() -> None:
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
     for path in (ROOT / "games" / "engine").rglob("*.py"):
-        assert "import django" not in path.read_text() and "from django" not in path.read_text()
+        assert "import django" not in path.read_text()
+        assert "from django" not in path.read_text()
 
 
 def _cards_in(layout: dict) -> list[str]:
@@ -99,7 +107,8 @@ def test_deal_shows_all_52_cards_the_foundations_too_in_json_and_text() -> None:
     # Baker's Dozen 910940 sends two aces home at the deal: they were in no key before.
     d = json.loads(cli("deal", "bakers-dozen", "910940", "--json").stdout)
     assert d["foundations"] == {"C": ["AC"], "D": ["AD"], "H": [], "S": []}
-    assert sorted(_cards_in(d)) == sorted({c for c in _cards_in(d)}) and len(_cards_in(d)) == 52
+    assert sorted(_cards_in(d)) == sorted({c for c in _cards_in(d)})
+    assert len(_cards_in(d)) == 52
     text = cli("deal", "bakers-dozen", "910940").stdout.splitlines()
     assert text[-1] == "foundations: AC AD"
     assert len(" ".join(text[:-1]).split()) == 50
@@ -112,4 +121,5 @@ def test_deal_shows_all_52_cards_the_foundations_too_in_json_and_text() -> None:
 
 def test_freecell_text_stays_the_public_solvers_board_format() -> None:
     text = cli("deal", "freecell", "617").stdout.splitlines()
-    assert len(text) == 8 and not any(line.startswith("foundations") for line in text)
+    assert len(text) == 8
+    assert not any(line.startswith("foundations") for line in text)

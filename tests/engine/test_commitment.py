@@ -32,8 +32,9 @@ def test_any_other_deal_fails_the_check(game, day, seed, salt) -> None:
 
 def test_a_salt_is_fresh_randomness_of_128_bits() -> None:
     salts = {c.new_salt() for _ in range(200)}
-    assert len(salts) == 200 and all(c.SALT_RE.fullmatch(s) for s in salts)
-    with pytest.raises(ValueError):
+    assert len(salts) == 200
+    assert all(c.SALT_RE.fullmatch(s) for s in salts)
+    with pytest.raises(ValueError, match="32 lowercase hex digits"):
         c.commitment("freecell", DAY, 617, "not-hex")
 
 

@@ -68,7 +68,8 @@ def test_freecell_deal_numbers_out_of_range_are_refused() -> None:
         with pytest.raises(ValueError, match="deal numbers run from 1"):
             ms_deal(bad)
     out = cli("deal", "freecell", "0")
-    assert out.returncode == 2 and "deal numbers run from 1" in out.stderr
+    assert out.returncode == 2
+    assert "deal numbers run from 1" in out.stderr
 
 
 # Version 1 of our shuffle, frozen: these must never change.
@@ -98,7 +99,8 @@ def test_shuffle_version_1_is_frozen() -> None:
 
 def test_shuffle_version_2_is_frozen() -> None:
     seed = seed_from_key(bytes(range(32)))
-    assert shuffle_version(seed) == 2 and seed == V2_BASE + int.from_bytes(bytes(range(32)))
+    assert shuffle_version(seed) == 2
+    assert seed == V2_BASE + int.from_bytes(bytes(range(32)))
     deck = shuffled_deck(seed)
     assert [CODE[c] for c in deck[:10]] == SHUFFLE_V2_KEY_0_TO_31
     assert sorted(deck) == list(range(52))
@@ -115,21 +117,24 @@ def test_the_command_line_deals_a_version_2_seed() -> None:
     seed = seed_from_key(bytes(range(32)))
     out = cli("deal", "klondike", str(seed), "--json")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count('"7C"') == 1 and new_game("klondike", seed).layout()["tableau"][0] == ["7C"]
+    assert out.stdout.count('"7C"') == 1
+    assert new_game("klondike", seed).layout()["tableau"][0] == ["7C"]
 
 
 def test_klondike_layout_is_dealt_in_aisleriot_order() -> None:
     layout = new_game("klondike", 2024).layout()
     assert layout["tableau"] == KLONDIKE_2024
     assert layout["face_down"] == [0, 1, 2, 3, 4, 5, 6]
-    assert layout["stock"][:4] == KLONDIKE_2024_STOCK_HEAD and layout["stock"][-1] == "2C"
+    assert layout["stock"][:4] == KLONDIKE_2024_STOCK_HEAD
+    assert layout["stock"][-1] == "2C"
     assert len(layout["stock"]) == 24
 
 
 def test_whitehorse_deals_one_face_up_card_per_pile_and_45_to_the_stock() -> None:
     layout = new_game("whitehorse", 2024).layout()
     assert layout["tableau"] == [[c] for c in SHUFFLE_V1_SEED_2024[:7]]
-    assert layout["face_down"] == [0] * 7 and len(layout["stock"]) == 45
+    assert layout["face_down"] == [0] * 7
+    assert len(layout["stock"]) == 45
 
 
 def test_bakers_dozen_golden_layout_has_kings_at_the_bottom() -> None:
@@ -159,4 +164,5 @@ def test_daily_seed_depends_on_date_game_and_secret() -> None:
         daily_seed(day, "freecell", "s3cret"),
         daily_seed(day, "klondike", "s3cret", candidate=1),
     }
-    assert a not in others and len(others) == 4
+    assert a not in others
+    assert len(others) == 4

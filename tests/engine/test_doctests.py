@@ -20,4 +20,5 @@ def test_docstring_examples_run(name: str) -> None:
 
 def test_package_docstring_examples_run() -> None:
     result = doctest.testmod(importlib.import_module("games.engine"))
-    assert result.failed == 0 and result.attempted > 0
+    assert result.failed == 0
+    assert result.attempted > 0

@@ -96,9 +96,11 @@ def test_a_three_card_waste_the_finish_cannot_play_out_is_not_offered() -> None:
     found = {"C": 13, "D": 13, "H": 0, "S": 13}
     waste = [CODE[r * 4 + 2] for r in range(12, 2, -1)] + ["AH", "3H", "2H"]
     g = GAMES["klondike-draw3"].setup([], foundations=found, waste=waste)
-    assert not endgame.can_finish(g) and not finished(g).won
+    assert not endgame.can_finish(g)
+    assert not finished(g).won
     one = Klondike.setup([], foundations=found, waste=waste)
-    assert endgame.can_finish(one) and finished(one).won
+    assert endgame.can_finish(one)
+    assert finished(one).won
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -121,7 +123,8 @@ def test_bakers_dozen_does_not_offer_auto_finish_when_it_only_sends_some_cards_u
     assert endgame.foundation_move(g) is not None  # QH goes up, then KD blocks QD for good
     assert not endgame.can_finish(g)
     up = BakersDozen.setup([["KH", "KD", "QD"], ["QH"]], foundations=found)
-    assert endgame.can_finish(up) and finished(up).won
+    assert endgame.can_finish(up)
+    assert finished(up).won
 
 
 # -- where a tap sends a card --------------------------------------------------------------
@@ -196,6 +199,7 @@ def test_a_game_that_taps_to_best_ranks_with_its_own_domain(key: str,
         if not moves:
             break
         chosen = best_moves(g, moves)
-        assert chosen and chosen <= set(moves)
+        assert chosen
+        assert chosen <= set(moves)
         assert len({(m[0], m[2]) for m in chosen}) == len(chosen)  # one per card
         g.push(rng.choice(moves))

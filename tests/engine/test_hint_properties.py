@@ -116,7 +116,9 @@ def test_with_a_winning_line_the_hint_is_its_next_move(key: str) -> None:
         g.play(token)
     rest = line[5:]
     h = hint(g, Budget(60, 10), [["1h"], rest])  # a stale line first: skipped
-    assert h.status == SOLVED and h.move == rest[0] and h.line == rest
+    assert h.status == SOLVED
+    assert h.move == rest[0]
+    assert h.line == rest
 
 
 def test_a_line_that_comes_back_to_the_path_is_not_followed() -> None:
@@ -125,7 +127,8 @@ def test_a_line_that_comes_back_to_the_path_is_not_followed() -> None:
     g.play("1a")
     # A winning line that first takes the move back, then plays the certified line.
     h = hint(g, Budget(60, STATES), [["a1", *line]])
-    assert h.move is not None and h.move != "a1"
+    assert h.move is not None
+    assert h.move != "a1"
     g.play(h.move)
     assert packed(g) != packed(new_game("freecell", seed))
 

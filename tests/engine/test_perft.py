@@ -64,4 +64,5 @@ def test_three_passes_differs_from_unlimited_only_after_the_second_redeal() -> N
     for g in (unlimited, limited):
         for t in "s s r s s r s s".split():
             g.play(t)
-    assert perft(unlimited, 1) == 1 and perft(limited, 1) == 0
+    assert perft(unlimited, 1) == 1
+    assert perft(limited, 1) == 0

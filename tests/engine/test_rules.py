@@ -57,7 +57,8 @@ def test_a_supermove_within_the_limit_is_one_move_and_one_undo() -> None:
     assert [c for c in g.tab[1][-6:]] == [parse_card(c) for c in "9S 8H 7C 6D 5S 4H".split()]
     assert g.moves == 1
     g.undo()
-    assert g.tab[1] == [parse_card("QC"), parse_card("TH")] and g.moves == 0
+    assert g.tab[1] == [parse_card("QC"), parse_card("TH")]
+    assert g.moves == 0
 
 
 def test_a_supermove_over_the_limit_says_cells_or_columns_are_missing() -> None:
@@ -150,9 +151,12 @@ def test_a_klondike_run_moves_as_a_unit_from_any_card_down() -> None:
 def test_a_face_down_card_turns_up_with_five_points_and_undo_turns_it_back() -> None:
     g = Klondike.setup([["9C", "8H"], ["9S"]], down=[1, 0])
     g.play("12")
-    assert g.down[0] == 0 and g.score == 5
+    assert g.down[0] == 0
+    assert g.score == 5
     g.undo()
-    assert g.down[0] == 1 and g.score == 0 and g.tab[0] == [parse_card("9C"), parse_card("8H")]
+    assert g.down[0] == 1
+    assert g.score == 0
+    assert g.tab[0] == [parse_card("9C"), parse_card("8H")]
 
 
 def test_klondike_scoring_cases_and_the_clamp_at_zero() -> None:
@@ -172,7 +176,8 @@ def test_klondike_scoring_cases_and_the_clamp_at_zero() -> None:
     g3.play("fh1")  # -15 from 0 clamps at 0
     assert g3.score == 0
     g3.undo()
-    assert g3.score == 0 and g3.found[2] == 2
+    assert g3.score == 0
+    assert g3.found[2] == 2
 
 
 def test_recycling_the_waste_is_free_and_keeps_the_order() -> None:
@@ -181,7 +186,9 @@ def test_recycling_the_waste_is_free_and_keeps_the_order() -> None:
     g.play("s")
     assert g.waste == [parse_card("3D"), parse_card("2D")]
     g.play("r")
-    assert g.stock == [parse_card("2D"), parse_card("3D")] and g.waste == [] and g.score == 0
+    assert g.stock == [parse_card("2D"), parse_card("3D")]
+    assert g.waste == []
+    assert g.score == 0
     g.play("s")
     assert g.waste == [parse_card("3D")]
 
@@ -203,7 +210,8 @@ def test_draw_three_turns_three_cards_and_only_the_top_plays() -> None:
     assert (STOCK, WASTE, 2) in set(g.legal_moves())
     refused(g, "wh", "needs the ace first")
     g.play("s")
-    assert len(g.stock) == 0 and len(g.waste) == 5
+    assert len(g.stock) == 0
+    assert len(g.waste) == 5
 
 
 @pytest.mark.parametrize(("cls", "passes"), [(Klondike, None), (KlondikeThreePasses, 3),
@@ -241,7 +249,8 @@ def test_klondike_finish_needs_every_card_face_up() -> None:
     moves = endgame.finish_moves(up)
     for m in moves:
         up.push(m)
-    assert up.won and up.score == 40
+    assert up.won
+    assert up.score == 40
 
 
 def test_klondike_undo_goes_back_400_moves_at_most() -> None:
@@ -290,15 +299,19 @@ def test_bakers_dozen_builds_down_regardless_of_suit_one_card_at_a_time() -> Non
 def test_bakers_dozen_aces_go_up_as_soon_as_they_are_free_and_undo_brings_them_back() -> None:
     g = BakersDozen.setup([["9S", "AD", "AH", "5C"], ["6D"]])
     g.play("12")
-    assert g.tab[0] == [parse_card("9S")] and g.found == [0, 1, 1, 0] and g.score == 10
+    assert g.tab[0] == [parse_card("9S")]
+    assert g.found == [0, 1, 1, 0]
+    assert g.score == 10
     g.undo()
-    assert g.tab[0] == [parse_card(c) for c in ("9S", "AD", "AH", "5C")] and g.found == [0] * 4
+    assert g.tab[0] == [parse_card(c) for c in ("9S", "AD", "AH", "5C")]
+    assert g.found == [0] * 4
 
 
 def test_bakers_dozen_win_scores_500_more() -> None:
     g = BakersDozen.setup([["KS"]], foundations={"C": 13, "D": 13, "H": 13, "S": 12})
     g.play("1h")
-    assert g.won and g.score == 52 * 5 + 500
+    assert g.won
+    assert g.score == 52 * 5 + 500
 
 
 def test_every_refusal_carries_a_code_and_its_details() -> None:

@@ -61,7 +61,8 @@ def test_a_table_scored_by_another_scheme_keeps_it_through_copies_and_pickles(ke
         pass
     tokens = [g.notation(m) for m, *_ in g.history]
     again = replay(key, seed, tokens, scheme)
-    assert again.score == g.score and again.has_score == (scheme != NONE)
+    assert again.score == g.score
+    assert again.has_score == (scheme != NONE)
     for other in (g.copy(), pickle.loads(pickle.dumps(g))):
         assert other.scoring == scheme
         moves = list(other.legal_moves())

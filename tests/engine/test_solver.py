@@ -101,7 +101,8 @@ def test_certify_returns_the_first_winnable_candidate_with_its_par() -> None:
     assert replay("freecell", c.seed, c.moves).won
     assert c.par == len(c.moves) > 0
     again = certify(day, "freecell", "secret", budget=10)
-    assert again is not None and again.seed == c.seed  # reproducible
+    assert again is not None
+    assert again.seed == c.seed  # reproducible
 
 
 def test_certify_skips_candidates_it_cannot_win() -> None:
@@ -110,7 +111,8 @@ def test_certify_skips_candidates_it_cannot_win() -> None:
     assert c is not None
     assert replay("klondike-draw3", c.seed, c.moves).won
     for seed, verdict in c.rejected:
-        assert verdict != SOLVED and seed != c.seed
+        assert verdict != SOLVED
+        assert seed != c.seed
 
 
 def test_cli_solve_prints_the_verdict_then_only_moves() -> None:
@@ -136,7 +138,8 @@ def test_cli_solve_unsolvable_and_unknown_print_one_word() -> None:
 def test_cli_solve_range_prints_a_summary_and_a_progress_bar() -> None:
     out = cli("solve", "freecell", "--range", "1", "6", "--budget", "10", "--cpu")
     assert out.returncode == 0, out.stderr
-    assert "solved" in out.stdout and "100.00%" in out.stdout
+    assert "solved" in out.stdout
+    assert "100.00%" in out.stdout
     assert "failed to replay as a win: 0" in out.stdout
     assert "6/6" in out.stderr
 
@@ -174,4 +177,5 @@ def test_a_klondike_narrow_search_that_runs_dry_is_no_proof() -> None:
     d.schedule = ((True, (5, 2, 1), 1_000_000),)
     r = d.search(cpu(20))
     assert r.status == UNSOLVABLE
-    assert not d.restricted and not d.eager
+    assert not d.restricted
+    assert not d.eager

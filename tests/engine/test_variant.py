@@ -37,7 +37,8 @@ def variant() -> Iterator[type[Game]]:
 
 def test_it_deals_freecells_deal_with_two_free_cells(variant: type[Game]) -> None:
     g = new_game(variant.key, 617)
-    assert type(g) is TwoCellFreeCell and g.cells == [EMPTY, EMPTY]
+    assert type(g) is TwoCellFreeCell
+    assert g.cells == [EMPTY, EMPTY]
     assert g.tab == FreeCell(617).tab
     piles = seen.view(g)["piles"]
     assert [p for p in piles if p.startswith("cell:")] == ["cell:0", "cell:1"]
@@ -64,12 +65,15 @@ def test_only_its_two_cells_take_a_card(variant: type[Game]) -> None:
 def test_it_replays_and_its_record_replays(variant: type[Game]) -> None:
     tokens = ["8a", "8b", "u", "8b", "a2"]
     played = replay(variant.key, 617, tokens)
-    assert played.moves == 3 and played.cells == [EMPTY, parse_card("2S")]
+    assert played.moves == 3
+    assert played.cells == [EMPTY, parse_card("2S")]
     again = Record.from_json(Record(variant.key, 617, tokens).to_json()).replay()
-    assert again.layout() == played.layout() and again.cells == played.cells
+    assert again.layout() == played.layout()
+    assert again.cells == played.cells
     with pytest.raises(ReplayError) as bad:
         replay(variant.key, 617, [*tokens, "7c"])
-    assert bad.value.index == 5 and "no such free cell" in bad.value.reason
+    assert bad.value.index == 5
+    assert "no such free cell" in bad.value.reason
 
 
 @pytest.mark.parametrize("deal", [3, 8])
@@ -82,7 +86,8 @@ def test_the_solver_wins_it_with_two_cells(variant: type[Game], deal: int) -> No
 def test_its_hint_is_a_legal_move(variant: type[Game]) -> None:
     g = new_game(variant.key, 3)
     h = hint(g, 2.0)
-    assert h.status == SOLVED and h.move is not None
+    assert h.status == SOLVED
+    assert h.move is not None
     g.play(h.move)
 
 
@@ -107,6 +112,7 @@ def test_it_keeps_freecells_solver_only_while_it_keeps_freecells_rules() -> None
         solver_for(KlondikeRunsFreeCell(3))
     g = KlondikeRunsFreeCell(3)
     h = hint(g, 1.0)  # no search: a plain move, never a proof
-    assert h.status == "unknown" and h.move is not None
+    assert h.status == "unknown"
+    assert h.move is not None
     g.play(h.move)
     assert solve(KlondikeRunsFreeCell(3), 1.0).status == "unknown"

@@ -49,7 +49,9 @@ def test_the_deal_is_klondikes_with_the_other_24_cards_face_up_on_piles_2_to_7(s
     assert g.down == k.down == [0, 1, 2, 3, 4, 5, 6]
     assert [p[: i + 1] for i, p in enumerate(g.tab)] == k.tab
     assert sorted(c for p in g.tab for c in p) == list(range(52))
-    assert not g.stock and not g.waste and not g.cards_up
+    assert not g.stock
+    assert not g.waste
+    assert not g.cards_up
     # The face-up cards after Klondike's are its stock, in the order it would turn them.
     assert sorted(c for p in g.tab[1:] for c in p[-4:]) == sorted(k.stock)
 
@@ -60,7 +62,8 @@ def test_random_play_lists_exactly_the_moves_the_rule_text_allows(seed: int, dat
     g = new_game("yukon", seed)
     for _ in range(data.draw(st.integers(0, 60))):
         legal = g.legal_moves()
-        assert set(legal) == by_the_text(g) and len(legal) == len(set(legal))
+        assert set(legal) == by_the_text(g)
+        assert len(legal) == len(set(legal))
         if not legal:
             break
         move = data.draw(st.sampled_from(legal))
@@ -103,7 +106,8 @@ def test_the_refusals_name_yukons_rules() -> None:
     assert g.reason((0, 1, 2)).code == "cannot_go_on"
     assert g.reason((FOUNDATION, 1, 1)).code == "no_come_back"
     assert g.reason((STOCK, WASTE, 1)).code == "no_stock"
-    assert g.notation((0, 2, 3)) == "13v3" and g.notation((0, FOUNDATION, 1)) == "1h"
+    assert g.notation((0, 2, 3)) == "13v3"
+    assert g.notation((0, FOUNDATION, 1)) == "1h"
 
 
 # -- the search: "unsolvable" is a proof -------------------------------------------------
@@ -175,4 +179,6 @@ def test_a_two_stays_down_while_an_ace_may_need_it() -> None:
 
 
 def test_yukon_is_in_the_catalogue_as_it_declares_itself() -> None:
-    assert GAMES["yukon"] is Yukon and Yukon.hides_cards and not Yukon.daily
+    assert GAMES["yukon"] is Yukon
+    assert Yukon.hides_cards
+    assert not Yukon.daily

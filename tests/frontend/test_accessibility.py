@@ -36,7 +36,7 @@ def serious(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
-@pytest.mark.parametrize("path,ready", PAGES)
+@pytest.mark.parametrize(("path", "ready"), PAGES)
 def test_no_serious_accessibility_violation(new_table: Any, path: str, ready: str,
                                             locale: str) -> None:
     if Axe is None:

@@ -22,7 +22,8 @@ def test_disqualifying_from_the_session_page_reaches_the_player_and_the_queue(
                          f"/admin/games/gamesession/{sid}/change/")
     page.wait_for_selector("#gamesession_form")
     assert "Daily Solitaire administration" in page.locator("#site-name").inner_text()
-    assert "Django" not in page.title() and "Django" not in page.locator("#header").inner_text()
+    assert "Django" not in page.title()
+    assert "Django" not in page.locator("#header").inner_text()
 
     moves = page.locator(".field-move_table table")
     text = moves.inner_text()
@@ -42,7 +43,8 @@ def test_disqualifying_from_the_session_page_reaches_the_player_and_the_queue(
     assert page.locator(f"a[href$='/winunderreview/{sid}/change/']").count() == 0
 
     state = player.api(f"/api/sessions/{sid}/")["body"]["review"]
-    assert state["state"] == "disqualified" and state["verified"] is False
+    assert state["state"] == "disqualified"
+    assert state["verified"] is False
     player.open("freecell")  # the won daily: its win panel
     player.page.wait_for_selector("#win-review:not([hidden])")
     assert player.page.locator("#win-review").inner_text() == "Disqualified after review."
@@ -53,7 +55,8 @@ def test_disqualifying_from_the_session_page_reaches_the_player_and_the_queue(
 
     page.goto(f"{live_server_url}/admin/games/gamesession/{sid}/replay/")
     steps = page.locator("table.steps").inner_text()
-    assert not EPOCH_MS.search(steps) and "+0:" in steps
+    assert not EPOCH_MS.search(steps)
+    assert "+0:" in steps
 
 
 def test_audit_entries_entries_and_closed_days_are_read_only(new_table: Any,

@@ -15,7 +15,8 @@ def test_the_archive_lists_todays_daily_and_plays_it_again(new_table: Any) -> No
     assert t.page.locator("#ar-next").is_disabled()  # no month after this one
     day.locator("a").first.click()
     t.page.wait_for_selector("#table[data-ready]")
-    assert t.s["game"] == "bakers-dozen" and t.s["date"] == today
+    assert t.s["game"] == "bakers-dozen"
+    assert t.s["date"] == today
     t.page.get_by_role("link", name="Archive").click()
     t.page.locator(f'.ar-day[data-date="{today}"]').wait_for()
     assert not t.errors, t.errors

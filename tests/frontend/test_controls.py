@@ -35,7 +35,8 @@ def test_the_letter_keys_work_after_a_click_on_any_button(new_table: Any) -> Non
     page.keyboard.type("uhnf")
     assert page.locator("#typing").input_value() == "uhnf"
     page.wait_for_timeout(300)
-    assert t.seq() == seq + 1 and "?deal=1" in page.url
+    assert t.seq() == seq + 1
+    assert "?deal=1" in page.url
     assert page.locator("#notice.hint, #notice.searching").count() == 0
     # The Rules link focused, then N: a new deal.
     page.locator(".controls a.rules-link").first.focus()
@@ -103,7 +104,8 @@ def _double_click_moves_once(t: Any, game: str) -> None:
     t.card(m["from"], len(cards) - 1).dblclick(position={"x": 12, "y": 8})
     t.wait_seq(seq)
     t.page.wait_for_timeout(800)  # a second move would have been sent by now
-    assert t.seq() == seq + 1 and t.s["moves"] == moves + 1, (m, t.s["moves"])
+    assert t.seq() == seq + 1, (m, t.s["moves"])
+    assert t.s["moves"] == moves + 1, (m, t.s["moves"])
 
 
 def test_a_double_click_on_a_klondike_card_moves_it_once(new_table: Any) -> None:
@@ -128,7 +130,8 @@ def test_a_buried_bakers_dozen_card_says_why_it_cannot_be_taken(new_table: Any) 
         notice = t.page.locator("#notice.refusal")
         notice.wait_for(timeout=5000)
         assert words in notice.inner_text().lower()
-        assert t.seq() == seq and t.s["view"] == view
+        assert t.seq() == seq
+        assert t.s["view"] == view
         # Tapped: the same line, nothing picked.
         t.page.evaluate("() => { window.solitaire.state.notice.said = true; }")
         t.tap(t.card(col, 1))

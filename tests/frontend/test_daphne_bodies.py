@@ -71,7 +71,8 @@ def test_a_multipart_form_reaches_django_whole(live_server_url):
 def test_a_json_body_reaches_the_api_whole(live_server_url):
     c = Browserless(live_server_url)
     status, _ = c.call("GET", "/api/me/")
-    assert status == 200 and "csrftoken" in c.cookies
+    assert status == 200
+    assert "csrftoken" in c.cookies
     body = json.dumps({"game": "freecell", "deal": "random"}).encode()
     status, answer = c.call("POST", "/api/sessions/", body, {
         "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],

@@ -67,7 +67,8 @@ def test_a_dead_end_told_after_the_answer_shows_its_notice(
         for tok in before:  # over HTTP, each answered with its full verdict (all live)
             r = t.api(f"/api/sessions/{sid}/moves/",
                       {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
-            assert r["status"] == 200 and not r["body"]["no_legal_move"], r
+            assert r["status"] == 200, r
+            assert not r["body"]["no_legal_move"], r
         t.page.reload()
         t.page.wait_for_selector("#table[data-ready]")
         t.page.wait_for_function("() => window.solitaire.conn.socket.isOpen()")
@@ -75,11 +76,14 @@ def test_a_dead_end_told_after_the_answer_shows_its_notice(
         # The last move through the page's own connection, over the socket: its answer says
         # no dead end yet, and the verdict that follows turns the notice on.
         answer = t.page.evaluate("(tok) => window.solitaire.conn.move(tok)", last)
-        assert answer["no_legal_move"] is False and answer["seq"] == len(before) + 1
+        assert answer["no_legal_move"] is False
+        assert answer["seq"] == len(before) + 1
         notice = t.page.locator("#notice.dead")
         notice.wait_for(timeout=30000)
         assert "No more moves" in notice.inner_text()
-        assert t.s["no_legal_move"] is True and t.s["seq"] == len(before) + 1
-        assert not t.errors and not t.csp_violations
+        assert t.s["no_legal_move"] is True
+        assert t.s["seq"] == len(before) + 1
+        assert not t.errors
+        assert not t.csp_violations
     finally:
         ctx.close()

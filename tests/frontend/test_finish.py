@@ -87,7 +87,8 @@ def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_b
     t = new_table().open("klondike")
     _all_face_up_with_a_stock(t)
     s = t.s
-    assert s["view"]["stock"] > 0 and not s["can_finish"]
+    assert s["view"]["stock"] > 0
+    assert not s["can_finish"]
     assert "tap anywhere" not in t.page.locator("#notice").inner_text()
     # Bare felt does nothing while nothing is offered.
     seq = t.seq()
@@ -106,7 +107,8 @@ def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_b
     t.settle()
     t.page.mouse.click(*_felt(t))
     t.page.locator("#win").wait_for(state="visible", timeout=60000)
-    assert t.s["won"] and t.s["cards_up"] == 52
+    assert t.s["won"]
+    assert t.s["cards_up"] == 52
     assert not t.errors
 
 
@@ -137,7 +139,8 @@ def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at
     _idle(t)
     t.page.wait_for_timeout(500)  # a move in flight may land
     stopped = t.s["cards_up"]
-    assert up + 2 <= stopped < 52 and not t.s["won"]
+    assert up + 2 <= stopped < 52
+    assert not t.s["won"]
     assert t.page.evaluate("window.solitaire.state.sel") is None
     t.page.wait_for_timeout(400)
     assert t.s["cards_up"] == stopped
@@ -164,7 +167,8 @@ def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at
     for key in ("Enter", "x", "Enter"):
         t.page.keyboard.press(key)
     t.page.locator("#win").wait_for(state="visible", timeout=60000)
-    assert t.s["won"] and not t.page.locator("#notice.refusal").count()
+    assert t.s["won"]
+    assert not t.page.locator("#notice.refusal").count()
     assert not t.errors
 
 
@@ -231,13 +235,15 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
     send_up.click()
     t.page.wait_for_function(f"() => window.solitaire.state.s.cards_up === {up + cards}")
     _idle(t)
-    assert not t.s["won"] and third.inner_text() == "New deal"
+    assert not t.s["won"]
+    assert third.inner_text() == "New deal"
     t.page.wait_for_function("() => document.getElementById('btn-send-up').disabled")
 
     # Further along the same line, where sending everything up wins: Auto finish.  The
     # table differs from the line's by the cards sent up: undo them, then play on.
     rest, h = _until("bakers-dozen", endgame.can_finish)
-    assert len(rest) > len(path) and h.cards_up < 52
+    assert len(rest) > len(path)
+    assert h.cards_up < 52
     undo = t.page.get_by_role("button", name="Undo")
     for _ in range(n):
         seq = t.seq()
@@ -248,7 +254,8 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
     assert t.s["can_finish"]
     t.page.get_by_role("button", name="Auto finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=60000)
-    assert t.s["won"] and t.s["cards_up"] == 52
+    assert t.s["won"]
+    assert t.s["cards_up"] == 52
     assert not t.errors
 
 

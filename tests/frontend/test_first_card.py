@@ -57,7 +57,8 @@ def test_a_first_visit_starts_its_session_with_one_request_ahead_of_the_modules(
     # One request, the start (it makes the guest too): no /api/me/ before it.
     assert calls[0] == ("POST", "/api/sessions/"), calls
     assert not [c for c in calls if c[1].startswith("/api/me/")], calls
-    assert t.s["ranked"] is True and t.s["seq"] == 0
+    assert t.s["ranked"] is True
+    assert t.s["seq"] == 0
     timing = got["timing"]
     start = next(r for r in timing if r["url"].endswith("/api/sessions/"))
     modules = [r for r in timing if "/static/frontend/js/" in r["url"]]
@@ -67,9 +68,11 @@ def test_a_first_visit_starts_its_session_with_one_request_ahead_of_the_modules(
     # markup names, play.js and pwa.js, may be found by the browser ahead of the script).
     assert {m["url"].removeprefix(t.base) for m in modules} - named <= {
         u for u in (m["url"].removeprefix(t.base) for m in modules) if "/pwa." in u}
-    assert len(named) >= 20 and all(u.startswith("/static/frontend/js/") for u in named)
+    assert len(named) >= 20
+    assert all(u.startswith("/static/frontend/js/") for u in named)
     late = [m for m in modules if "/play." not in m["url"] and "/pwa." not in m["url"]]
-    assert late and all(m["start"] >= start["start"] for m in late), (start, late)
+    assert late, (start, late)
+    assert all(m["start"] >= start["start"] for m in late), (start, late)
     # The first card is on the table before the socket is made.
     assert got["seen"]["drawnFirst"] is True, got["seen"]
     assert not t.errors
@@ -95,7 +98,8 @@ def test_fetching_the_page_without_running_it_starts_nothing(live_server_url: st
         with psycopg.connect(server_env["DATABASE_URL"]) as conn:
             sessions = conn.execute("SELECT count(*) FROM games_gamesession").fetchone()
             players = conn.execute("SELECT count(*) FROM games_player").fetchone()
-        assert sessions is not None and players is not None
+        assert sessions is not None
+        assert players is not None
         return sessions[0], players[0]
 
     before = count()

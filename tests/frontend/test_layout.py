@@ -63,7 +63,8 @@ def fits(fig: dict[str, Any], beside: bool = False) -> None:
     """Nothing runs past the window or under the buttons (``beside`` the table: past the
     window's bottom edge)."""
     small = {k: v for k, v in fig.items() if k != "columns"}
-    assert fig["scrollW"] <= fig["vw"] and fig["scrollH"] <= fig["vh"], small
+    assert fig["scrollW"] <= fig["vw"], small
+    assert fig["scrollH"] <= fig["vh"], small
     assert fig["lowest"] <= (fig["vh"] if beside else fig["controls"] + 1), small
 
 
@@ -85,7 +86,8 @@ def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_cap
     # FreeCell's deal number on the table, and a deal by number is practice, said so.
     assert t.page.locator("#st-deal").inner_text() == "#1"
     banner = t.page.locator("#st-ranked")
-    assert banner.inner_text() == "Practice" and "practice" in (banner.get_attribute("class") or "")
+    assert banner.inner_text() == "Practice"
+    assert "practice" in (banner.get_attribute("class") or "")
 
     t.page.set_viewport_size({"width": 1366, "height": 768})
     t.page.wait_for_timeout(200)
@@ -102,8 +104,10 @@ def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_cap
 
     # The faces: the sprite by its hashed name, as collected for production.
     href = t.page.locator("#table .card[data-card] use").first.get_attribute("href")
-    assert href and t.base + href.split("#")[0] in sprites
-    assert href.startswith("/static/frontend/cards/cards.") and href.split("#")[0] != "/static/frontend/cards/cards.svg"
+    assert href
+    assert t.base + href.split("#")[0] in sprites
+    assert href.startswith("/static/frontend/cards/cards.")
+    assert href.split("#")[0] != "/static/frontend/cards/cards.svg"
 
 
 def _near_win(t: Any) -> None:
@@ -137,7 +141,8 @@ def test_the_win_flourish_is_skipped_by_a_key_and_left_out_with_reduced_motion(n
     t.page.evaluate(WATCH)
     t.page.get_by_role("button", name="Finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=30000)
-    assert t.s["won"] and not t.page.evaluate("window.flourish")
+    assert t.s["won"]
+    assert not t.page.evaluate("window.flourish")
 
 
 PAGES = ["/", "/fair/", "/privacy/", "/accessibility/", "/archive/", "/profile/",

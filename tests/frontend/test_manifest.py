@@ -19,18 +19,23 @@ def test_chromium_reads_the_manifest_with_id_lang_and_screenshots(new_table: Any
     t.page.goto(t.base + "/")
     cdp = t.page.context.new_cdp_session(t.page)
     got = cdp.send("Page.getAppManifest")
-    assert got["url"].endswith("/manifest.webmanifest") and not got["errors"], got["errors"]
+    assert got["url"].endswith("/manifest.webmanifest"), got["errors"]
+    assert not got["errors"], got["errors"]
     manifest = t.api("/manifest.webmanifest")["body"]
-    assert manifest["id"] == "/" and manifest["lang"] == "fr"
+    assert manifest["id"] == "/"
+    assert manifest["lang"] == "fr"
     factors = {s["form_factor"]: s for s in manifest["screenshots"]}
     assert set(factors) == {"wide", "narrow"}
     for shot in factors.values():
         width, height = _size(t, t.base + shot["src"])
-        assert f"{width}x{height}" == shot["sizes"] and shot["label"]
-        assert 320 <= min(width, height) and max(width, height) <= 3840
+        assert f"{width}x{height}" == shot["sizes"]
+        assert shot["label"]
+        assert 320 <= min(width, height)
+        assert max(width, height) <= 3840
         assert max(width, height) / min(width, height) <= 2.3  # what install dialogs take
     wide, narrow = ([int(n) for n in factors[f]["sizes"].split("x")] for f in ("wide", "narrow"))
-    assert wide[0] > wide[1] and narrow[0] < narrow[1]
+    assert wide[0] > wide[1]
+    assert narrow[0] < narrow[1]
 
 
 def test_every_page_names_an_apple_touch_icon(new_table: Any) -> None:

@@ -21,7 +21,8 @@ def play_offline(t: Any, game: str, tries: int = 4) -> None:
         t.page.goto(f"{t.base}/play/{game}/?deal=random")
         t.page.wait_for_function(READY, timeout=60000)
         s = t.s
-        assert s["ranked"] is False and s["offline"]["seed"]
+        assert s["ranked"] is False
+        assert s["offline"]["seed"]
         line = solve_deal(game, int(s["offline"]["seed"]), 5.0)
         if line.solved:
             break
@@ -32,18 +33,21 @@ def play_offline(t: Any, game: str, tries: int = 4) -> None:
     before = t.s["view"]
     t.page.reload()
     t.page.wait_for_function(READY, timeout=60000)
-    assert t.s["view"] == before and t.s["seq"] == 1
+    assert t.s["view"] == before
+    assert t.s["seq"] == 1
     t.page.evaluate("""async (moves) => {
         for (const m of moves) { if (!await window.solitaire.move(m)) throw new Error(m); }
     }""", line.moves[1:])
-    assert t.s["won"] is True and t.s["status"] == "won"
+    assert t.s["won"] is True
+    assert t.s["status"] == "won"
 
 
 def test_offline_practice_on_the_engine_in_the_browser(new_table: Any) -> None:
     t = new_table()
     t.page.goto(t.base + "/")
     manifest = t.api("/manifest.webmanifest")["body"]
-    assert manifest["display"] == "standalone" and len(manifest["icons"]) == 3
+    assert manifest["display"] == "standalone"
+    assert len(manifest["icons"]) == 3
     href = t.page.evaluate("() => document.querySelector('link[rel=manifest]').href")
     assert href.endswith("/manifest.webmanifest")
     t.page.wait_for_function("async () => (await navigator.serviceWorker.ready).active !== null")
@@ -59,7 +63,8 @@ def test_offline_practice_on_the_engine_in_the_browser(new_table: Any) -> None:
     t.page.wait_for_function("() => Number(document.documentElement.dataset.offlineSent) >= 2",
                              timeout=20000)
     stats = t.api("/api/me/stats/")["body"]["games"]
-    assert stats["freecell"]["won"] == 1 and stats["klondike"]["won"] == 1
+    assert stats["freecell"]["won"] == 1
+    assert stats["klondike"]["won"] == 1
 
 
 def test_a_ranked_table_says_offline_at_once_and_sends_the_waiting_move(new_table: Any) -> None:
@@ -75,4 +80,5 @@ def test_a_ranked_table_says_offline_at_once_and_sends_the_waiting_move(new_tabl
     t.page.context.set_offline(False)
     t.wait_seq(0)
     t.page.wait_for_selector("#notice.offline", state="hidden", timeout=10000)
-    assert t.s["seq"] == 1 and t.s["ranked"] is True
+    assert t.s["seq"] == 1
+    assert t.s["ranked"] is True

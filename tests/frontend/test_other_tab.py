@@ -13,7 +13,8 @@ from tests.frontend.helpers import table_move
 def test_a_second_tab_shows_the_game_resigned_at_its_next_move(new_table: Any) -> None:
     first = new_table().open("freecell", "daily")
     second = Table(first.page.context.new_page(), first.base).open("freecell", "daily")
-    assert second.s["id"] == first.s["id"] and second.s["status"] == "playing"
+    assert second.s["id"] == first.s["id"]
+    assert second.s["status"] == "playing"
 
     first.page.once("dialog", lambda d: d.accept())
     first.page.locator("#btn-resign").click()
@@ -27,4 +28,5 @@ def test_a_second_tab_shows_the_game_resigned_at_its_next_move(new_table: Any) -
     notice.wait_for()
     assert "resigned" in notice.inner_text().lower()
     assert not second.page.locator("#btn-resign").is_visible()
-    assert not first.errors and not second.errors, (first.errors, second.errors)
+    assert not first.errors, (first.errors, second.errors)
+    assert not second.errors, (first.errors, second.errors)

@@ -79,7 +79,8 @@ def test_a_forgotten_password_is_reset_by_email_in_a_browser(new_table: Any, mai
     page.locator("#acct-email", has_text=email).wait_for()
     # Signed in: the page says as whom, and the sign-in and sign-up forms are gone.
     page.locator("#acct-msg.hint", has_text=f"Signed in as {user}").wait_for()
-    assert signin.is_hidden() and page.locator("#f-signup").is_hidden()
+    assert signin.is_hidden()
+    assert page.locator("#f-signup").is_hidden()
     page.locator("#f-signout button").click()
     page.locator("#acct-msg.hint", has_text="Signed out").wait_for()
     assert signin.is_visible()

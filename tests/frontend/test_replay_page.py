@@ -67,4 +67,5 @@ def test_a_replay_opens_to_others_after_the_close_and_plays_step_by_step(
     link.wait_for()
     link.click()
     other.page.locator("#rp-step", has_text="0 / 3").wait_for()
-    assert not other.errors and not owner.errors, other.errors + owner.errors
+    assert not other.errors, other.errors + owner.errors
+    assert not owner.errors, other.errors + owner.errors

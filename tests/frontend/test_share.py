@@ -30,7 +30,8 @@ def test_share_copies_the_same_text_as_the_api(new_table: Any) -> None:
     t.page.locator("#win-share", has_text="Copied").wait_for()
     copied = t.page.evaluate("() => navigator.clipboard.readText()")
     expected = t.api(f"/api/sessions/{sid}/share/")["body"]["text"]
-    assert copied == expected and copied.startswith("Daily Solitaire · FreeCell ")
+    assert copied == expected
+    assert copied.startswith("Daily Solitaire · FreeCell ")
     # The board offers the same, on the player's own line.
     t.page.evaluate("() => navigator.clipboard.writeText('')")
     t.page.goto(f"{t.base}/leaderboards/freecell/")

@@ -81,11 +81,13 @@ def test_one_stock_tap_is_stored_once_when_the_socket_answers_late(new_table):
     t.page.wait_for_timeout(6000)  # the next HTTP try goes through
 
     assert stored_moves(sid) == ["s"]
-    assert t.seq() == 1 and len(t.s["view"]["piles"]["waste"]) == 1
+    assert t.seq() == 1
+    assert len(t.s["view"]["piles"]["waste"]) == 1
 
     # The connection is fine again: the next tap is the second move, once.
     t.pile("stock").click()
     t.wait_seq(1)
     t.page.wait_for_timeout(500)
-    assert stored_moves(sid) == ["s", "s"] and t.seq() == 2
+    assert stored_moves(sid) == ["s", "s"]
+    assert t.seq() == 2
     assert not t.errors

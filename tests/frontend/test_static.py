@@ -46,23 +46,28 @@ def page_assets(base: str, path: str) -> tuple[list[str], dict[str, str]]:
 
 def test_pages_name_hashed_files_served_compressed_and_immutable(live_server_url: str) -> None:
     named, imports = page_assets(live_server_url, "/play/freecell/")
-    assert named and all(HASHED.search(u) for u in named), named
+    assert named, named
+    assert all(HASHED.search(u) for u in named), named
     modules = sorted(p.name for p in MODULES.glob("*.js"))
     assert sorted(k.rsplit("/", 1)[-1] for k in imports) == modules
     for plain, hashed in imports.items():
         assert plain == f"/static/frontend/js/{plain.rsplit('/', 1)[-1]}"
-        assert HASHED.search(hashed) and hashed != plain
+        assert HASHED.search(hashed)
+        assert hashed != plain
     for url in [*named, imports["/static/frontend/js/api.js"]]:
         status, headers, plain_body = get(live_server_url, url)
-        assert status == 200 and "content-encoding" not in headers
+        assert status == 200
+        assert "content-encoding" not in headers
         assert headers["cache-control"] == IMMUTABLE
         assert headers["x-content-type-options"] == "nosniff"
         assert "accept-encoding" in headers["vary"].lower()
         for encoding, decompress in (("br", brotli.decompress), ("gzip", gzip.decompress)):
             status, headers, body = get(live_server_url, url, encoding)
-            assert status == 200 and headers["content-encoding"] == encoding
+            assert status == 200
+            assert headers["content-encoding"] == encoding
             assert headers["cache-control"] == IMMUTABLE
-            assert len(body) < len(plain_body) and decompress(body) == plain_body
+            assert len(body) < len(plain_body)
+            assert decompress(body) == plain_body
     # The source file, by its plain name, is not what production serves.
     assert get(live_server_url, "/static/frontend/js/api.js")[0] == 404
 
@@ -116,7 +121,8 @@ def test_a_deploy_with_a_changed_module_serves_it_on_the_next_page_load(
         new_api = after["/static/frontend/js/api.js"]
         assert new_api != old_api
         status, headers, body = get(base, new_api)
-        assert status == 200 and body.decode() == changed
+        assert status == 200
+        assert body.decode() == changed
         assert headers["cache-control"] == IMMUTABLE
         # Only the changed module has a new name: its importers keep theirs (the import
         # map, not their content, sends them to the new one).
@@ -124,7 +130,8 @@ def test_a_deploy_with_a_changed_module_serves_it_on_the_next_page_load(
             "/static/frontend/js/api.js": new_api}
         # A page loaded before the deploy still gets the module it was made with.
         status, _, body = get(base, old_api)
-        assert status == 200 and body == old_body
+        assert status == 200
+        assert body == old_body
 
         ctx = browser.new_context()
         try:

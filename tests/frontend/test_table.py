@@ -50,7 +50,8 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     notice = page.locator("#notice.refusal")
     notice.wait_for(timeout=5000)
     assert len(notice.inner_text().strip()) > 5
-    assert t.seq() == seq and t.s["view"] == before
+    assert t.seq() == seq
+    assert t.s["view"] == before
 
     # Undo takes the last move back.
     moves, seq = t.s["moves"], t.seq()
@@ -96,7 +97,8 @@ def test_klondike_stock_turns_and_the_waste_turns_back(new_table: Any) -> None:
     seq = t.seq()
     stock.click()
     t.wait_seq(seq)
-    assert t.s["view"]["stock"] == total and t.s["view"]["piles"]["waste"] == []
+    assert t.s["view"]["stock"] == total
+    assert t.s["view"]["piles"]["waste"] == []
 
 
 def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any) -> None:
@@ -232,13 +234,16 @@ def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> N
     t.page.keyboard.press("Escape")
     t.page.wait_for_timeout(400)
     stopped = t.s["cards_up"]
-    assert stopped < 52 and not t.page.evaluate("window.solitaire.state.finishing")
+    assert stopped < 52
+    assert not t.page.evaluate("window.solitaire.state.finishing")
     t.page.wait_for_timeout(300)
     assert t.s["cards_up"] == stopped
     t.page.get_by_role("button", name="Finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=30000)
     s = t.s
-    assert s["won"] and s["cards_up"] == 52 and s["moves"] >= 52 - up
+    assert s["won"]
+    assert s["cards_up"] == 52
+    assert s["moves"] >= 52 - up
 
 
 def _daily_seed(game: str) -> int:
@@ -275,4 +280,5 @@ def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(new_table: Any
     t.page.locator("#notice", has_text="tap anywhere").wait_for()
     t.pile("tableau:3").click()
     t.page.locator("#win").wait_for(state="visible", timeout=30000)
-    assert t.s["won"] and t.s["cards_up"] == 52
+    assert t.s["won"]
+    assert t.s["cards_up"] == 52

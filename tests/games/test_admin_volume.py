@@ -56,7 +56,8 @@ def test_the_list_counts_no_more_than_its_cap_and_has_no_date_hierarchy(
     assert r.context["cl"].date_hierarchy is None
     counts = [q["sql"] for q in seen.captured_queries if "COUNT(" in q["sql"].upper()
               and "games_gamesession" in q["sql"]]
-    assert counts and all("LIMIT 4" in q for q in counts), counts
+    assert counts, counts
+    assert all("LIMIT 4" in q for q in counts), counts
 
 
 def test_a_search_by_the_first_characters_of_an_id_walks_the_primary_key(operator, sessions):
@@ -68,7 +69,8 @@ def test_a_search_by_the_first_characters_of_an_id_walks_the_primary_key(operato
         assert target in _listed(r), term
         listing = [q["sql"] for q in seen.captured_queries
                    if q["sql"].startswith('SELECT "games_gamesession"')]
-        assert listing and not [q for q in listing if "LIKE" in q or "::text" in q], term
+        assert listing, term
+        assert not [q for q in listing if "LIKE" in q or "::text" in q], term
 
 
 def test_a_search_by_name_finds_the_names_that_read_alike(operator, sessions):

@@ -49,12 +49,15 @@ def test_a_freecell_daily_lost_on_purpose_gets_a_turning_point_whose_alternative
     r = c.get(f"/api/sessions/{s['id']}/analysis/").json()  # queued, run by the worker
     if r["status"] == "pending":
         r = c.get(f"/api/sessions/{s['id']}/analysis/").json()
-    assert r["status"] == "done" and r["full_knowledge"] is False, r
+    assert r["status"] == "done", r
+    assert r["full_knowledge"] is False, r
     tp = r["turning_point"]
-    assert tp is not None and r["losing_move"] == moves[tp]
+    assert tp is not None
+    assert r["losing_move"] == moves[tp]
     # From the last winnable position the alternative, then the solver's line, wins.
     line = r["winning_line"]
-    assert line[0] == r["winning_alternative"] and line[0] != moves[tp]
+    assert line[0] == r["winning_alternative"]
+    assert line[0] != moves[tp]
     assert replay("freecell", s["deal_number"], moves[:tp] + line).won
     # Asked again: the same answer, from the session, without a new search.
     assert c.get(f"/api/sessions/{s['id']}/analysis/").json() == r
@@ -66,7 +69,8 @@ def test_a_freecell_daily_lost_on_purpose_gets_a_turning_point_whose_alternative
 
     assert r["losing"] == seen.move_object(g, g.parse(moves[tp]))
     assert r["alternative"] == seen.move_object(g, g.parse(line[0]))
-    assert r["losing"]["card"] and r["losing"]["to"].split(":")[0] in {
+    assert r["losing"]["card"]
+    assert r["losing"]["to"].split(":")[0] in {
         "tableau", "cell", "foundation"}
 
 
@@ -79,7 +83,8 @@ def test_a_won_game_has_no_turning_point(api):
         assert c.move(s, seq, token).status_code == 200
     r = c.get(f"/api/sessions/{s['id']}/analysis/").json()
     r = r if r["status"] != "pending" else c.get(f"/api/sessions/{s['id']}/analysis/").json()
-    assert r["status"] == "done" and r["turning_point"] is None
+    assert r["status"] == "done"
+    assert r["turning_point"] is None
 
 
 def test_a_klondike_daily_is_analysed_only_after_the_close(api):
@@ -89,12 +94,15 @@ def test_a_klondike_daily_is_analysed_only_after_the_close(api):
     assert c.move(s, 0, legal[0]["move"]).status_code == 200
     assert c.post(f"/api/sessions/{s['id']}/resign/", {}).status_code == 200
     r = c.get(f"/api/sessions/{s['id']}/analysis/").json()
-    assert r["status"] == "pending" and "close" in r["waiting_for"]
-    assert "turning_point" not in r and GameSession.objects.get(pk=s["id"]).analysis is None
+    assert r["status"] == "pending"
+    assert "close" in r["waiting_for"]
+    assert "turning_point" not in r
+    assert GameSession.objects.get(pk=s["id"]).analysis is None
     yesterday = today() - dt.timedelta(days=1)
     Deal.objects.filter(date=today()).update(date=yesterday)
     Entry.objects.filter(date=today()).update(date=yesterday)
     close_day(yesterday.isoformat())
     r = c.get(f"/api/sessions/{s['id']}/analysis/").json()
     r = r if r["status"] != "pending" else c.get(f"/api/sessions/{s['id']}/analysis/").json()
-    assert r["status"] in {"done", "unknown"} and r["full_knowledge"] is True, r
+    assert r["status"] in {"done", "unknown"}, r
+    assert r["full_knowledge"] is True, r

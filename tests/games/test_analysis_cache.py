@@ -56,7 +56,8 @@ def test_a_settled_dead_end_is_found_for_the_same_position_of_the_same_daily_onl
     other.play("s")
     assert analysis_cache.dead_end(("klondike", DAY), other) is None
     counts = analysis_cache.counts(("klondike", DAY))
-    assert counts["dead:lookups"] == 2 and counts["dead:hits"] == 1
+    assert counts["dead:lookups"] == 2
+    assert counts["dead:hits"] == 1
 
 
 def test_tables_that_look_the_same_but_hide_other_cards_share_nothing() -> None:
@@ -64,7 +65,8 @@ def test_tables_that_look_the_same_but_hide_other_cards_share_nothing() -> None:
     swapped = g.copy()
     # Two face-down cards of column 7 change places: the player sees the same table.
     swapped.tab[6][0], swapped.tab[6][1] = swapped.tab[6][1], swapped.tab[6][0]
-    assert hidden_cards(g) == hidden_cards(swapped) and seen.view(g) == seen.view(swapped)
+    assert hidden_cards(g) == hidden_cards(swapped)
+    assert seen.view(g) == seen.view(swapped)
     analysis_cache.keep_dead_end(("klondike", DAY), g, False, None)
     analysis_cache.keep_hint(("klondike", DAY), g, Hint("s", "unknown", seconds=0.1))
     assert analysis_cache.dead_end(("klondike", DAY), swapped) is None
@@ -92,7 +94,8 @@ def test_a_freecell_line_is_followed_by_the_next_players_hint_unless_it_goes_bac
     kept = analysis_cache.hint(daily, same)
     assert kept == Hint(None, SOLVED, found.moves)  # a line for the engine to check
     followed = hint(same, Budget(10, 1), [kept.line])  # no search: one state at most
-    assert followed.move == found.moves[0] and followed.line == found.moves
+    assert followed.move == found.moves[0]
+    assert followed.line == found.moves
     analysis_cache.keep_solved(daily, same, Result(UNSOLVABLE))  # never over a proof
     assert analysis_cache.solved(daily, same).moves == found.moves
     # Another table, whose only known line starts by taking the player's move back.
@@ -101,9 +104,11 @@ def test_a_freecell_line_is_followed_by_the_next_players_hint_unless_it_goes_bac
     analysis_cache.keep_solved(daily, back, Result(SOLVED, ["b8", *solve(new_game(
         "freecell", 617), 10).moves]))
     kept = analysis_cache.hint(daily, back)
-    assert kept is not None and kept.line[0] == "b8"
+    assert kept is not None
+    assert kept.line[0] == "b8"
     h = hint(back, Budget(10), [kept.line])
-    assert h.move is not None and h.move != "b8"
+    assert h.move is not None
+    assert h.move != "b8"
 
 
 def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:
@@ -117,7 +122,8 @@ def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:
     after = analysis_cache.counts(daily)
     assert first == second
     looked = after["solve:lookups"] - before["solve:lookups"]
-    assert looked >= 1 and after["solve:hits"] - before.get("solve:hits", 0) == looked
+    assert looked >= 1
+    assert after["solve:hits"] - before.get("solve:hits", 0) == looked
 
 
 def test_the_analysis_has_the_deal_proven_by_its_certifying_line() -> None:
@@ -166,8 +172,10 @@ def test_two_players_of_a_daily_over_http_share_the_verdict_a_search_gave(api, s
         g.play(token)
     exact = endgame.no_move_matters(g)
     said = [first.move(s, i, token).json()["no_legal_move"] for i, token in enumerate(tokens)]
-    assert said[-1] is exact and not any(said[:-1])
+    assert said[-1] is exact
+    assert not any(said[:-1])
     assert analysis_cache.counts(daily)["dead:stored"] >= 1
     t = second.start("klondike")
     said = [second.move(t, i, token).json()["no_legal_move"] for i, token in enumerate(tokens)]
-    assert said[-1] is exact and analysis_cache.counts(daily)["dead:hits"] >= 1
+    assert said[-1] is exact
+    assert analysis_cache.counts(daily)["dead:hits"] >= 1

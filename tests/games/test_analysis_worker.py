@@ -25,7 +25,8 @@ def test_a_real_worker_finds_the_turning_point(api, real_worker):
         assert c.post(f"/api/sessions/{s['id']}/resign/", {}).status_code == 200
         # Pending at first: the request queued the search and did not wait for it.
         first = c.get(f"/api/sessions/{s['id']}/analysis/").json()
-        assert first["status"] == "pending" and "turning_point" not in first
+        assert first["status"] == "pending"
+        assert "turning_point" not in first
         deadline = time.monotonic() + 60
         r = first
         while r["status"] == "pending" and time.monotonic() < deadline:
@@ -33,5 +34,6 @@ def test_a_real_worker_finds_the_turning_point(api, real_worker):
             r = c.get(f"/api/sessions/{s['id']}/analysis/").json()
     assert r["status"] == "done", r
     tp = r["turning_point"]
-    assert tp is not None and replay("freecell", s["deal_number"],
+    assert tp is not None
+    assert replay("freecell", s["deal_number"],
                                      moves[:tp] + r["winning_line"]).won

@@ -38,8 +38,10 @@ def _stock(state):
 def _refused_day_closed(r, seq):
     assert r.status_code == 409, r.content
     body = r.json()
-    assert body["error"] == "day_closed" and body["seq"] == seq
-    assert "closed" in body["reason"] and "today" in body["reason"]
+    assert body["error"] == "day_closed"
+    assert body["seq"] == seq
+    assert "closed" in body["reason"]
+    assert "today" in body["reason"]
 
 
 @pytest.mark.parametrize("game", ["klondike", "klondike-draw3", "whitehorse"])
@@ -48,7 +50,8 @@ def test_an_attempt_opened_before_midnight_cannot_be_played_with_the_revealed_se
 ):
     c = api()
     attempt = c.start(game)
-    assert attempt["ranked"] is True and attempt["seq"] == 0
+    assert attempt["ranked"] is True
+    assert attempt["seq"] == 0
     day = today()
     past_midnight()
     close_day(day.isoformat())
@@ -148,13 +151,18 @@ def test_a_socket_open_across_midnight_is_refused_on_its_kept_table(api, past_mi
         return played, refused, hint, others, retried
 
     played, refused, hint, others, retried = asyncio.run(scenario())
-    assert played["type"] == "state" and played["seq"] == 1
-    assert refused["type"] == "error" and refused["error"] == "day_closed"
-    assert refused["op"] == "b" and refused["seq"] == 1
-    assert hint["type"] == "error" and hint["error"] == "day_closed"
+    assert played["type"] == "state"
+    assert played["seq"] == 1
+    assert refused["type"] == "error"
+    assert refused["error"] == "day_closed"
+    assert refused["op"] == "b"
+    assert refused["seq"] == 1
+    assert hint["type"] == "error"
+    assert hint["error"] == "day_closed"
     for kind, answer in others.items():
         assert (answer["type"], answer["error"], answer["op"]) == ("error", "day_closed", kind)
-    assert retried["type"] == "state" and retried["seq"] == 1
+    assert retried["type"] == "state"
+    assert retried["seq"] == 1
     stored = GameSession.objects.get(pk=sid)
     assert (stored.seq, stored.status, stored.undo_count) == (1, "playing", 0)
 
@@ -173,7 +181,8 @@ def test_a_move_stored_before_midnight_and_retried_after_is_answered_as_stored(
     past_midnight()
     again = c.post(f"/api/sessions/{attempt['id']}/moves/",
                    {"seq": 0, "move": token, "op": "first"})
-    assert again.status_code == 200 and again.json()["seq"] == 1
+    assert again.status_code == 200
+    assert again.json()["seq"] == 1
     assert again.json()["legal_moves"] == first.json()["legal_moves"]
     _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/moves/",
                                {"seq": 0, "move": token, "op": "other"}), 1)
@@ -224,7 +233,9 @@ def test_a_win_scored_after_the_close_leaves_the_closed_board_as_it_was(
     past_midnight()
     close_day(day.isoformat())
     entry = Entry.objects.get(session_id=s["id"])
-    assert entry.won and entry.final_rank == 1 and entry.verified is not None
+    assert entry.won
+    assert entry.final_rank == 1
+    assert entry.verified is not None
     assert score_session(s["id"]) is None
     assert Entry.objects.get(session_id=s["id"]).scored_at == entry.scored_at
 

@@ -42,7 +42,8 @@ def test_two_clients_sending_the_same_seq_at_once_apply_exactly_one_move(api):
             t.join()
         assert sorted(answers) == [200, 409]
         stored = GameSession.objects.get(pk=s["id"])
-        assert len(stored.moves) == 1 and stored.move_count == 1
+        assert len(stored.moves) == 1
+        assert stored.move_count == 1
         answers.clear()
 
 
@@ -69,4 +70,5 @@ def test_a_table_kept_by_a_process_that_missed_a_move_never_stores_a_second_move
         operations.play_move(s.id, player, 1, legal_there)
     assert refused.value.current == 2
     stored = GameSession.objects.get(pk=s.id)
-    assert [t for t, _ in stored.moves] == ["8a", "8b"] and stored.seq == 2
+    assert [t for t, _ in stored.moves] == ["8a", "8b"]
+    assert stored.seq == 2

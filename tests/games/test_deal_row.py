@@ -35,7 +35,9 @@ def test_a_lost_race_outside_a_transaction_reads_the_winners_row(monkeypatch):
     assert not connection.in_atomic_block
     got = daily.deal_row("freecell", 4242)
     # The INSERT's own statement read the row it found there: no second lookup.
-    assert got.pk == first.pk and got.seed == 4242 and calls == [4242]
+    assert got.pk == first.pk
+    assert got.seed == 4242
+    assert calls == [4242]
     assert Deal.objects.filter(game="freecell", seed=4242).count() == 1
 
 
@@ -56,8 +58,11 @@ def test_a_lost_race_inside_a_transaction_leaves_it_usable(monkeypatch):
 def test_a_missing_deal_is_made_once_and_read_back_whole():
     made = daily.deal_row("freecell", 777)
     again = daily.deal_row("freecell", 777)
-    assert again.pk == made.pk and again.seed == 777 and again.game == "freecell"
-    assert again.public_id == made.public_id and again.date is None
+    assert again.pk == made.pk
+    assert again.seed == 777
+    assert again.game == "freecell"
+    assert again.public_id == made.public_id
+    assert again.date is None
     # The solver's line is not read with the row, but still there when asked for.
     Deal.objects.filter(pk=made.pk).update(line=["3a"])
     assert daily.deal_row("freecell", 777).line == ["3a"]
@@ -72,7 +77,9 @@ def test_a_fresh_seed_takes_one_statement_whether_or_not_it_has_a_deal(there):
     with CaptureQueriesContext(connection) as queries:
         got = daily.deal_row("freecell", 31999, fresh=True)
     assert len(queries) == 1, [q["sql"] for q in queries]
-    assert got.seed == 31999 and got.game == "freecell" and got.public_id
+    assert got.seed == 31999
+    assert got.game == "freecell"
+    assert got.public_id
     assert before is None or (got.pk == before.pk and got.public_id == before.public_id)
     assert Deal.objects.filter(game="freecell", seed=31999).count() == 1
 

@@ -32,13 +32,18 @@ def test_a_certified_daily_keeps_its_effort_and_shows_its_difficulty(api, settin
     settings.SOLVER_BUDGET_SECONDS = 5
     day = today() + dt.timedelta(days=3)  # a day no other test makes
     deal = ensure_daily("freecell", day, load_certifier())
-    assert deal.certified and deal.par and deal.effort and deal.effort > 0
+    assert deal.certified
+    assert deal.par
+    assert deal.effort
+    assert deal.effort > 0
     # Today's dailies carry it; set one so the answer is known.
     c = api()
     todays = {d["game"]: d for d in c.get("/api/daily/").json()["deals"]}
     hard_effort = int(GAMES["freecell"].effort_per_move[1] * 80) + 1
     Deal.objects.filter(public_id=todays["freecell"]["deal"]).update(par=80, effort=hard_effort)
     todays = {d["game"]: d for d in c.get("/api/daily/").json()["deals"]}
-    assert todays["freecell"]["difficulty"] == "hard" and todays["freecell"]["par"] == 80
+    assert todays["freecell"]["difficulty"] == "hard"
+    assert todays["freecell"]["par"] == 80
     s = c.start("freecell")
-    assert s["difficulty"] == "hard" and s["par"] == 80
+    assert s["difficulty"] == "hard"
+    assert s["par"] == 80

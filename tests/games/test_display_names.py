@@ -29,7 +29,8 @@ def _rename(client, name):
 
 def _refused(r, client, word):
     assert r.status_code == 400, r.content
-    assert r.json()["error"] == "refused" and word in r.json()["reason"], r.json()
+    assert r.json()["error"] == "refused", r.json()
+    assert word in r.json()["reason"], r.json()
     assert Player.objects.get(pk=client.me["id"]).display_name == client.me["display_name"]
 
 
@@ -79,7 +80,8 @@ def test_renaming_to_a_variant_of_ones_own_name_is_fine(api):
     c = api()
     assert _rename(c, "Ada L.").status_code == 200
     r = _rename(c, "ADA_L")
-    assert r.status_code == 200 and r.json()["display_name"] == "ADA_L"
+    assert r.status_code == 200
+    assert r.json()["display_name"] == "ADA_L"
     assert Player.objects.get(pk=c.me["id"]).name_key == name_key("ada l")
 
 
@@ -117,7 +119,8 @@ def test_invisible_and_control_characters_are_refused(api, name):
 def test_a_name_is_stored_nfkc_normalised(api):
     c = api()
     r = _rename(c, "Ｎｉｍｂｌｅ ﬁnch")
-    assert r.status_code == 200 and r.json()["display_name"] == "Nimble finch"
+    assert r.status_code == 200
+    assert r.json()["display_name"] == "Nimble finch"
     assert Player.objects.get(pk=c.me["id"]).display_name == "Nimble finch"
 
 
@@ -224,7 +227,8 @@ def test_a_rename_racing_another_for_the_same_name_is_refused_not_a_500(api):
     t.join()
     other.close()
     assert waited, "the rename never reached the unique key"
-    assert r.status_code == 400 and "taken" in r.json()["reason"], r.content
+    assert r.status_code == 400, r.content
+    assert "taken" in r.json()["reason"], r.content
     assert Player.objects.get(pk=c.me["id"]).display_name == c.me["display_name"]
 
 

@@ -54,23 +54,28 @@ def test_an_address_is_pending_until_the_mailed_link_is_confirmed(api, committed
     c, r = sign_up(api, committed, "ada", "ada@example.com")
     assert r.status_code == 201
     assert (r.json()["email"], r.json()["email_pending"]) == (None, "ada@example.com")
-    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ada@example.com"]
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["ada@example.com"]
     link = link_in(mail.outbox[0])
     # Not used to sign in while pending: the same answer as for an unknown address.
     signin = api().post("/api/auth/signin/", {"username": "ada@example.com",
                                               "password": PASSWORD})
-    assert signin.status_code == 400 and "wrong username or password" in signin.json()["reason"]
+    assert signin.status_code == 400
+    assert "wrong username or password" in signin.json()["reason"]
     page = Client().get(link)  # what a mail scanner does: proves nothing
-    assert page.status_code == 200 and b"verify-confirm" in page.content
+    assert page.status_code == 200
+    assert b"verify-confirm" in page.content
     assert get_user_model().objects.get(username="ada").email == ""
     done = Client().post(link)
-    assert done.status_code == 200 and b"verify-done" in done.content
+    assert done.status_code == 200
+    assert b"verify-done" in done.content
     me = c.get("/api/me/").json()
     assert (me["email"], me["email_pending"]) == ("ada@example.com", None)
     assert api().post("/api/auth/signin/", {"username": "ada@example.com",
                                             "password": PASSWORD}).status_code == 200
     again = Client().post(link)
-    assert again.status_code == 400 and b"already used" in again.content
+    assert again.status_code == 400
+    assert b"already used" in again.content
 
 
 def _shape(body: dict) -> dict:
@@ -93,7 +98,8 @@ def test_sign_up_answers_the_same_for_a_taken_address_and_mails_its_owner(api, c
     # One mail each: a link to the free address, a word to the taken one's owner, no link.
     assert [m.to for m in mail.outbox] == [["bob@example.com"], ["ada@example.com"]]
     told = mail.outbox[1]
-    assert VERIFY.search(told.body) is None and '"ada"' in told.body
+    assert VERIFY.search(told.body) is None
+    assert '"ada"' in told.body
     assert "another Daily Solitaire account" in told.subject
     User = get_user_model()
     assert User.objects.get(username="eve").email == ""  # and can never be proven
@@ -129,7 +135,8 @@ def test_a_link_for_an_address_another_account_proved_first_is_refused(api, comm
     bob_link = link_in(mail.outbox[-1])  # both free when asked: both got a link
     assert Client().post(bob_link).status_code == 200
     late = Client().post(ada_link)
-    assert late.status_code == 400 and b"another account" in late.content
+    assert late.status_code == 400
+    assert b"another account" in late.content
     assert get_user_model().objects.get(username="ada").email == ""
 
 
@@ -138,10 +145,12 @@ def test_a_forged_or_expired_link_proves_nothing(api, committed, settings):
     link = link_in(mail.outbox[-1])
     token = link.rstrip("/").rsplit("/", 1)[1]
     forged = Client().post(link.replace(token, token[:-2] + ("AA" if token[-2:] != "AA" else "BB")))
-    assert forged.status_code == 400 and b"not valid" in forged.content
+    assert forged.status_code == 400
+    assert b"not valid" in forged.content
     settings.EMAIL_VERIFY_TIMEOUT = -1
     expired = Client().post(link)
-    assert expired.status_code == 400 and b"expired" in expired.content
+    assert expired.status_code == 400
+    assert b"expired" in expired.content
     assert get_user_model().objects.get(username="ada").email == ""
 
 
@@ -161,13 +170,15 @@ def test_a_pending_address_serves_a_password_reset_and_the_reset_proves_it(api, 
     mail.outbox.clear()
     assert Client().post("/account/password-reset/", {"email": "ada@example.com"}
                          ).status_code == 302
-    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ada@example.com"]
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["ada@example.com"]
     # A pending claim on an address another account proved gets no reset mail.
     Client().post(link_in(_sign_up_mail(api, committed, "bob", "bob@example.com")))
     sign_up(api, committed, "eve", "bob@example.com")
     mail.outbox.clear()
     Client().post("/account/password-reset/", {"email": "bob@example.com"})
-    assert len(mail.outbox) == 1 and "bob" in mail.outbox[0].body
+    assert len(mail.outbox) == 1
+    assert "bob" in mail.outbox[0].body
     assert "eve" not in mail.outbox[0].body
 
 
@@ -190,5 +201,6 @@ def test_addresses_stored_before_were_never_proven_and_become_pending():
     User.objects.create_user("none", "", PASSWORD)
     import_module("games.migrations.0016_pending_email").unproven(apps, None)
     old.refresh_from_db()
-    assert old.email == "" and PendingEmail.objects.get(user=old).address == "old@example.com"
+    assert old.email == ""
+    assert PendingEmail.objects.get(user=old).address == "old@example.com"
     assert PendingEmail.objects.count() == 1

@@ -17,26 +17,33 @@ def test_a_freecell_daily_won_over_http_has_server_time_and_a_second_try_is_prac
         r = c.move(s, seq, token)
         assert r.status_code == 200, (seq, token, r.content)
     body = r.json()
-    assert body["won"] is True and body["status"] == "won" and body["cards_up"] == 52
+    assert body["won"] is True
+    assert body["status"] == "won"
+    assert body["cards_up"] == 52
     assert body["score"] is None
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.time_ms is not None and stored.time_ms == body["time_ms"]
+    assert stored.time_ms is not None
+    assert stored.time_ms == body["time_ms"]
     # The ranked clock runs from the deal being shown, not from the first move.
     ms = lambda t: int(t.timestamp() * 1000)  # noqa: E731  (server times, as stored)
     assert stored.time_ms == ms(stored.finished_at) - ms(stored.created_at)
-    assert stored.active_ms is not None and stored.active_ms <= stored.time_ms
+    assert stored.active_ms is not None
+    assert stored.active_ms <= stored.time_ms
     assert stored.moves[-1][1] - stored.moves[0][1] <= stored.time_ms + 1
 
     # A won game takes no further moves.
     assert c.move(s, len(solution), "1a").status_code == 422
 
     second = c.start("freecell")
-    assert second["ranked"] is False and second["deal"] == s["deal"]
+    assert second["ranked"] is False
+    assert second["deal"] == s["deal"]
 
     board = c.get(f"/api/leaderboards/freecell/{today().isoformat()}/").json()
     assert [e["player"] for e in board["entries"]] == [c.me["display_name"]]
     top = board["entries"][0]
-    assert top["rank"] == 1 and top["won"] is True and top["time_ms"] == stored.time_ms
+    assert top["rank"] == 1
+    assert top["won"] is True
+    assert top["time_ms"] == stored.time_ms
     assert top["moves"] == len(solution)
 
 
@@ -50,11 +57,13 @@ def test_finish_sends_the_remaining_cards_up_as_stored_moves(api, solve_freecell
         seq += 1
         if s["can_finish"]:
             break
-    assert s["can_finish"] and not s["won"]
+    assert s["can_finish"]
+    assert not s["won"]
     r = c.post(f"/api/sessions/{s['id']}/finish/", {"seq": seq})
     assert r.status_code == 200
     body = r.json()
-    assert body["won"] is True and body["seq"] > seq
+    assert body["won"] is True
+    assert body["seq"] > seq
     assert len(GameSession.objects.get(pk=s["id"]).moves) == body["seq"]
 
 
@@ -73,6 +82,7 @@ def test_a_bakers_dozen_win_scores_its_cards_the_win_bonus_and_the_time_bonus(ap
         assert r.status_code == 200, (token, r.content)
         seq += 1
     body = r.json()
-    assert body["won"] and body["time_ms"] is not None
+    assert body["won"]
+    assert body["time_ms"] is not None
     # docs/rules.md, Scores: 5 a card, +500 for the win, and max(0, 1200 - seconds taken).
     assert body["score"] == 5 * 52 + 500 + max(0, 1200 - body["time_ms"] // 1000)

@@ -52,7 +52,8 @@ def test_every_word_of_a_game_has_its_french(key: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_rules_page_says_the_games_own_rules(db: None, key: str, lang: str) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/rules/{key}/")
-    assert page.status_code == 200 and page["Content-Language"] == lang
+    assert page.status_code == 200
+    assert page["Content-Language"] == lang
     text = html.unescape(page.content.decode())
     catalogue = french()
     for line in words(key):

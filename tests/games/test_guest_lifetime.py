@@ -106,7 +106,8 @@ def test_the_beat_task_deletes_expired_sessions_and_keeps_live_ones(db):
     assert {f"live{i:028d}" for i in range(2)} <= left
     entry = [e for e in settings.CELERY_BEAT_SCHEDULE.values()
              if e["task"] == "games.tasks.clear_expired_sessions"]
-    assert entry and entry[0]["schedule"].remaining_estimate(now) <= dt.timedelta(days=1)
+    assert entry
+    assert entry[0]["schedule"].remaining_estimate(now) <= dt.timedelta(days=1)
 
 
 def _guests(limit: int):
@@ -129,11 +130,14 @@ def test_one_address_making_guests_past_the_limit_gets_429_with_retry_after(db):
     assert [r.status_code for r in answers] == [200, 200, 200, 429, 429]
     over = answers[3]
     assert over["Content-Type"] == "application/json"
-    assert over.json()["error"] == "rate_limited" and "try again" in over.json()["reason"]
+    assert over.json()["error"] == "rate_limited"
+    assert "try again" in over.json()["reason"]
     assert 1 <= int(over["Retry-After"]) <= 60
-    assert again.status_code == 200 and again.json()["id"] == answers[0].json()["id"]
+    assert again.status_code == 200
+    assert again.json()["id"] == answers[0].json()["id"]
     assert elsewhere.status_code == 200
-    assert stats.status_code == 429 and int(stats["Retry-After"]) >= 1
+    assert stats.status_code == 429
+    assert int(stats["Retry-After"]) >= 1
     assert stats.json()["error"] == "rate_limited"
     assert page.status_code == 200  # pages are served without making a player
     assert signup.status_code == 429  # its guest would be one too many

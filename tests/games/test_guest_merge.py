@@ -209,7 +209,8 @@ def test_sign_in_racing_the_accounts_own_start_leaves_one_ranked_attempt(api, ro
                                         deal__date=today())
     assert [str(p) for p in ranked.values_list("pk", flat=True)] == [g["id"]]
     player = Player.objects.get(pk=guest.me["id"])
-    assert player.merged_into_id == acct.me["id"] and player.name_key is None
+    assert player.merged_into_id == acct.me["id"]
+    assert player.name_key is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -227,7 +228,8 @@ def test_sign_in_racing_the_guests_own_start_never_fails(api, round_):
     assert signin.status_code == 200, signin.content
     assert start.status_code in {201, 409}, start.content
     if start.status_code == 409:
-        assert start.json()["error"] == "player_merged" and start.json()["reason"]
+        assert start.json()["error"] == "player_merged"
+        assert start.json()["reason"]
     assert GameSession.objects.filter(player_id=guest.me["id"]).count() == 0
     ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True)
     assert ranked.count() <= 1
@@ -266,7 +268,8 @@ def test_a_merged_guest_starting_a_random_deal_is_refused_and_nothing_is_stored(
     Player.objects.filter(pk=guest.me["id"]).update(
         merged_into_id=Player.objects.exclude(pk=guest.me["id"]).latest("pk").pk)
     r = _post(stale, guest.csrf, "/api/sessions/", {"game": "freecell", "deal": "random"})
-    assert r.status_code == 409 and r.json()["error"] == "player_merged", r.content
+    assert r.status_code == 409, r.content
+    assert r.json()["error"] == "player_merged", r.content
     assert GameSession.objects.count() == before
 
 
@@ -300,7 +303,9 @@ def test_a_scout_then_a_merge_puts_the_accounts_win_under_review_linked(api, sol
     for seq, token in enumerate(solve_freecell(mine["deal_number"]), start=2):
         assert acct.move(mine, seq, token).status_code == 200
     s = GameSession.objects.get(pk=mine["id"])
-    assert s.status == "won" and "linked" in s.review_reasons and s.review == "pending"
+    assert s.status == "won"
+    assert "linked" in s.review_reasons
+    assert s.review == "pending"
     assert [(x["session"], x["same"]) for x in s.signals["linked"]] == [(spare["id"], "merged")]
     assert Entry.objects.get(session=s).review == "pending"
 
@@ -323,7 +328,9 @@ def test_a_win_before_the_merge_is_reviewed_again_when_a_scout_joins_it(
     with django_capture_on_commit_callbacks(execute=True):
         assert sign_in(guest, "before").status_code == 200
     s = GameSession.objects.get(pk=mine["id"])
-    assert "linked" in s.review_reasons and s.review == "pending" and s.verified is False
+    assert "linked" in s.review_reasons
+    assert s.review == "pending"
+    assert s.verified is False
     assert [x["session"] for x in s.signals["linked"]] == [spare["id"]]
     assert Entry.objects.get(session=s).review == "pending"
     assert "linked" not in GameSession.objects.get(pk=won["id"]).review_reasons

@@ -9,7 +9,8 @@ from games.models import GameSession, Player
 
 def test_a_first_visit_is_a_guest_with_a_generated_name(api):
     c = api()
-    assert c.me["guest"] is True and 3 <= len(c.me["display_name"]) <= 24
+    assert c.me["guest"] is True
+    assert 3 <= len(c.me["display_name"]) <= 24
     assert c.get("/api/me/").json()["id"] == c.me["id"]
     assert Player.objects.count() == 1
 
@@ -20,10 +21,13 @@ def test_a_guest_signing_up_keeps_its_games_and_its_ranked_daily(api):
     c.move(s, 0, s["legal_moves"][0]["move"])
     r = c.post("/api/auth/signup/", {"username": "ada", "password": "correct horse 42"})
     assert r.status_code == 201, r.content
-    assert r.json()["guest"] is False and r.json()["id"] == c.me["id"]
+    assert r.json()["guest"] is False
+    assert r.json()["id"] == c.me["id"]
     c.csrf = c.client.cookies["csrftoken"].value  # login rotates the CSRF token
     again = c.get(f"/api/sessions/{s['id']}/")
-    assert again.status_code == 200 and again.json()["seq"] == 1 and again.json()["ranked"]
+    assert again.status_code == 200
+    assert again.json()["seq"] == 1
+    assert again.json()["ranked"]
     assert c.post(f"/api/sessions/{s['id']}/resign/", {}).status_code == 200
     assert c.start("klondike")["ranked"] is False
 
@@ -35,7 +39,8 @@ def test_signing_in_on_another_device_brings_the_games_along(api):
     phone = api()
     phone_game = phone.start("bakers-dozen")
     r = phone.post("/api/auth/signin/", {"username": "grace", "password": "correct horse 42"})
-    assert r.status_code == 200 and r.json()["id"] == home.me["id"]
+    assert r.status_code == 200
+    assert r.json()["id"] == home.me["id"]
     phone.csrf = phone.client.cookies["csrftoken"].value
     assert phone.get(f"/api/sessions/{s['id']}/").status_code == 200
     assert phone.get(f"/api/sessions/{phone_game['id']}/").status_code == 200
@@ -60,7 +65,8 @@ def test_a_wrong_password_or_taken_username_is_refused(api):
     a.post("/api/auth/signup/", {"username": "alan", "password": "correct horse 42"})
     b = api()
     taken = b.post("/api/auth/signup/", {"username": "ALAN", "password": "correct horse 42"})
-    assert taken.status_code == 400 and "taken" in taken.json()["reason"]
+    assert taken.status_code == 400
+    assert "taken" in taken.json()["reason"]
     wrong = b.post("/api/auth/signin/", {"username": "alan", "password": "nope nope 1"})
     assert wrong.status_code == 400
     assert b.get("/api/me/").json()["guest"] is True
@@ -72,14 +78,16 @@ def test_signing_out_starts_a_fresh_guest(api):
     c.csrf = c.client.cookies["csrftoken"].value
     assert c.post("/api/auth/signout/").status_code == 204
     me = c.get("/api/me/").json()
-    assert me["guest"] is True and me["id"] != c.me["id"]
+    assert me["guest"] is True
+    assert me["id"] != c.me["id"]
 
 
 @pytest.mark.parametrize("name", ["Ada L.", "tile_9-x", "Zoë Ørsted"])
 def test_a_player_may_rename_itself(api, name):
     c = api()
     r = c.patch("/api/me/", {"display_name": name})
-    assert r.status_code == 200 and r.json()["display_name"] == name
+    assert r.status_code == 200
+    assert r.json()["display_name"] == name
     assert Player.objects.get(pk=c.me["id"]).display_name == name
 
 
@@ -89,5 +97,6 @@ def test_a_player_may_rename_itself(api, name):
 def test_a_bad_display_name_is_refused_and_nothing_changes(api, name):
     c = api()
     r = c.patch("/api/me/", {"display_name": name})
-    assert r.status_code == 400 and r.json()["reason"]
+    assert r.status_code == 400
+    assert r.json()["reason"]
     assert Player.objects.get(pk=c.me["id"]).display_name == c.me["display_name"]

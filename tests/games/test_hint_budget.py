@@ -118,7 +118,8 @@ def test_a_dozen_hints_at_once_from_one_player_share_one_search(api, pool):
     watching.set()
     watcher.join()
 
-    assert other.status_code == 200 and other.json()["source"] == "solver"
+    assert other.status_code == 200
+    assert other.json()["source"] == "solver"
     assert hint_pool.stats(alice.me["id"])["searched"] == 1
     answers = [out[0] for _, out in asks]
     assert [r.status_code for r in answers] == [200] * 12
@@ -126,8 +127,11 @@ def test_a_dozen_hints_at_once_from_one_player_share_one_search(api, pool):
     assert all(b["hint"] == bodies[0]["hint"] and b["source"] == bodies[0]["source"]
                for b in bodies)  # one search's answer for all
     st = hint_pool.stats(who)
-    assert st["peak"] == 1 and searching[0] <= 1 and st["in_flight"] == 0
-    assert st["started"] == st["searched"] == 1 and st["joined"] == 11
+    assert st["peak"] == 1
+    assert searching[0] <= 1
+    assert st["in_flight"] == 0
+    assert st["started"] == st["searched"] == 1
+    assert st["joined"] == 11
     assert hint_count(hard) == 12
 
 
@@ -139,28 +143,34 @@ def test_past_the_per_minute_budget_a_hint_is_refused_and_nothing_counted(api, p
     s = c.start("freecell", HARD)
     who = c.me["id"]
     first = c.post(f"/api/sessions/{s['id']}/hint/")
-    assert first.status_code == 200 and first.json()["source"] == "heuristic"
+    assert first.status_code == 200
+    assert first.json()["source"] == "heuristic"
     assert hint_pool.stats(who)["searched"] == 1
     again = c.post(f"/api/sessions/{s['id']}/hint/")
     body = again.json()
-    assert again.status_code == 429 and body["error"] == "hint_budget", body
-    assert 1 <= int(again["Retry-After"]) <= 61 and body["retry_after"] == int(again["Retry-After"])
+    assert again.status_code == 429, body
+    assert body["error"] == "hint_budget", body
+    assert 1 <= int(again["Retry-After"]) <= 61
+    assert body["retry_after"] == int(again["Retry-After"])
     assert "hint" not in body
     st = hint_pool.stats(who)
-    assert st["started"] == 1 and st["over_budget"] == 1
+    assert st["started"] == 1
+    assert st["over_budget"] == 1
     assert hint_count(s) == 1  # the refused hint changed nothing
 
     # Counted in Redis too: a process that never saw this player refuses it as well.
     hint_pool.reset()
     assert c.post(f"/api/sessions/{s['id']}/hint/").status_code == 429
     st = hint_pool.stats(who)
-    assert st["started"] == 0 and st["over_budget"] == 1
+    assert st["started"] == 0
+    assert st["over_budget"] == 1
 
     # Without Redis the count is this process's, and a hint still answers.
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     hint_pool.reset()
     down = c.post(f"/api/sessions/{s['id']}/hint/")
-    assert down.status_code == 200 and hint_pool.stats(who)["started"] == 1
+    assert down.status_code == 200
+    assert hint_pool.stats(who)["started"] == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -173,7 +183,8 @@ def test_a_refused_hint_is_answered_after_a_pause(api, pool):
     assert c.post(f"/api/sessions/{s['id']}/hint/").status_code == 200
     t0 = time.monotonic()
     refused = c.post(f"/api/sessions/{s['id']}/hint/")
-    assert refused.status_code == 429 and time.monotonic() - t0 >= 0.5
+    assert refused.status_code == 429
+    assert time.monotonic() - t0 >= 0.5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -188,9 +199,12 @@ def test_a_move_cancels_the_sessions_running_search(api, pool):
     assert moved.status_code == 200
     t.join(60)
     assert not t.is_alive(), "the search went on after the move"
-    assert out[0].status_code == 409 and out[0].json()["error"] == "hint_cancelled"
+    assert out[0].status_code == 409
+    assert out[0].json()["error"] == "hint_cancelled"
     st = hint_pool.stats(who)
-    assert st["cancelled"] == 1 and st["searched"] == 0 and st["in_flight"] == 0
+    assert st["cancelled"] == 1
+    assert st["searched"] == 0
+    assert st["in_flight"] == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -201,7 +215,8 @@ def test_one_hint_at_a_time_per_player(api, pool):
     t, out = in_thread(lambda: c.post(f"/api/sessions/{hard['id']}/hint/"))
     wait_until(lambda: hint_pool.stats(c.me["id"])["searching"] == 1, "the search to start")
     other = same_browser(api, c).post(f"/api/sessions/{easy['id']}/hint/")
-    assert other.status_code == 429 and other.json()["error"] == "hint_pending"
+    assert other.status_code == 429
+    assert other.json()["error"] == "hint_pending"
     assert hint_count(easy) == 0
     hint_pool.cancel(hard["id"])
     t.join(60)
@@ -217,13 +232,16 @@ def test_a_full_pool_refuses_at_once_with_503(api, pool):
     wait_until(lambda: hint_pool.stats(busy.me["id"])["searching"] == 1, "the search to start")
     easy = late.start("freecell", EASY)
     answer = late.post(f"/api/sessions/{easy['id']}/hint/")
-    assert answer.status_code == 503 and answer.json()["error"] == "hints_busy"
+    assert answer.status_code == 503
+    assert answer.json()["error"] == "hints_busy"
     assert answer["Retry-After"]
     st = hint_pool.stats(late.me["id"])
-    assert st["queue_full"] == 1 and st["started"] == 0
+    assert st["queue_full"] == 1
+    assert st["started"] == 0
     hint_pool.cancel(s["id"])
     t.join(60)
-    assert out[0].status_code == 409 and hint_pool.stats(busy.me["id"])["cancelled"] == 1
+    assert out[0].status_code == 409
+    assert hint_pool.stats(busy.me["id"])["cancelled"] == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -275,7 +293,8 @@ def test_a_killed_worker_is_replaced_and_hints_still_answer(api, pool):
     os.kill(pid, signal.SIGKILL)
     t.join(60)
     assert not t.is_alive()
-    assert out[0].status_code == 503 and out[0].json()["error"] == "hints_busy"
+    assert out[0].status_code == 503
+    assert out[0].json()["error"] == "hints_busy"
     assert hint_pool.stats(who)["failed"] == 1
 
     easy = c.start("freecell", EASY)
@@ -291,7 +310,8 @@ def test_hints_turned_off_are_refused_not_searched_in_the_server(api, pool, sett
     c = api()
     s = c.start("freecell", EASY)
     r = c.post(f"/api/sessions/{s['id']}/hint/")
-    assert r.status_code == 503 and r.json()["error"] == "hints_off"
+    assert r.status_code == 503
+    assert r.json()["error"] == "hints_off"
     assert hint_count(s) == 0
 
 
@@ -323,8 +343,10 @@ def test_over_the_socket_a_hint_is_awaited_on_the_loop_and_refused_alike(api, po
         return out
 
     searched, refused = asyncio.run(scenario())
-    assert searched["type"] == "state" and searched["source"] == "heuristic"
+    assert searched["type"] == "state"
+    assert searched["source"] == "heuristic"
     assert searched["hint"]["move"] in {m["move"] for m in s["legal_moves"]}
-    assert refused["type"] == "error" and refused["error"] == "hint_budget"
+    assert refused["type"] == "error"
+    assert refused["error"] == "hint_budget"
     assert refused["retry_after"] >= 1
     assert hint_count(s) == 1

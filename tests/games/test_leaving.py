@@ -73,7 +73,8 @@ def test_deleting_an_account_keeps_closed_ranks_and_names_nobody(api):
 
     r = leaver.client.delete("/api/me/", json.dumps({"password": "wrong"}),
                              content_type="application/json", HTTP_X_CSRFTOKEN=leaver.csrf)
-    assert r.status_code == 400 and "password" in r.json()["reason"]
+    assert r.status_code == 400
+    assert "password" in r.json()["reason"]
     assert get_user_model().objects.filter(username="leaver").exists()
     r = leaver.client.delete("/api/me/", json.dumps({"password": PASSWORD}),
                              content_type="application/json", HTTP_X_CSRFTOKEN=leaver.csrf)
@@ -86,19 +87,24 @@ def test_deleting_an_account_keeps_closed_ranks_and_names_nobody(api):
     assert {str(k): v for k, v in Entry.objects.filter(date=day).values_list(
         "session_id", "final_rank")} == ranks
     gone = Player.objects.get(pk=me["id"])
-    assert gone.display_name == "Deleted player" and gone.anonymous and gone.deleted_at
+    assert gone.display_name == "Deleted player"
+    assert gone.anonymous
+    assert gone.deleted_at
     board = api().get(f"/api/leaderboards/freecell/{day.isoformat()}/").json()["entries"]
     shown = {e["player"]: e["rank"] for e in board}
     assert shown == {"Deleted player": ranks[first], other.me["display_name"]: ranks[second]}
     assert name not in json.dumps(board)
     assert first not in json.dumps(board)  # an anonymous row gives no session id
     text = _export(api, day)
-    assert name not in text and first not in text and f'"player_id": {me["id"]}' not in text
+    assert name not in text
+    assert first not in text
+    assert f'"player_id": {me["id"]}' not in text
     assert api().get(f"/api/players/{me['id']}/stats/").status_code == 404
     # Both browsers are new guests; nobody plays as the deleted player again.
     for browser in (leaver, second_browser):
         now = browser.get("/api/me/").json()
-        assert now["guest"] is True and now["id"] != me["id"]
+        assert now["guest"] is True
+        assert now["id"] != me["id"]
 
 
 def test_a_guest_deletes_its_games_with_a_confirmation_and_while_playing(api):
@@ -108,10 +114,12 @@ def test_a_guest_deletes_its_games_with_a_confirmation_and_while_playing(api):
     random = c.start("freecell", "random")
     r = c.client.delete("/api/me/", "{}", content_type="application/json",
                         HTTP_X_CSRFTOKEN=c.csrf)
-    assert r.status_code == 400 and "confirm" in r.json()["reason"]
+    assert r.status_code == 400
+    assert "confirm" in r.json()["reason"]
     r = c.client.delete("/api/me/", json.dumps({"confirm": True}),
                         content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
-    assert r.status_code == 204 and r.cookies["ds_device"].value == ""
+    assert r.status_code == 204
+    assert r.cookies["ds_device"].value == ""
     assert not GameSession.objects.filter(pk=random["id"]).exists()
     assert GameSession.objects.get(pk=s["id"]).player.deleted_at is not None
     assert c.get("/api/me/").json()["id"] != c.me["id"]
@@ -124,13 +132,16 @@ def test_a_player_downloads_their_own_games_and_statistics(api):
     other = api()
     theirs = other.start("freecell", 618)
     r = c.get("/api/me/export/")
-    assert r.status_code == 200 and r["Content-Type"].startswith("application/json")
+    assert r.status_code == 200
+    assert r["Content-Type"].startswith("application/json")
     assert r["Content-Disposition"].startswith("attachment;")
     data = json.loads(r.content)
     assert data["format"] == "daily-solitaire-player-data/1"
-    assert data["player"]["id"] == c.me["id"] and data["player"]["guest"] is True
+    assert data["player"]["id"] == c.me["id"]
+    assert data["player"]["guest"] is True
     [game] = data["games"]
-    assert game["session"] == s["id"] and [m[0] for m in game["moves"]] == ["8a"]
+    assert game["session"] == s["id"]
+    assert [m[0] for m in game["moves"]] == ["8a"]
     assert isinstance(game["moves"][0][1], int)
     assert len(game["fair_play_keys"]["address"]) == 64  # a keyed hash, not the address
     assert "127.0.0.1" not in r.content.decode()
@@ -143,8 +154,10 @@ def test_the_privacy_and_accessibility_pages_are_linked_from_every_page(client):
         for path, words in (("/privacy/", ("HMAC", "ds_device")),
                             ("/accessibility/", ("axe-core", "WCAG"))):
             page = client.get(path, HTTP_ACCEPT_LANGUAGE=lang)
-            assert page.status_code == 200 and page["Content-Language"] == lang
+            assert page.status_code == 200
+            assert page["Content-Language"] == lang
             assert all(w in page.content.decode() for w in words), (path, lang)
     home = client.get("/").content.decode()
-    assert 'href="/privacy/"' in home and 'href="/accessibility/"' in home
+    assert 'href="/privacy/"' in home
+    assert 'href="/accessibility/"' in home
     assert "365 days" in client.get("/privacy/", HTTP_ACCEPT_LANGUAGE="en").content.decode()

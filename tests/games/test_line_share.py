@@ -43,7 +43,8 @@ def test_the_path_replays_to_where_the_game_is_through_distinct_positions(game, 
     g = new_game(game, seed)
     seen = set()
     for before, token in steps:
-        assert line_share.key(g) == before and before not in seen
+        assert line_share.key(g) == before
+        assert before not in seen
         seen.add(before)
         g.play(token)
     end = new_game(game, seed)

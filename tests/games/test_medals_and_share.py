@@ -18,7 +18,7 @@ from tests.conftest import fc_solve
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])|10[CDHS]")
 
 
-@pytest.mark.parametrize("moves,par,expected", [
+@pytest.mark.parametrize(("moves", "par", "expected"), [
     (80, 84, "gold"), (84, 84, "gold"), (92, 84, "gold"), (93, 84, "silver"),
     (109, 84, "silver"), (110, 84, "bronze"), (500, 84, "bronze"), (90, None, None),
 ])
@@ -40,7 +40,9 @@ def _win_freecell_daily(c, par_over: float):
 def test_a_won_daily_shows_its_par_and_medal_and_the_board_too(api):
     c = api()
     state, line = _win_freecell_daily(c, 1.2)  # 20% over par: silver
-    assert state["won"] and state["par"] and state["medal"] == "silver"
+    assert state["won"]
+    assert state["par"]
+    assert state["medal"] == "silver"
     daily = {d["game"]: d for d in c.get("/api/daily/").json()["deals"]}
     assert daily["freecell"]["par"] == state["par"]
     board = c.get(f"/api/leaderboards/freecell/{state['date']}/").json()
@@ -56,7 +58,9 @@ def test_the_share_text_names_the_result_and_no_card(api):
     assert first.startswith(f"Daily Solitaire · FreeCell {state['date']} · ")
     assert f"{len(line)} moves (par {state['par']}) · gold" in first
     assert re.search(r" · \d+:\d\d · ", first)
-    assert len(squares) == 5 and squares[-1] == "🟩" and set(squares) <= set("⬛🟥🟨🟦🟩")
+    assert len(squares) == 5
+    assert squares[-1] == "🟩"
+    assert set(squares) <= set("⬛🟥🟨🟦🟩")
     assert not CARD.search(text), text
     assert str(state["deal_number"]) not in first  # the daily is named by its day
 
@@ -70,6 +74,7 @@ def test_an_unfinished_attempt_shares_its_cards_up(api):
     session = GameSession.objects.get(pk=s["id"])
     text = c.get(f"/api/sessions/{s['id']}/share/").json()["text"]
     assert text.startswith("Daily Solitaire · Klondike random deal · 6 moves · ")
-    assert f"{session.cards_up}/52 cards up" in text and not CARD.search(text)
+    assert f"{session.cards_up}/52 cards up" in text
+    assert not CARD.search(text)
     # Another player cannot read it.
     assert api().get(f"/api/sessions/{s['id']}/share/").status_code == 404

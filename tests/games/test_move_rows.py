@@ -47,7 +47,8 @@ def test_a_game_of_2000_moves_stores_a_row_a_move_and_replays_to_its_result():
     # A repeat of the operation stored at move 1500, sent with its own seq: answered as
     # a repeat, nothing stored twice.
     out = operations.play_move(s.pk, player, 1500, s.tokens[1500], "late")
-    assert out.repeated and out.session.seq == 2000
+    assert out.repeated
+    assert out.session.seq == 2000
     assert Move.objects.filter(session=s).count() == 2000
 
 
@@ -67,14 +68,16 @@ def test_a_game_stored_in_the_list_plays_on_in_rows_and_reads_whole():
 
     tables.clear()  # another process: the table is rebuilt from what is stored
     repeat = operations.play_move(s.pk, player, 29, legacy[29][0], "old-op")
-    assert repeat.repeated and repeat.session.seq == 30  # its op found in the list
+    assert repeat.repeated
+    assert repeat.session.seq == 30  # its op found in the list
     token = g.notation(next(iter(g.legal_moves())))
     out = operations.play_move(s.pk, player, 30, token, "new-op")
     g.play(token)
     assert out.session.seq == 31
     stored = GameSession.objects.select_related("deal").get(pk=s.pk)
     assert [m[0] for m in stored.moves] == [m[0] for m in legacy] + [token]
-    assert stored.moves[29][2] == "old-op" and stored.moves[30][2] == "new-op"
+    assert stored.moves[29][2] == "old-op"
+    assert stored.moves[30][2] == "new-op"
     assert replay("freecell", 617, stored.tokens).cards_up == g.cards_up
 
 
@@ -84,7 +87,8 @@ def test_dual_mode_writes_the_list_too_for_the_release_still_serving(settings):
     player = Player.objects.create(display_name="dual")
     s, _ = _long_game(player, 40, op_at=12)
     assert [m[0] for m in s.legacy_moves] == s.tokens
-    assert s.legacy_moves[12][2] == "late" and len(s.legacy_moves[11]) == 2
+    assert s.legacy_moves[12][2] == "late"
+    assert len(s.legacy_moves[11]) == 2
     assert Move.objects.filter(session=s).count() == 40
 
 
@@ -101,14 +105,16 @@ def test_backfill_copies_long_lists_into_rows_and_clear_empties_them(settings):
     settings.MOVE_STORE = "rows"
     out = StringIO()
     call_command("backfill_moves", "--batch", "1", stdout=out)
-    assert "2003 moves copied" in out.getvalue() and "2 sessions" in out.getvalue()
+    assert "2003 moves copied" in out.getvalue()
+    assert "2 sessions" in out.getvalue()
     assert Move.objects.count() == 2003
     out = StringIO()
     call_command("backfill_moves", "--clear", stdout=out)
     assert "0 moves copied" in out.getvalue()
     for s in games:
         stored = GameSession.objects.select_related("deal").get(pk=s.pk)
-        assert stored.legacy_moves == [] and stored.moves == expected[s.pk]
+        assert stored.legacy_moves == []
+        assert stored.moves == expected[s.pk]
         assert replay("freecell", stored.deal.seed, stored.tokens).cards_up == stored.cards_up
 
 
@@ -136,5 +142,6 @@ def test_one_move_is_one_small_insert_and_the_list_is_never_read():
         cursor.execute("EXPLAIN (COSTS OFF) " + optimistic.sql(),
                        optimistic.rows_param([pending.params]))
         plan = "\n".join(r[0] for r in cursor.fetchall())
-    assert "Insert on games_move" in plan and "games_move_pkey" in plan
+    assert "Insert on games_move" in plan
+    assert "games_move_pkey" in plan
     assert moves.op_at(s.pk, 4) is None

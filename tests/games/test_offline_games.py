@@ -30,17 +30,25 @@ def test_a_won_offline_game_is_stored_once_as_practice_and_counts_in_the_stats(
     r = upload(c, moves=line, client="won-1")
     assert r.status_code == 201, r.content
     body = r.json()
-    assert body["status"] == "won" and body["ranked"] is False and body["repeated"] is False
+    assert body["status"] == "won"
+    assert body["ranked"] is False
+    assert body["repeated"] is False
     stored = GameSession.objects.get(pk=body["id"])
-    assert stored.tokens == line and not stored.ranked and stored.time_ms is None
-    assert stored.deal.date is None and stored.deal.seed == 1
+    assert stored.tokens == line
+    assert not stored.ranked
+    assert stored.time_ms is None
+    assert stored.deal.date is None
+    assert stored.deal.seed == 1
     # A retry (the connection dropped before the answer) finds the same game.
     again = upload(c, moves=line, client="won-1")
-    assert again.status_code == 200 and again.json()["id"] == body["id"]
+    assert again.status_code == 200
+    assert again.json()["id"] == body["id"]
     assert again.json()["repeated"] is True
     assert GameSession.objects.filter(offline_id="won-1").count() == 1
     stats = c.get("/api/me/stats/").json()["games"]["freecell"]
-    assert stats["played"] == 1 and stats["won"] == 1 and stats["best_time_ms"] is None
+    assert stats["played"] == 1
+    assert stats["won"] == 1
+    assert stats["best_time_ms"] is None
     assert stats["current_streak"] == 0  # streaks are dailies' alone
 
 
@@ -49,7 +57,8 @@ def test_an_unfinished_game_is_stored_as_left_where_it_stood(api):
     r = upload(c, moves=["3a", "u", "3b"], client="left")
     assert r.status_code == 201, r.content
     stored = GameSession.objects.get(pk=r.json()["id"])
-    assert stored.status == GameSession.RESIGNED and stored.undo_count == 1
+    assert stored.status == GameSession.RESIGNED
+    assert stored.undo_count == 1
     assert stored.move_count == 1
 
 
@@ -69,18 +78,22 @@ def test_bad_uploads_are_refused_with_a_reason_and_change_nothing(api, change, s
     r = upload(c, **{"client": "bad", **change})
     assert r.status_code == status, r.content
     body = r.json()
-    assert body["error"] and words in body["reason"]
+    assert body["error"]
+    assert words in body["reason"]
     if status == 422:
         # The first move the rules refuse, by its index in the list.
-        assert body["seq"] == 1 and body["error"] == "illegal_move"  # cell a is taken
-    assert GameSession.objects.count() == 0 and Deal.objects.count() == deals
+        assert body["seq"] == 1
+        assert body["error"] == "illegal_move"  # cell a is taken
+    assert GameSession.objects.count() == 0
+    assert Deal.objects.count() == deals
 
 
 def test_a_dailys_seed_cannot_be_uploaded_so_no_upload_is_ever_ranked(api):
     c = api()
     deal = daily.todays_deal("freecell")
     r = upload(c, seed=str(deal.seed), client="daily")
-    assert r.status_code == 400 and "daily" in r.json()["reason"]
+    assert r.status_code == 400
+    assert "daily" in r.json()["reason"]
     assert not GameSession.objects.exists()
 
 
@@ -96,7 +109,8 @@ def test_uploads_are_rate_limited_like_new_sessions(api, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "sessions": (2, 60)}
     c = api()
     codes = [upload(c, client=f"flood{i}").status_code for i in range(4)]
-    assert codes[:2] == [201, 201] and codes[-1] == 429
+    assert codes[:2] == [201, 201]
+    assert codes[-1] == 429
 
 
 def test_the_offline_table_answers_as_the_server_does(api):
@@ -105,36 +119,47 @@ def test_the_offline_table_answers_as_the_server_does(api):
     out = json.loads(call(t, "move", t.g.notation(next(iter(t.g.legal_moves())))))
     g = new_game("klondike", 2**64 + 12345)
     g.play(out["offline"]["moves"][0])
-    assert out["view"] == seen.state(g)["view"] and out["legal_moves"] == seen.state(g)["legal_moves"]
+    assert out["view"] == seen.state(g)["view"]
+    assert out["legal_moves"] == seen.state(g)["legal_moves"]
     c = api()
     server = c.start("klondike", "random")
     assert set(server) - set(out) <= {"clock_ms", "created_at", "started_at", "finished_at",
                                       "review", "active_ms"}
     refused = json.loads(call(t, "move", "zz"))
-    assert refused["code"] == "bad_notation" and out["seq"] == 1
+    assert refused["code"] == "bad_notation"
+    assert out["seq"] == 1
 
 
 def test_the_site_serves_the_manifest_the_worker_and_the_engine(client):
     m = client.get("/manifest.webmanifest").json()
-    assert m["display"] == "standalone" and m["start_url"] and m["theme_color"]
+    assert m["display"] == "standalone"
+    assert m["start_url"]
+    assert m["theme_color"]
     sizes = {(i["sizes"], i["purpose"]) for i in m["icons"]}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
-    assert m["id"] == "/" and m["lang"] == "en" and m["dir"] == "ltr"
+    assert m["id"] == "/"
+    assert m["lang"] == "en"
+    assert m["dir"] == "ltr"
     assert {s["form_factor"] for s in m["screenshots"]} == {"wide", "narrow"}
     fr = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="fr").json()
-    assert fr["lang"] == "fr" and fr["description"] != m["description"]
+    assert fr["lang"] == "fr"
+    assert fr["description"] != m["description"]
     sw = client.get("/sw.js")
-    assert sw.status_code == 200 and sw["Content-Type"].startswith("text/javascript")
+    assert sw.status_code == 200
+    assert sw["Content-Type"].startswith("text/javascript")
     text = sw.content.decode()
     config = json.loads(text.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
-    assert "/offline/" in config["shell"] and "/play/freecell/" in config["tables"]
+    assert "/offline/" in config["shell"]
+    assert "/play/freecell/" in config["tables"]
     # The install dialog's pictures are not kept for every visitor.
     assert not any("/screenshots/" in u for u in config["shell"])
     engine = next(u for u in config["runtime"] if u.startswith("/offline/engine."))
     z = client.get(engine)
-    assert z.status_code == 200 and "immutable" in z["Cache-Control"]
+    assert z.status_code == 200
+    assert "immutable" in z["Cache-Control"]
     names = zipfile.ZipFile(io.BytesIO(z.content)).namelist()
-    assert "offline_table.py" in names and "games/engine/seen.py" in names
+    assert "offline_table.py" in names
+    assert "games/engine/seen.py" in names
     assert not any(n.startswith(("games/play", "games/models", "frontend/")) for n in names)
     assert client.get("/offline/engine.000000000000.zip").status_code == 404
     page = client.get("/play/freecell/")
@@ -150,4 +175,5 @@ def test_a_bad_move_in_an_upload_says_which_and_what_is_wrong(api):
                                            "client": "bad-move"})
         assert r.status_code == 400
         reason = r.json()["reason"]
-        assert reason.startswith(where + ":") and len(reason) > len(where) + 10, reason
+        assert reason.startswith(where + ":"), reason
+        assert len(reason) > len(where) + 10, reason

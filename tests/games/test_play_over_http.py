@@ -19,7 +19,9 @@ def test_a_player_starts_each_daily_and_plays_its_legal_moves(api, game):
     daily = c.get("/api/daily/").json()
     assert [d["game"] for d in daily["deals"]] == list(DAILY_GAMES)
     s = c.start(game)
-    assert s["game"] == game and s["seq"] == 0 and s["ranked"] is True
+    assert s["game"] == game
+    assert s["seq"] == 0
+    assert s["ranked"] is True
     assert s["status"] == "playing"
     for key in ("view", "legal_moves", "score", "cards_up", "id"):
         assert key in s
@@ -32,7 +34,8 @@ def test_a_player_starts_each_daily_and_plays_its_legal_moves(api, game):
         s = r.json()
         assert s["seq"] == step + 1
     stored = GameSession.objects.get(pk=s["id"])
-    assert len(stored.moves) == 5 and all(isinstance(at, int) for _, at in stored.moves)
+    assert len(stored.moves) == 5
+    assert all(isinstance(at, int) for _, at in stored.moves)
     assert stored.started_at is not None
 
 
@@ -42,13 +45,15 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_nothing_changes(
     r = c.move(s, 0, "1h")  # deal 1's first column ends in a jack
     assert r.status_code == 422
     body = r.json()
-    assert body["error"] == "illegal_move" and "foundation" in body["reason"]
+    assert body["error"] == "illegal_move"
+    assert "foundation" in body["reason"]
     # The same refusal as a stable code with its details, for pages in other languages.
     card = s["view"]["piles"]["tableau:0"][-1]
     assert body["code"] == "not_yet"
     assert body["params"] == {"card": card, "suit": card[1], "rank": "ace"}
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.moves == [] and stored.started_at is None
+    assert stored.moves == []
+    assert stored.started_at is None
 
 
 def test_a_repeated_seq_is_answered_409_with_the_current_seq_and_applied_once(api):
@@ -57,7 +62,8 @@ def test_a_repeated_seq_is_answered_409_with_the_current_seq_and_applied_once(ap
     m = s["legal_moves"][0]["move"]
     assert c.move(s, 0, m).status_code == 200
     again = c.move(s, 0, m)
-    assert again.status_code == 409 and again.json()["seq"] == 1
+    assert again.status_code == 409
+    assert again.json()["seq"] == 1
     assert c.move(s, 7, m).status_code == 409
     assert len(GameSession.objects.get(pk=s["id"]).moves) == 1
 
@@ -138,10 +144,13 @@ def test_undo_takes_back_a_move_and_is_counted(api):
     r = c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 1})
     assert r.status_code == 200
     body = r.json()
-    assert body["seq"] == 2 and body["moves"] == 0 and body["undo_count"] == 1
+    assert body["seq"] == 2
+    assert body["moves"] == 0
+    assert body["undo_count"] == 1
     assert body["view"]["piles"]["cell:0"] == []
     nothing = c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 2})
-    assert nothing.status_code == 422 and "undo" in nothing.json()["reason"]
+    assert nothing.status_code == 422
+    assert "undo" in nothing.json()["reason"]
     assert nothing.json()["code"] == "no_undo"
 
 
@@ -160,9 +169,11 @@ def test_a_hint_is_a_legal_move_marked_with_its_source_and_counted(api):
 def test_a_practice_deal_by_number_or_public_id_is_never_ranked(api):
     c = api()
     s = c.start("freecell", 617)
-    assert s["ranked"] is False and s["deal_number"] == 617
+    assert s["ranked"] is False
+    assert s["deal_number"] == 617
     again = c.start("freecell", s["deal"])
-    assert again["deal"] == s["deal"] and again["ranked"] is False
+    assert again["deal"] == s["deal"]
+    assert again["ranked"] is False
     assert c.post("/api/sessions/", {"game": "klondike", "deal": 5}).status_code == 400
     assert c.post("/api/sessions/", {"game": "chess"}).status_code == 400
     assert c.post("/api/sessions/", {"game": "freecell", "deal": "nope"}).status_code == 400
@@ -193,7 +204,8 @@ def test_answers_carry_every_field_the_openapi_document_promises(api):
 
     s = c.start("klondike")
     required, known = promised("SessionOut")
-    assert required <= set(s) and set(s) <= known | {"deal_number"}
+    assert required <= set(s)
+    assert set(s) <= known | {"deal_number"}
     moved = c.move(s, 0, s["legal_moves"][0]["move"]).json()
     assert required <= set(moved)
     required, _ = promised("MoveObject")

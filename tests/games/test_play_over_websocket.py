@@ -44,7 +44,9 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
         assert ok
         first = await ws.receive_json_from()
         # The greeting is not an answer: its own type, so no client reads it as one.
-        assert first["type"] == "hello" and first["seq"] == 0 and "answers" not in first
+        assert first["type"] == "hello"
+        assert first["seq"] == 0
+        assert "answers" not in first
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
         after = await ws.receive_json_from()
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a"})
@@ -57,14 +59,20 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
         return after, again, refused, undone
 
     after, again, refused, undone = asyncio.run(scenario())
-    assert after["type"] == "state" and after["seq"] == 1, after
+    assert after["type"] == "state", after
+    assert after["seq"] == 1, after
     assert after["view"]["piles"]["cell:0"] != []
     assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1,
                      "answers": {"type": "move", "seq": 0, "op": None}}
     assert after["answers"] == {"type": "move", "seq": 0, "op": None}
-    assert refused["type"] == "error" and refused["error"] == "illegal_move" and refused["reason"]
-    assert refused["code"] and isinstance(refused["params"], dict)
-    assert undone["type"] == "state" and undone["seq"] == 2 and undone["undo_count"] == 1
+    assert refused["type"] == "error"
+    assert refused["error"] == "illegal_move"
+    assert refused["reason"]
+    assert refused["code"]
+    assert isinstance(refused["params"], dict)
+    assert undone["type"] == "state"
+    assert undone["seq"] == 2
+    assert undone["undo_count"] == 1
     stored = GameSession.objects.get(pk=s["id"])
     assert [t for t, _ in stored.moves] == ["8a", "u"]
     assert c.get(f"/api/sessions/{s['id']}/").json()["seq"] == 2
@@ -85,7 +93,8 @@ def test_a_reconnecting_client_resumes_from_the_last_stored_move(api):
         return hello, resumed
 
     hello, resumed = asyncio.run(scenario())
-    assert hello["seq"] == 1 and resumed["seq"] == 1
+    assert hello["seq"] == 1
+    assert resumed["seq"] == 1
     assert resumed["view"] == hello["view"]
 
 
@@ -102,7 +111,8 @@ def test_another_players_socket_is_closed_with_4403(api):
         return error, closed
 
     error, closed = asyncio.run(scenario())
-    assert error["type"] == "error" and error["error"] == "forbidden"
+    assert error["type"] == "error"
+    assert error["error"] == "forbidden"
     assert closed == {"type": "websocket.close", "code": 4403}
     assert GameSession.objects.get(pk=s["id"]).moves == []
 
@@ -157,7 +167,8 @@ def test_an_unknown_socket_address_is_closed_with_4404_not_a_server_error(api):
         return accepted, closed
 
     accepted, closed = asyncio.run(scenario())
-    assert accepted is True and closed == {"type": "websocket.close", "code": 4404}
+    assert accepted is True
+    assert closed == {"type": "websocket.close", "code": 4404}
 
 
 def test_garbage_on_the_socket_gets_an_error_and_changes_nothing(api):
@@ -214,11 +225,15 @@ def test_socket_moves_go_on_when_the_database_drops_their_connections(api):
         return first, used, dropped, token, second
 
     first, used, dropped, token, second = asyncio.run(scenario())
-    assert first["type"] == "state" and first["seq"] == 1
-    assert used >= 1 and dropped == used
-    assert second["type"] == "state" and second["seq"] == 2, second
+    assert first["type"] == "state"
+    assert first["seq"] == 1
+    assert used >= 1
+    assert dropped == used
+    assert second["type"] == "state", second
+    assert second["seq"] == 2, second
     stored = GameSession.objects.get(pk=s["id"])
-    assert [t for t, _ in stored.moves] == ["8a", token] and stored.seq == 2
+    assert [t for t, _ in stored.moves] == ["8a", token]
+    assert stored.seq == 2
 
 
 def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_refused(api):
@@ -262,10 +277,12 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         answers, sent = loop.run_until_complete(together(sockets, stale_token))
     finally:
         loop.close()
-    assert answers[0]["type"] == "error" and answers[0]["error"] == "stale_seq"
+    assert answers[0]["type"] == "error"
+    assert answers[0]["error"] == "stale_seq"
     assert answers[0]["seq"] == 2
     assert all(a["type"] == "state" and a["seq"] == 2 for a in answers[1:]), answers
-    assert 1 <= sent["statements"] < sent["rows"] and sent["rows"] >= 7
+    assert 1 <= sent["statements"] < sent["rows"]
+    assert sent["rows"] >= 7
     rows = {str(r.pk): r for r in GameSession.objects.filter(pk__in=[s["id"] for s in sessions])}
     assert [t for t, _ in rows[sessions[0]["id"]].moves] == ["8a", "8b"]
     assert all([t for t, _ in rows[s["id"]].moves] == ["8a", "8b"] for s in sessions[1:])
@@ -286,8 +303,10 @@ def test_an_old_client_can_ask_for_the_old_greeting_for_one_release(api):
         return first, after
 
     first, after = asyncio.run(scenario())
-    assert first["type"] == "state" and first["seq"] == 0
-    assert after["answers"] == {"type": "move", "seq": 0, "op": "k1"} and after["op"] == "k1"
+    assert first["type"] == "state"
+    assert first["seq"] == 0
+    assert after["answers"] == {"type": "move", "seq": 0, "op": "k1"}
+    assert after["op"] == "k1"
 
 
 def _line_to_a_searched_dead_end(key: str, seed: int) -> list[str]:
@@ -350,7 +369,8 @@ def test_a_dead_end_the_loop_had_no_time_for_is_told_after_the_answer(api, verdi
         [a for a in answers if a["type"] != "state" or a["no_legal_move"]][:1]
     assert [a["seq"] for a in answers] == list(range(1, len(tokens) + 1))
     assert verdict == {"type": "verdict", "seq": len(tokens), "no_legal_move": True}
-    assert resumed["type"] == "state" and resumed["no_legal_move"] is True
+    assert resumed["type"] == "state"
+    assert resumed["no_legal_move"] is True
     assert c.get(f"/api/sessions/{s['id']}/").json()["no_legal_move"] is True
     # The worker's findings were left on the kept table, for the next move's verdict.
     kept = tables.peek(s["id"], len(tokens))
@@ -379,7 +399,8 @@ def test_each_deferred_verdict_is_the_exact_one(api, verdicts_deferred):
             dead = answer["no_legal_move"]
             if not await ws.receive_nothing(timeout=0.3 if not dead else 0.01):
                 follow = await ws.receive_json_from()
-                assert follow["type"] == "verdict" and follow["seq"] == answer["seq"], follow
+                assert follow["type"] == "verdict", follow
+                assert follow["seq"] == answer["seq"], follow
                 dead = follow["no_legal_move"]
             said.append(dead)
         await ws.disconnect()
@@ -421,7 +442,8 @@ def test_a_flood_of_resume_frames_is_closed_and_what_it_sent_dropped_unread(api,
     finally:
         operations.get_session = real
     assert out[-1] == {"type": "websocket.close", "code": 4429}
-    assert len(out) < 25 and len(reads) < 25  # not 2,000 reads of the session
+    assert len(out) < 25
+    assert len(reads) < 25  # not 2,000 reads of the session
 
 
 @pytest.mark.django_db(transaction=True)
@@ -450,5 +472,6 @@ def test_a_client_that_waits_but_sends_too_fast_is_refused_unread_then_closed(ap
     states = [m for m in sent if m["type"] == "state"]
     refused = [m for m in sent if m.get("error") == "rate_limited"]
     assert 10 <= len(states) <= 13  # the burst (and what trickled back meanwhile)
-    assert refused and all(m["retry_after"] >= 1 for m in refused)
+    assert refused
+    assert all(m["retry_after"] >= 1 for m in refused)
     assert out[-1] == {"type": "websocket.close", "code": 4429}

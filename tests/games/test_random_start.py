@@ -33,8 +33,11 @@ def test_a_random_start_is_one_statement_and_reads_back_like_any_session(game):
         outcome = operations.start_session(player, game, "random")
     assert len(queries) == 1, [q["sql"][:80] for q in queries]
     stored = GameSession.objects.select_related("deal").get(pk=outcome.session.pk)
-    assert stored.player_id == player.pk and not stored.ranked and stored.game == game
-    assert stored.deal_id == outcome.session.deal.pk and stored.deal.date is None
+    assert stored.player_id == player.pk
+    assert not stored.ranked
+    assert stored.game == game
+    assert stored.deal_id == outcome.session.deal.pk
+    assert stored.deal.date is None
     assert outcome.session.deal.public_id == stored.deal.public_id
     assert stored.created_at == outcome.session.created_at
     assert outcome.game.cards_up == operations.get_session(stored.pk, player).game.cards_up
@@ -57,7 +60,8 @@ def test_a_random_number_that_is_todays_daily_takes_the_locked_start(monkeypatch
     player = Player.objects.create()
     outcome = operations.start_session(player, "freecell", "random")
     # As before the one statement: the daily's first attempt is the ranked one.
-    assert outcome.session.deal.pk == deal.pk and outcome.session.ranked
+    assert outcome.session.deal.pk == deal.pk
+    assert outcome.session.ranked
     assert GameSession.objects.filter(player=player).count() == 1
 
 

@@ -36,7 +36,8 @@ def test_a_ranked_attempt_cannot_be_scouted_by_any_route(api, game):
         r = c.post("/api/sessions/", {"game": game, "deal": spec})
         assert r.status_code == 409, r.content
         body = r.json()
-        assert body["error"] == "ranked_attempt_open" and body["session"] == ranked["id"]
+        assert body["error"] == "ranked_attempt_open"
+        assert body["session"] == ranked["id"]
         assert "resign" in body["reason"]
     assert GameSession.objects.filter(player_id=c.me["id"]).count() == 1
 
@@ -54,14 +55,18 @@ def test_the_scouting_line_of_play_is_refused_and_resigning_opens_practice(api):
     r = c.post(f"/api/sessions/{ranked['id']}/resign/", {"seq": 1, "op": "resign-1"})
     assert r.status_code == 200
     body = r.json()
-    assert body["status"] == "resigned" and body["ranked"] is True and body["op"] == "resign-1"
+    assert body["status"] == "resigned"
+    assert body["ranked"] is True
+    assert body["op"] == "resign-1"
     assert body["can_undo"] is False
     refused = c.move(ranked, 1, stock)
-    assert refused.status_code == 422 and refused.json()["code"] == "game_resigned"
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "game_resigned"
     assert GameSession.objects.get(pk=ranked["id"]).seq == 1
 
     practice = c.start("klondike")
-    assert practice["ranked"] is False and practice["deal"] == ranked["deal"]
+    assert practice["ranked"] is False
+    assert practice["deal"] == ranked["deal"]
     board = c.get(f"/api/leaderboards/klondike/{today().isoformat()}/").json()["entries"]
     assert [(e["session"], e["won"]) for e in board] == [(ranked["id"], False)]
 
@@ -74,13 +79,15 @@ def test_resigning_twice_answers_the_state_and_a_won_game_cannot_be_resigned(
     first = c.post(f"/api/sessions/{s['id']}/resign/", {})
     again = c.post(f"/api/sessions/{s['id']}/resign/", {})
     assert first.status_code == again.status_code == 200
-    assert again.json()["status"] == "resigned" and again.json()["repeated"] is True
+    assert again.json()["status"] == "resigned"
+    assert again.json()["repeated"] is True
 
     won = c.start("freecell", 617)
     for seq, token in enumerate(solve_freecell(617)):
         assert c.move(won, seq, token).status_code == 200
     r = c.post(f"/api/sessions/{won['id']}/resign/", {})
-    assert r.status_code == 422 and r.json()["code"] == "game_won"
+    assert r.status_code == 422
+    assert r.json()["code"] == "game_won"
     assert GameSession.objects.get(pk=won["id"]).status == "won"
 
 
@@ -89,7 +96,8 @@ def test_a_stale_resign_is_refused_and_changes_nothing(api):
     s = c.start("klondike")
     c.move(s, 0, _stock_move(s))
     r = c.post(f"/api/sessions/{s['id']}/resign/", {"seq": 0})
-    assert r.status_code == 409 and r.json()["seq"] == 1
+    assert r.status_code == 409
+    assert r.json()["seq"] == 1
     assert GameSession.objects.get(pk=s["id"]).status == "playing"
 
 
@@ -125,11 +133,15 @@ def test_resign_over_the_socket(api):
         return answer, refused
 
     answer, refused = asyncio.run(scenario())
-    assert answer["type"] == "state" and answer["status"] == "resigned" and answer["op"] == "r1"
-    assert refused["error"] == "illegal_move" and refused["code"] == "game_resigned"
+    assert answer["type"] == "state"
+    assert answer["status"] == "resigned"
+    assert answer["op"] == "r1"
+    assert refused["error"] == "illegal_move"
+    assert refused["code"] == "game_resigned"
     assert refused["op"] == "m1"
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.status == "resigned" and stored.seq == 0
+    assert stored.status == "resigned"
+    assert stored.seq == 0
 
 
 @pytest.mark.django_db(transaction=True)

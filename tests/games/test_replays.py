@@ -31,7 +31,8 @@ def test_the_owner_watches_at_once_what_they_saw_and_nothing_more(api):
     r = c.get(f"/api/sessions/{s['id']}/replay/")
     assert r.status_code == 200
     body = r.json()
-    assert len(body["steps"]) == 9 and body["steps"][0]["move"] is None
+    assert len(body["steps"]) == 9
+    assert body["steps"][0]["move"] is None
     session = GameSession.objects.select_related("deal").get(pk=s["id"])
     assert [st["move"] for st in body["steps"][1:]] == [m[0] for m in session.moves]
     last = c.get(f"/api/sessions/{s['id']}/").json()
@@ -55,8 +56,10 @@ def test_another_player_watches_a_ranked_daily_only_once_its_day_is_closed(api):
     Entry.objects.filter(date=today()).update(date=yesterday)
     close_day(yesterday.isoformat())
     r = other.get(f"/api/sessions/{s['id']}/replay/")
-    assert r.status_code == 200 and len(r.json()["steps"]) == 5
-    assert r.json()["player"] == owner.me["display_name"] and r.json()["ranked"]
+    assert r.status_code == 200
+    assert len(r.json()["steps"]) == 5
+    assert r.json()["player"] == owner.me["display_name"]
+    assert r.json()["ranked"]
     # Practice stays its player's own, closed day or not.
     assert other.get(f"/api/sessions/{practice['id']}/replay/").status_code == 404
     assert owner.get(f"/api/sessions/{practice['id']}/replay/").status_code == 200

@@ -32,7 +32,8 @@ def test_a_resign_is_one_statement_and_answers_the_row_as_stored(seq):
     assert stored.status == outcome.session.status == GameSession.RESIGNED
     assert stored.finished_at == outcome.session.finished_at is not None
     assert outcome.session.deal.public_id == stored.deal.public_id
-    assert outcome.op == "r1" and not outcome.repeated
+    assert outcome.op == "r1"
+    assert not outcome.repeated
     assert outcome.game.cards_up == stored.cards_up
 
 
@@ -40,7 +41,8 @@ def test_a_resign_retried_is_answered_as_a_repeat_and_changes_nothing():
     player, session = _started()
     first = operations.resign(session.pk, player, 0, "r1")
     again = operations.resign(session.pk, player, 0, "r1")
-    assert again.repeated and again.session.finished_at == first.session.finished_at
+    assert again.repeated
+    assert again.session.finished_at == first.session.finished_at
     assert GameSession.objects.get(pk=session.pk).finished_at == first.session.finished_at
 
 

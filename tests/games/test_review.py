@@ -54,13 +54,17 @@ def test_a_solver_line_sent_at_machine_speed_is_under_review_with_its_reasons(
     session = win(api(), solve_freecell)
     score_session(str(session.pk))
     session.refresh_from_db()
-    assert session.verified is False and session.review == "pending"
+    assert session.verified is False
+    assert session.review == "pending"
     assert {"fast_gaps", "median_gap", "first_move"} <= set(session.review_reasons)
-    assert session.signals["fast_share"] > 0.5 and session.signals["decisions"] > 20
+    assert session.signals["fast_share"] > 0.5
+    assert session.signals["decisions"] > 20
     entry = Entry.objects.get(session=session)
-    assert entry.verified is False and entry.review == "pending"
+    assert entry.verified is False
+    assert entry.review == "pending"
     row = api().get(f"/api/leaderboards/freecell/{session.deal.date}/").json()["entries"][0]
-    assert row["verified"] is False and row["review"] == "pending"
+    assert row["verified"] is False
+    assert row["review"] == "pending"
 
 
 def win_with_detours(c, solve) -> GameSession:
@@ -87,7 +91,8 @@ def test_the_same_line_at_a_persons_pace_with_detours_is_verified(api, solve_fre
     assert session.undo_count == 3
     review(session)
     session.refresh_from_db()
-    assert session.review_reasons == [] and session.verified is True, session.signals
+    assert session.review_reasons == [], session.signals
+    assert session.verified is True, session.signals
     assert session.review == ""
 
 
@@ -100,9 +105,11 @@ def test_a_win_after_a_scout_from_the_same_browser_is_under_review(api, solve_fr
     session = human_pace(win(player, solve_freecell))
     review(session)
     session.refresh_from_db()
-    assert "linked" in session.review_reasons and session.verified is False
+    assert "linked" in session.review_reasons
+    assert session.verified is False
     linked = session.signals["linked"]
-    assert [x["session"] for x in linked] == [first["id"]] and linked[0]["same"] == "device"
+    assert [x["session"] for x in linked] == [first["id"]]
+    assert linked[0]["same"] == "device"
 
 
 def test_an_operators_decision_is_not_overturned_by_a_second_check(api, solve_freecell):
@@ -112,7 +119,8 @@ def test_an_operators_decision_is_not_overturned_by_a_second_check(api, solve_fr
     session.refresh_from_db()
     review(session)
     session.refresh_from_db()
-    assert session.review == "cleared" and session.verified is True
+    assert session.review == "cleared"
+    assert session.verified is True
     assert session.review_reasons  # the signals are still shown to the operator
 
 
@@ -135,7 +143,8 @@ def test_the_review_queue_clears_and_disqualifies_with_an_audit_trail(api, solve
     queue = operator.get("/admin/games/winunderreview/").content.decode()
     assert all(str(s.pk) in queue for s in wins)
     page = operator.get(f"/admin/games/winunderreview/{wins[0].pk}/change/").content.decode()
-    assert "faster than a person" in page and "<polyline" in page
+    assert "faster than a person" in page
+    assert "<polyline" in page
     assert operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
                          {"reason": ""}).status_code == 200  # a decision needs a reason
     r = operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
@@ -219,6 +228,7 @@ def test_the_certified_line_after_a_move_and_its_undo_at_a_persons_pace_is_under
     assert session.status == "won"
     review(session)
     session.refresh_from_db()
-    assert "solver_line" in session.review_reasons and session.verified is False
+    assert "solver_line" in session.review_reasons
+    assert session.verified is False
     assert session.signals["line_share"] >= 0.95
     assert not {"fast_gaps", "median_gap", "first_move"} & set(session.review_reasons)

@@ -65,24 +65,31 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
             except (urllib.error.URLError, ConnectionError):
                 assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
                 time.sleep(0.25)
-        assert status == 200 and me["guest"] is True
+        assert status == 200
+        assert me["guest"] is True
         status, daily = b.call("GET", "/api/daily/")
-        assert status == 200 and len(daily["deals"]) == 5
+        assert status == 200
+        assert len(daily["deals"]) == 5
         for deal in daily["deals"]:
             status, s = b.call("POST", "/api/sessions/", {"game": deal["game"], "deal": "daily"})
-            assert status == 201 and s["ranked"] is True
+            assert status == 201
+            assert s["ranked"] is True
             move = s["legal_moves"][0]["move"]
             status, after = b.call("POST", f"/api/sessions/{s['id']}/moves/",
                                    {"seq": 0, "move": move})
-            assert status == 200 and after["seq"] == 1
+            assert status == 200
+            assert after["seq"] == 1
             status, again = b.call("POST", f"/api/sessions/{s['id']}/moves/",
                                    {"seq": 0, "move": move})
-            assert status == 409 and again["seq"] == 1
+            assert status == 409
+            assert again["seq"] == 1
             status, bad = b.call("POST", f"/api/sessions/{s['id']}/moves/",
                                  {"seq": 1, "move": "1h" if deal["game"] != "bakers-dozen" else "kk"})
-            assert status == 422 and bad["reason"]
+            assert status == 422
+            assert bad["reason"]
         with urllib.request.urlopen(base + "/static/admin/css/base.css", timeout=10) as r:
-            assert r.status == 200 and b"body" in r.read()
+            assert r.status == 200
+            assert b"body" in r.read()
         # Tomorrow's deals are made in the background while the site serves today's.
         days: list[tuple[str, int]] = []
         for _ in range(240):
@@ -121,9 +128,11 @@ def test_make_run_on_a_busy_port_says_who_holds_it_before_starting_anything(tmp_
     assert f"port {port} is in use by pid {os.getpid()}" in said, said
     assert "pytest" in said or sys.executable in said  # the holder's command line
     assert f"PORT={port + 1} make run" in said
-    assert "migrating" not in said and "http://127.0.0.1" not in said
+    assert "migrating" not in said
+    assert "http://127.0.0.1" not in said
     assert not (tmp_path / "site.sqlite3").exists()  # nothing was started
     bad = subprocess.run([sys.executable, "scripts/run.py"], cwd=ROOT,
                          env={**env, "PORT": "eighty"}, capture_output=True, text=True,
                          timeout=60)
-    assert bad.returncode != 0 and "PORT must be a port number" in bad.stderr
+    assert bad.returncode != 0
+    assert "PORT must be a port number" in bad.stderr

@@ -69,7 +69,8 @@ def test_a_session_stored_before_keeps_windows_scoring_replays_and_revalidates(a
     state = _play(c, r.json(), 10)
     row.refresh_from_db()
     assert state["score"] == row.score == replay(row.game, row.deal.seed, row.tokens, WINDOWS).score
-    assert row.scoring == "" and revalidate(row, None)["matches"]
+    assert row.scoring == ""
+    assert revalidate(row, None)["matches"]
     replayed = c.get(f"/api/sessions/{s['id']}/replay/").json()["steps"]
     assert replayed[-1]["score"] == row.score
 
@@ -83,4 +84,5 @@ def test_a_changed_score_is_still_caught(api: Any) -> None:
     # A new session's Windows score is not its score: re-validation says so.
     GameSession.objects.filter(pk=row.pk).update(score=windows)
     row.refresh_from_db()
-    assert windows != row.cards_up and not revalidate(row, None)["matches"]
+    assert windows != row.cards_up
+    assert not revalidate(row, None)["matches"]

@@ -46,8 +46,11 @@ def test_view_deal_alone_does_not_show_a_sealed_seed_salt_or_line(todays):
     Deal.objects.filter(pk=todays.pk).update(line=["s", "solver-line-mark"])  # to hide
     client, _ = staff("view_deal")
     page = client.get(f"/admin/games/deal/{todays.pk}/change/").content.decode()
-    assert "sealed until its day is closed" in page and todays.commitment in page
-    assert str(todays.seed) not in page and todays.salt not in page and "solver-line-mark" not in page
+    assert "sealed until its day is closed" in page
+    assert todays.commitment in page
+    assert str(todays.seed) not in page
+    assert todays.salt not in page
+    assert "solver-line-mark" not in page
     assert not AuditEntry.objects.filter(action="deal_secrets_viewed").exists()
 
 
@@ -55,9 +58,11 @@ def test_the_secrets_permission_shows_them_and_every_look_is_audited(todays):
     client, user = staff("view_deal", "view_deal_secrets")
     for _ in range(2):
         page = client.get(f"/admin/games/deal/{todays.pk}/change/").content.decode()
-        assert str(todays.seed) in page and todays.salt in page
+        assert str(todays.seed) in page
+        assert todays.salt in page
     looks = AuditEntry.objects.filter(action="deal_secrets_viewed", actor=user)
-    assert looks.count() == 2 and looks.first().data["deal"] == todays.pk
+    assert looks.count() == 2
+    assert looks.first().data["deal"] == todays.pk
 
 
 def test_once_revealed_the_seed_is_shown_to_any_staff_without_an_audit(todays):
@@ -70,7 +75,8 @@ def test_once_revealed_the_seed_is_shown_to_any_staff_without_an_audit(todays):
 def test_the_admin_cannot_change_or_delete_a_committed_deal(todays):
     client, _ = staff("view_deal", "change_deal", "delete_deal", "view_deal_secrets")
     page = client.get(f"/admin/games/deal/{todays.pk}/change/").content.decode()
-    assert 'name="seed"' not in page and 'name="_save"' not in page
+    assert 'name="seed"' not in page
+    assert 'name="_save"' not in page
     r = client.post(f"/admin/games/deal/{todays.pk}/change/", {
         "game": "klondike", "seed": "12345", "salt": "0" * 32, "commitment": "f" * 64,
         "public_id": todays.public_id, "candidate": "0"})
@@ -112,14 +118,16 @@ def test_a_future_daily_is_replaced_by_a_new_published_commitment_audited(db, ap
     operator = get_user_model().objects.create_user("replacer", password="pw-r-12345678",
                                                     is_staff=True)
     new = replace_daily("klondike", day, operator, "the seed was in a leaked log")
-    assert new.commitment != old.commitment and new.seed != old.seed
+    assert new.commitment != old.commitment
+    assert new.seed != old.seed
     assert new.candidate == old.candidate + 1
     assert verify("klondike", day, new.seed, new.salt, new.commitment)
     upcoming = api().get("/api/daily/upcoming/").json()["deals"]
     published = {(d["game"], d["date"]): d["commitment"] for d in upcoming}
     assert published[("klondike", day.isoformat())] == new.commitment
     entry = AuditEntry.objects.get(action="deal_replaced")
-    assert entry.actor == operator and entry.reason == "the seed was in a leaked log"
+    assert entry.actor == operator
+    assert entry.reason == "the seed was in a leaked log"
     assert entry.data["withdrawn"]["commitment"] == old.commitment
     assert entry.data["published"]["commitment"] == new.commitment
     with pytest.raises(DealError, match="reason"):
@@ -145,7 +153,8 @@ def test_the_admin_replaces_a_future_daily_with_change_deal(db):
     r = client.post(f"/admin/games/deal/{old.pk}/replace/", {"reason": "rotated the secret"})
     assert r.status_code == 302
     new = Deal.objects.get(game="whitehorse", date=day)
-    assert new.commitment != old.commitment and not Deal.objects.filter(pk=old.pk).exists()
+    assert new.commitment != old.commitment
+    assert not Deal.objects.filter(pk=old.pk).exists()
     assert AuditEntry.objects.filter(action="deal_replaced").count() == 1
 
 
@@ -168,7 +177,8 @@ def test_a_session_whose_deal_changed_under_it_gets_an_answer_not_a_500(api):
             cursor.execute("ALTER TABLE games_deal ENABLE TRIGGER games_deal_sealed")
     for path in (f"/api/sessions/{s['id']}/replay/", f"/api/sessions/{s['id']}/share/"):
         r = c.get(path)
-        assert r.status_code == 409 and r.json()["error"] == "record_broken", (path, r.content)
+        assert r.status_code == 409, (path, r.content)
+        assert r.json()["error"] == "record_broken", (path, r.content)
 
 
 def test_the_replay_of_a_session_on_a_sealed_daily_hides_its_face_down_cards(api, todays):
@@ -192,6 +202,7 @@ def test_the_replay_of_a_session_on_a_sealed_daily_hides_its_face_down_cards(api
     assert not AuditEntry.objects.filter(action="deal_secrets_viewed").exists()
     trusted, user = staff("view_gamesession", "view_deal", "view_deal_secrets")
     table = drawn(trusted)
-    assert ">??<" not in table and all(f">{code}<" in table for code in hidden)
+    assert ">??<" not in table
+    assert all(f">{code}<" in table for code in hidden)
     look = AuditEntry.objects.get(action="deal_secrets_viewed", actor=user)
     assert look.data["where"].startswith("replay of session")

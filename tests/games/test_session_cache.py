@@ -82,7 +82,9 @@ def test_a_guest_who_signs_up_is_the_account_player_at_once(api, player_cache_on
     r = c.post("/api/auth/signup/", {"username": "grace", "password": "correct horse 42"})
     assert r.status_code == 201
     me = c.get("/api/me/").json()
-    assert me["id"] == c.me["id"] and me["guest"] is False and me["username"] == "grace"
+    assert me["id"] == c.me["id"]
+    assert me["guest"] is False
+    assert me["username"] == "grace"
 
 
 def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_changes_nothing(api):
@@ -100,7 +102,8 @@ def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_change
     with override_settings(CACHES=down):
         r = c.post("/api/auth/signout/")
         assert r.status_code == 503, r.content
-        assert r.json()["error"] == "unavailable" and "session store" in r.json()["reason"]
+        assert r.json()["error"] == "unavailable"
+        assert "session store" in r.json()["reason"]
         assert Session.objects.filter(session_key=key).exists()  # nothing deleted
         assert c.get("/api/me/").json()["guest"] is False  # still signed in
         other = api()

@@ -64,7 +64,8 @@ def test_the_attributes_dropped_once_open_are_the_librarys_own():
     daphne = inspect.getsource(WebSocketProtocol)
     after = daphne[daphne.index("def onOpen"):]
     assert set(re.findall(r"self\.request\.(\w+)", after)) == {"path"}
-    assert "self.clean_headers" not in after and "self.application_deferred" not in after
+    assert "self.clean_headers" not in after
+    assert "self.application_deferred" not in after
 
 
 def test_the_reads_and_writes_without_a_debug_line_do_what_autobahns_do_besides():
@@ -72,7 +73,8 @@ def test_the_reads_and_writes_without_a_debug_line_do_what_autobahns_do_besides(
     fails when autobahn's do anything more."""
     received = inspect.getsource(WebSocketProtocol.dataReceived)  # autobahn.twisted's
     calls = re.findall(r"self\.(\w+)\(", received)
-    assert calls == ["_dataReceived"] and "self.log.debug(" in received
+    assert calls == ["_dataReceived"]
+    assert "self.log.debug(" in received
     sent = inspect.getsource(Autobahn.sendData)
     plain = sent[sent.index("self.transport.write(data)"):]
     plain = plain[:plain.index("def ") if "def " in plain else None]
@@ -100,7 +102,8 @@ def test_the_options_table_is_made_only_for_a_debug_line_that_is_written():
     assert 'self.log.debug("\\n{attrs}", attrs=pformat(configAttrLog))' in made
     lean = WebSocketFactory.protocol if hasattr(WebSocketFactory.protocol,
                                                 "_lean_connection_made") else lean_protocol()
-    assert ab.pformat is ws_memory._pformat and hasattr(lean, "_lean_connection_made")
+    assert ab.pformat is ws_memory._pformat
+    assert hasattr(lean, "_lean_connection_made")
     table = [("openHandshakeTimeout", 5, "Factory"), ("utf8validateIncoming", True, "P")]
     assert ws_memory._pformat(table) == pprint.pformat(table)  # a str, as autobahn's __str__
     ws_memory._connecting[0] = True
@@ -127,13 +130,15 @@ def test_a_function_option_stays_a_function_on_the_class():
         f = _as_class_attribute(accept)
         n = _as_class_attribute(3)
 
-    assert P().f("x") == "x" and P().n == 3
+    assert P().f("x") == "x"
+    assert P().n == 3
 
 
 def test_a_trimmed_queue_still_hands_over_every_message_in_order():
     async def run() -> list[object]:
         q: asyncio.Queue[object] = asyncio.Queue()
-        assert hasattr(q, "_putters") and hasattr(q, "_finished")
+        assert hasattr(q, "_putters")
+        assert hasattr(q, "_finished")
         trim_queue(q)
         assert q._putters == ()  # type: ignore[attr-defined]
         waiting = asyncio.ensure_future(q.get())  # a receive waiting before the message
@@ -207,12 +212,15 @@ def test_a_socket_through_daphne_with_the_lean_protocol(echo_server):
 
     seen, busy, code = asyncio.run(run())
     assert seen["class"] == "LeanWebSocketProtocol"
-    assert seen["handshake_left"] == [] and seen["defaults_left"] == []
+    assert seen["handshake_left"] == []
+    assert seen["defaults_left"] == []
     assert seen["options_on_instance"] == []
-    assert seen["producer"] == "_ReadPause" and seen["putters"] == "tuple"
+    assert seen["producer"] == "_ReadPause"
+    assert seen["putters"] == "tuple"
     assert seen["path"] == "/ws/echo/"
     assert seen["keys"] <= 42, seen  # the dict's table of 64 slots
-    assert busy["producer"] == "_ReadPause" and busy["handshake_left"] == []
+    assert busy["producer"] == "_ReadPause"
+    assert busy["handshake_left"] == []
     assert code == 4000
 
 

@@ -31,12 +31,16 @@ def test_a_deal_shows_its_31_face_up_cards_and_no_stock(api):
     piles = s["view"]["piles"]
     assert [len(piles[f"tableau:{i}"]) for i in range(7)] == [1, 6, 7, 8, 9, 10, 11]
     shown = [card for i in range(7) for card in piles[f"tableau:{i}"] if card]
-    assert len(shown) == 31 and "stock" not in s["view"] and "waste" not in piles
-    assert s["ranked"] is False and s["score"] == 0
+    assert len(shown) == 31
+    assert "stock" not in s["view"]
+    assert "waste" not in piles
+    assert s["ranked"] is False
+    assert s["score"] == 0
     # Every face-down card stays on the server.
     g = new_game("yukon", SEED)
     hidden = {g.layout()["tableau"][i][j] for i in range(7) for j in range(g.down[i])}
-    assert len(hidden) == 21 and not hidden & set(CARD.findall(json.dumps(s)))
+    assert len(hidden) == 21
+    assert not hidden & set(CARD.findall(json.dumps(s)))
 
 
 def test_a_group_out_of_order_moves_is_undone_and_the_line_wins(api):
@@ -50,18 +54,23 @@ def test_a_group_out_of_order_moves_is_undone_and_the_line_wins(api):
     assert r.status_code == 200, r.content
     assert r.json()["view"]["piles"]["tableau:3"][-3:] == group
     undone = c.post(f"/api/sessions/{s['id']}/undo/", {"seq": 1})
-    assert undone.status_code == 200 and undone.json()["view"] == s["view"]
+    assert undone.status_code == 200
+    assert undone.json()["view"] == s["view"]
     refused = c.move(s, 2, "s")
-    assert refused.status_code == 422 and refused.json()["code"] == "no_stock"
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "no_stock"
     seq = 2
     for token in LINE:
         r = c.move(s, seq, token)
         assert r.status_code == 200, (token, r.content)
         seq += 1
     body = r.json()
-    assert body["won"] and body["cards_up"] == 52 and body["score"] == 52  # a point a card
+    assert body["won"]
+    assert body["cards_up"] == 52
+    assert body["score"] == 52
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.status == "won" and [t for t, _ in stored.moves][:2] == ["64v3", "u"]
+    assert stored.status == "won"
+    assert [t for t, _ in stored.moves][:2] == ["64v3", "u"]
 
 
 def test_the_finish_sends_up_the_rest_once_every_card_is_face_up(api):
@@ -72,9 +81,11 @@ def test_the_finish_sends_up_the_rest_once_every_card_is_face_up(api):
         seq += 1
         if s["can_finish"]:
             break
-    assert not s["won"] and not any(None in p for p in s["view"]["piles"].values())
+    assert not s["won"]
+    assert not any(None in p for p in s["view"]["piles"].values())
     r = c.post(f"/api/sessions/{s['id']}/finish/", {"seq": seq})
-    assert r.status_code == 200 and r.json()["won"]
+    assert r.status_code == 200
+    assert r.json()["won"]
 
 
 def test_a_hint_is_one_of_the_tables_legal_moves(api):
@@ -82,7 +93,8 @@ def test_a_hint_is_one_of_the_tables_legal_moves(api):
     r = c.post(f"/api/sessions/{s['id']}/hint/")
     assert r.status_code == 200
     body = r.json()
-    assert body["hint"] in s["legal_moves"] and body["source"] == "heuristic"
+    assert body["hint"] in s["legal_moves"]
+    assert body["source"] == "heuristic"
 
 
 def test_yukon_plays_over_the_socket(api):
@@ -105,10 +117,16 @@ def test_yukon_plays_over_the_socket(api):
         return hello, answers
 
     hello, (moved, refused, undone, again) = asyncio.run(scenario())
-    assert hello["type"] == "hello" and hello["seq"] == 0
-    assert moved["type"] == "state" and moved["seq"] == 1
+    assert hello["type"] == "hello"
+    assert hello["seq"] == 0
+    assert moved["type"] == "state"
+    assert moved["seq"] == 1
     assert moved["view"]["piles"]["tableau:3"][-3:] == s["view"]["piles"]["tableau:5"][-3:]
-    assert refused["type"] == "error" and refused["error"] == "illegal_move"
-    assert undone["type"] == "state" and undone["seq"] == 2 and undone["view"] == s["view"]
-    assert again["type"] == "state" and again["seq"] == 3
+    assert refused["type"] == "error"
+    assert refused["error"] == "illegal_move"
+    assert undone["type"] == "state"
+    assert undone["seq"] == 2
+    assert undone["view"] == s["view"]
+    assert again["type"] == "state"
+    assert again["seq"] == 3
     assert [t for t, _ in GameSession.objects.get(pk=s["id"]).moves] == ["64v3", "u", "64v3"]

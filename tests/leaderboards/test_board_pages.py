@@ -30,11 +30,17 @@ def test_wins_first_then_unfinished_with_their_status_and_my_own_row(api):
         assert winner.move(s, seq, token).status_code == 200
     board = trier.get(f"/api/leaderboards/freecell/{day}/").json()
     assert [e["status"] for e in board["entries"]] == ["won", "resigned", "playing"]
-    assert board["entries"][0]["rank"] == 1 and board["total"] == 3 and board["offset"] == 0
+    assert board["entries"][0]["rank"] == 1
+    assert board["total"] == 3
+    assert board["offset"] == 0
     me = board["me"]
-    assert me["status"] == "playing" and me["rank"] is None and me["player"] == trier.me["display_name"]
+    assert me["status"] == "playing"
+    assert me["rank"] is None
+    assert me["player"] == trier.me["display_name"]
     mine = winner.get(f"/api/leaderboards/freecell/{day}/").json()["me"]
-    assert mine["rank"] == 1 and mine["won"] and mine["session"] == s["id"]
+    assert mine["rank"] == 1
+    assert mine["won"]
+    assert mine["session"] == s["id"]
     assert api().get(f"/api/leaderboards/freecell/{day}/").json()["me"] is None
 
 
@@ -49,7 +55,9 @@ def test_the_board_comes_in_pages(api):
              for i in range(4)]
     assert [p["entries"][0]["session"] for p in pages[:3]] == [e["session"] for e in whole]
     assert [p["entries"][0]["rank"] for p in pages[:3]] == [1, 2, 3]
-    assert pages[3]["entries"] == [] and all(p["total"] == 3 for p in pages)
+    assert pages[3]["entries"] == []
+    assert all(p["total"] == 3 for p in pages)
     for bad in ("offset=-1", "offset=x", "limit=0", "limit=101", "offset=10001"):
         r = c.get(f"/api/leaderboards/bakers-dozen/{day}/?{bad}")
-        assert r.status_code == 400 and r.json()["reason"], bad
+        assert r.status_code == 400, bad
+        assert r.json()["reason"], bad

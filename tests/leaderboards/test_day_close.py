@@ -77,7 +77,8 @@ def test_the_close_ranks_wins_then_unfinished_attempts_in_a_few_statements(db, p
     order = [*s["wins"][:5], s["late"], *tied, s["gone"], *s["open"]]
     assert [ranks[x.pk] for x in order] == list(range(1, 13))
     assert ranks[s["cheat"].pk] is None  # an entry, no rank
-    assert s["shown"].pk not in ranks and s["practice"].pk not in ranks
+    assert s["shown"].pk not in ranks
+    assert s["practice"].pk not in ranks
     assert GameSession.objects.get(pk=s["open"][0].pk).status == "resigned"
     assert DayClosed.objects.get(game="freecell", date=day).entries == 12
     # Set-based: the writes do not grow with the players (a late win is reviewed alone).
@@ -123,7 +124,8 @@ def test_the_rank_index_is_rebuilt_in_batches_in_the_board_order(db, past_midnig
     expected = [str(x) for x in Entry.objects.filter(game="freecell", date=day,
                                                      final_rank__isnull=False)
                 .order_by("final_rank").values_list("session_id", flat=True)]
-    assert members == expected and str(s["cheat"].pk) not in members
+    assert members == expected
+    assert str(s["cheat"].pk) not in members
 
 
 def test_an_entry_scored_while_the_index_is_rebuilt_is_kept(db, monkeypatch):
@@ -140,7 +142,8 @@ def test_an_entry_scored_while_the_index_is_rebuilt_is_kept(db, monkeypatch):
     real = index._disqualified
 
     def scored_meanwhile(game, date):
-        assert r.exists(tmp) and not r.exists(k)
+        assert r.exists(tmp)
+        assert not r.exists(k)
         index.add(meanwhile)  # as score_session does, its row committed after our reads
         return real(game, date)
 
@@ -206,8 +209,10 @@ def test_the_command_prints_each_step_as_it_goes(db, past_midnight):
     steps = ["open attempts ended", "late wins reviewed", "wins ranked",
              "unfinished attempts ranked", "rank index rebuilt"]
     found = [next(i for i, line in enumerate(lines) if step in line) for step in steps]
-    assert found == sorted(found) and all(" s)" in lines[i] for i in found)
-    assert f"{day} bakers-dozen" in out.getvalue() and "12 ranked" in out.getvalue()
+    assert found == sorted(found)
+    assert all(" s)" in lines[i] for i in found)
+    assert f"{day} bakers-dozen" in out.getvalue()
+    assert "12 ranked" in out.getvalue()
     again = StringIO()
     call_command("close_day", day.isoformat(), "--game", "bakers-dozen", stdout=again)
     assert "closed already (12 ranked)" in again.getvalue()

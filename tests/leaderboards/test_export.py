@@ -59,13 +59,16 @@ def _play_a_day(api) -> tuple[dt.date, dict[str, object]]:
 def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_result(api):
     day, who = _play_a_day(api)
     r = api().get(f"/api/export/{day.isoformat()}/")
-    assert r.status_code == 200 and r["Content-Type"] == "application/x-ndjson"
+    assert r.status_code == 200
+    assert r["Content-Type"] == "application/x-ndjson"
     body = b"".join(r.streaming_content).decode()
     lines = [json.loads(line) for line in body.splitlines()]
     deals = {d["game"]: d for d in lines if d["type"] == "deal"}
     sessions = [s for s in lines if s["type"] == "session"]
     made = set(Deal.objects.filter(date=day).values_list("game", flat=True))
-    assert set(deals) == made and made <= set(DAILY_GAMES) and len(made) == 3
+    assert set(deals) == made
+    assert made <= set(DAILY_GAMES)
+    assert len(made) == 3
     named = {s["session"] for s in sessions if s["player"] != "anonymous"}
     assert named | {who["shy_session"]} == who["sessions"]  # the practice try is not
     for s in sessions:
@@ -76,12 +79,16 @@ def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_resul
         assert s["score"] is None or g.score == s["score"], s["session"]  # games with a score
         assert all(isinstance(m[1], int) and len(m) == 2 for m in s["moves"])
     won = next(s for s in sessions if s["game"] == "freecell")
-    assert won["player"] == who["winner"]["display_name"] and won["final_rank"] == 1
-    assert won["player_id"] == who["winner"]["id"] and won["time_ms"] > 0
+    assert won["player"] == who["winner"]["display_name"]
+    assert won["final_rank"] == 1
+    assert won["player_id"] == who["winner"]["id"]
+    assert won["time_ms"] > 0
     shy = next(s for s in sessions if s["game"] == "bakers-dozen")
-    assert shy["player"] == "anonymous" and shy["player_id"] is None
+    assert shy["player"] == "anonymous"
+    assert shy["player_id"] is None
     assert who["shy"]["display_name"] not in body
-    assert shy["session"].startswith("anon-") and who["shy_session"] not in body
+    assert shy["session"].startswith("anon-")
+    assert who["shy_session"] not in body
 
 
 def test_an_anonymous_players_export_line_joins_nothing_on_any_public_route(api):
@@ -103,7 +110,8 @@ def test_an_anonymous_players_export_line_joins_nothing_on_any_public_route(api)
         r = stranger.get(route)
         assert r.status_code == 200, route
         text = r.content.decode()
-        assert line["session"] not in text and who["shy_session"] not in text, route
+        assert line["session"] not in text, route
+        assert who["shy_session"] not in text, route
     board = stranger.get(f"/api/leaderboards/bakers-dozen/{day.isoformat()}/").json()
     row = next(e for e in board["entries"] if e["player"] == who["shy"]["display_name"])
     assert row["session"] is None
@@ -129,7 +137,8 @@ def test_a_day_still_open_or_not_a_day_is_refused(api):
     c = api()
     c.start("klondike")  # today exists and is being played
     r = c.get(f"/api/export/{today().isoformat()}/")
-    assert r.status_code == 404 and "not closed" in r.json()["reason"]
+    assert r.status_code == 404
+    assert "not closed" in r.json()["reason"]
     assert c.get("/api/export/1999-01-01/").status_code == 400
     assert c.get("/api/export/2026-02-30/").status_code == 400
     assert c.get("/api/export/2099-01-01/").status_code == 404
@@ -157,4 +166,5 @@ def test_whole_days_and_whole_games_are_rate_limited(api, settings):
     assert codes == [200, 200, 429]
     # The open data counts in the same scope.
     r = c.get(f"/api/export/{today().isoformat()}/")
-    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert r.status_code == 429
+    assert int(r["Retry-After"]) > 0

@@ -72,8 +72,10 @@ def test_a_watcher_gets_the_board_presence_and_the_new_ranking_when_a_player_win
         return first, idle, busy, gone
 
     first, idle, busy, gone = asyncio.run(watch())
-    assert first["entries"] == [] and idle["playing"] == 0
-    assert busy["playing"] == 1 and gone["playing"] == 0
+    assert first["entries"] == []
+    assert idle["playing"] == 0
+    assert busy["playing"] == 1
+    assert gone["playing"] == 0
 
     async def after_win():
         board = board_socket(watcher)
@@ -121,12 +123,15 @@ def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
         latency = time.monotonic() - t0
         loop.run_until_complete(board.disconnect())
         loop.close()
-    assert pushed["entries"][0]["session"] == won["id"] and pushed["entries"][0]["won"]
+    assert pushed["entries"][0]["session"] == won["id"]
+    assert pushed["entries"][0]["won"]
     assert latency < 1.0, f"the ranking arrived {latency:.2f} s after the win"
     entry = Entry.objects.get(session_id=won["id"])
-    assert entry.time_ms == won["time_ms"] and entry.moves == won["moves"]
+    assert entry.time_ms == won["time_ms"]
+    assert entry.moves == won["moves"]
     # The worker's scoring also reviewed it: a solver's line sent at machine speed.
-    assert pushed["entries"][0]["review"] == "pending" and entry.review == "pending"
+    assert pushed["entries"][0]["review"] == "pending"
+    assert entry.review == "pending"
     assert "fast_gaps" in GameSession.objects.get(pk=won["id"]).review_reasons
 
 
@@ -157,7 +162,8 @@ def test_the_unfinished_attempts_are_pushed_as_they_change(api, monkeypatch):
     moves = [m["move"] for m in s["legal_moves"]][:2]
     assert player.move(s, 0, moves[0]).status_code == 200
     rows = loop.run_until_complete(unfinished(board, lambda e: e["moves"] == 1))
-    assert rows[0]["session"] == s["id"] and rows[0]["status"] == "playing"
+    assert rows[0]["session"] == s["id"]
+    assert rows[0]["status"] == "playing"
     state = player.get(f"/api/sessions/{s['id']}/").json()
     assert player.move(s, 1, state["legal_moves"][0]["move"]).status_code == 200
     loop.run_until_complete(unfinished(board, lambda e: e["moves"] == 2))

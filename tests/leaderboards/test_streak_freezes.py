@@ -35,7 +35,8 @@ def test_at_most_two_freezes_and_a_broken_streak_keeps_none():
     s = streak(days(*range(21)), now=D + dt.timedelta(days=20))
     assert s.freezes == FREEZES_MAX == 2
     s = streak(days(*range(21), 24), now=D + dt.timedelta(days=24))  # 21, 22 frozen, 23 not
-    assert s.frozen == days(21, 22) and (s.current, s.freezes) == (1, 0)
+    assert s.frozen == days(21, 22)
+    assert (s.current, s.freezes) == (1, 0)
 
 
 def test_today_not_yet_won_keeps_the_run():
@@ -54,8 +55,10 @@ def test_freezes_never_shorten_a_streak(won, now):
     while day in won_days:
         plain += 1
         day -= dt.timedelta(days=1)
-    assert s.current >= plain and 0 <= s.freezes <= FREEZES_MAX
-    assert s.best >= s.current and not set(s.frozen) & set(won_days)
+    assert s.current >= plain
+    assert 0 <= s.freezes <= FREEZES_MAX
+    assert s.best >= s.current
+    assert not set(s.frozen) & set(won_days)
 
 
 def test_the_profile_calendar_shows_five_weeks_with_the_won_days(api):
@@ -67,10 +70,14 @@ def test_the_profile_calendar_shows_five_weeks_with_the_won_days(api):
                                status="won", started_at=timezone.now(), cards_up=52)
     stats = c.get("/api/me/stats/").json()
     cal = stats["calendar"]
-    assert len(cal) == 35 and cal[-1]["date"] == today().isoformat()
+    assert len(cal) == 35
+    assert cal[-1]["date"] == today().isoformat()
     mine = next(d for d in cal if d["date"] == yesterday.isoformat())
-    assert mine["won"] and mine["played"] and mine["cards_up"] == 52
-    assert stats["freezes"] == 0 and stats["frozen_days"] == []
+    assert mine["won"]
+    assert mine["played"]
+    assert mine["cards_up"] == 52
+    assert stats["freezes"] == 0
+    assert stats["frozen_days"] == []
 
 
 def test_the_countdown_names_the_next_midnight_of_the_daily_time_zone(api, settings):

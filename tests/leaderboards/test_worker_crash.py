@@ -56,7 +56,8 @@ def test_killing_the_worker_during_scoring_still_gives_exactly_one_entry(
             for seq, token in enumerate(solve_freecell(s["deal_number"])):
                 r = c.move(s, seq, token)
             won = r.json()
-            assert won["won"] and not Entry.objects.exists()
+            assert won["won"]
+            assert not Entry.objects.exists()
 
             slow = _worker("slow_worker", queue, ROOT)
             workers.append(slow)

@@ -129,7 +129,8 @@ def test_with_redis_stopped_http_play_goes_on_and_live_features_return_after(sta
         for seq, token in enumerate(solution[half:], start=half):
             status, body, _ = first.move(s["id"], seq, token)
             assert status == 200, body
-        assert body["won"] and body["ranked"]
+        assert body["won"]
+        assert body["ranked"]
         late = Browser(web.base)  # a newcomer during the outage plays too
         ls = late.start("klondike", "random")
         assert late.move(ls["id"], 0, ls["legal_moves"][0]["move"])[0] == 200
@@ -139,7 +140,8 @@ def test_with_redis_stopped_http_play_goes_on_and_live_features_return_after(sta
     assert_stored_exactly(db, s["id"], solution)
     day = s["date"]
     status, board, _ = first.call("GET", f"/api/leaderboards/freecell/{day}/")
-    assert status == 200 and [e["session"] for e in board["entries"]] == [s["id"]]
+    assert status == 200
+    assert [e["session"] for e in board["entries"]] == [s["id"]]
 
     # Live features are back: a board socket gets the board and presence, a play socket plays.
     async def live() -> list[dict]:
@@ -166,7 +168,8 @@ def test_with_redis_stopped_http_play_goes_on_and_live_features_return_after(sta
                 await asyncio.sleep(0.5)
 
     messages = run_async(live())
-    assert messages[0]["type"] == "leaderboard" and messages[1]["type"] == "presence"
+    assert messages[0]["type"] == "leaderboard"
+    assert messages[1]["type"] == "presence"
     assert s["id"] in {e["session"] for e in messages[-1]["entries"]}
     # The rank index was rebuilt from PostgreSQL: both wins are in it, the outage one too.
     import redis
@@ -176,7 +179,8 @@ def test_with_redis_stopped_http_play_goes_on_and_live_features_return_after(sta
     deadline = time.monotonic() + 20
     while r.zcard(key) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert r.zcard(key) == 2 and r.zscore(key, s["id"]) is not None
+    assert r.zcard(key) == 2
+    assert r.zscore(key, s["id"]) is not None
     assert outage < 60
 
 
@@ -221,11 +225,15 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
     outage_answers, me, on_socket, after = run_async(outage())
     for status, body, headers in outage_answers:
         assert status == 503, (status, body)
-        assert body["error"] == "unavailable" and int(headers["Retry-After"]) >= 1
+        assert body["error"] == "unavailable"
+        assert int(headers["Retry-After"]) >= 1
     # Who the player is needs no database: the session and the player are read from Redis.
-    assert me[0] == 200 and me[1]["id"] == player.me["id"], me
-    assert on_socket["type"] == "error" and on_socket["error"] == "unavailable", on_socket
-    assert after["type"] == "state" and after["seq"] == len(acked) + 1, after
+    assert me[0] == 200, me
+    assert me[1]["id"] == player.me["id"], me
+    assert on_socket["type"] == "error", on_socket
+    assert on_socket["error"] == "unavailable", on_socket
+    assert after["type"] == "state", after
+    assert after["seq"] == len(acked) + 1, after
     acked.append(solution[len(acked)])
     for token in solution[len(acked):len(acked) + 10]:
         status, body, _ = player.move(s["id"], len(acked), token)

@@ -132,9 +132,11 @@ def test_a_freecell_game_is_won_over_the_socket_while_server_connections_change_
             return state
 
     final = run_async(play())
-    assert final["won"] and final["seq"] == len(solution)
+    assert final["won"]
+    assert final["seq"] == len(solution)
     stored = stored_session(stack["pg"].url, s["id"])
-    assert stored["tokens"] == solution and stored["status"] == "won"
+    assert stored["tokens"] == solution
+    assert stored["status"] == "won"
 
 
 def test_iterator_through_the_pooler_while_its_server_connection_is_taken(stack):
@@ -187,7 +189,9 @@ def test_a_database_error_on_the_socket_is_logged_with_its_request_id(stack):
                 await asyncio.sleep(0.5)
 
     refused, state = run_async(outage())
-    assert refused["type"] == "error" and refused["error"] == "unavailable", refused
-    assert state["type"] == "state" and state["seq"] == 2, state
+    assert refused["type"] == "error", refused
+    assert refused["error"] == "unavailable", refused
+    assert state["type"] == "state", state
+    assert state["seq"] == 2, state
     lines = [line for line in stack["log"].read_text().splitlines() if rid in line]
     assert any("database" in line for line in lines), lines

@@ -104,5 +104,6 @@ def test_a_killed_process_stops_counting_within_the_cutoff(two_processes):
     killed, counts = run_async(scenario())
     assert counts == [3, 1, 0], counts
     told = [(at - killed, n) for at, n in seen if at > killed]
-    assert told and told[0][1] == 1, (told, seen)  # the board was told, not only a reader
+    assert told, (told, seen)
+    assert told[0][1] == 1, (told, seen)  # the board was told, not only a reader
     assert told[0][0] < STALE + 2 * HEARTBEAT + 1, told

@@ -80,6 +80,31 @@ def readyz(base: str, query: str = "") -> int:
         return e.code
 
 
+async def _watch(url: str, origin: str, session: int, times: dict[str, float],
+                 watching: asyncio.Event, seen: list[dict]) -> None:
+    """A watcher opens the board once the site is ready again, and waits for the win;
+    a socket closed while the Sentinels still elect is opened again, as socket.js does."""
+    while "ready" not in times:
+        await asyncio.sleep(0.05)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            async with websockets.connect(url, additional_headers={"Origin": origin}) as ws:
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                watching.set()
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    seen.append(msg)
+                    if msg["type"] == "leaderboard" and any(
+                            e.get("session") == session for e in msg["entries"]):
+                        times["pushed"] = time.monotonic()
+                        return
+        except (websockets.ConnectionClosed, OSError):
+            times["watcher_reopened"] = times.get("watcher_reopened", 0) + 1
+            assert time.monotonic() < deadline, "the board's socket never stayed open"
+            await asyncio.sleep(0.5)
+
+
 def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_board(stack):
     web, group, env = stack["web"], stack["group"], stack["env"]
     assert readyz(web.base, "?worker=1") == 200
@@ -99,31 +124,6 @@ def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_b
         while await asyncio.to_thread(readyz, web.base, "?worker=1") != 200:
             await asyncio.sleep(0.1)
         times["ready"] = time.monotonic()
-
-    async def watch(watching: asyncio.Event, seen: list[dict]) -> None:
-        """A watcher opens the board once the site is ready again, and waits for the win;
-        a socket closed while the Sentinels still elect is opened again, as socket.js does."""
-        while "ready" not in times:
-            await asyncio.sleep(0.05)
-        url = f"ws://127.0.0.1:{web.port}/ws/leaderboards/freecell/{day}/"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                async with websockets.connect(
-                        url, additional_headers={"Origin": web.base}) as ws:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
-                    watching.set()
-                    while True:
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                        seen.append(msg)
-                        if msg["type"] == "leaderboard" and any(
-                                e.get("session") == s["id"] for e in msg["entries"]):
-                            times["pushed"] = time.monotonic()
-                            return
-            except (websockets.ConnectionClosed, OSError):
-                times["watcher_reopened"] = times.get("watcher_reopened", 0) + 1
-                assert time.monotonic() < deadline, "the board's socket never stayed open"
-                await asyncio.sleep(0.5)
 
     async def play(watching: asyncio.Event) -> dict:
         url = f"ws://127.0.0.1:{web.port}/ws/sessions/{s['id']}/"
@@ -146,20 +146,25 @@ def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_b
 
     async def scenario() -> tuple[dict, list[dict]]:
         watching, seen = asyncio.Event(), []
-        tasks = [asyncio.create_task(recovered()), asyncio.create_task(watch(watching, seen))]
+        board = f"ws://127.0.0.1:{web.port}/ws/leaderboards/freecell/{day}/"
+        tasks = [asyncio.create_task(recovered()), asyncio.create_task(
+            _watch(board, web.base, s["id"], times, watching, seen))]
         final = await play(watching)
         await asyncio.wait_for(asyncio.gather(*tasks), 90)
         return final, seen
 
     final, seen = run_async(scenario())
     # Every acknowledged move is stored, in order, and the game is won.
-    assert final["won"] and acked == solution
+    assert final["won"]
+    assert acked == solution
     stored = stored_session(stack["pg"].url, s["id"])
-    assert stored["tokens"] == acked and stored["status"] == "won"
+    assert stored["tokens"] == acked
+    assert stored["status"] == "won"
     # The Sentinels promoted the replica, and the site followed.
     assert group.primary_port() == group.ports["replica"]
     status, board, _ = player.call("GET", f"/api/leaderboards/freecell/{day}/")
-    assert status == 200 and s["id"] in {e.get("session") for e in board["entries"]}
+    assert status == 200
+    assert s["id"] in {e.get("session") for e in board["entries"]}
     # The win went through the broker on the new primary, not the inline fallback.
     log = stack["log"].read_text()
     assert "scoring inline" not in log, log[-3000:]
@@ -172,7 +177,8 @@ def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_b
         assert time.monotonic() < deadline, "the rank index never got the win"
         time.sleep(0.2)
     keys = [k.decode() for k in new.scan_iter(count=1000)]
-    assert keys and all(k.startswith(f"{prefix}:") for k in keys), sorted(keys)
+    assert keys, sorted(keys)
+    assert all(k.startswith(f"{prefix}:") for k in keys), sorted(keys)
     assert any(k.startswith(f"{prefix}:celery:") for k in keys), sorted(keys)
     figures = {"moves": len(solution), "killed_after_move": kill_at,
                "ready_after_s": round(times["ready"] - times["kill"], 2),

@@ -1,4 +1,4 @@
-"""Statements bound and prepared on the server (config/settings.py, DB_SERVER_BINDING), on
+"""Statements bound and prepared on the server (config/settings/services.py, DB_SERVER_BINDING), on
 a real PostgreSQL connection from the pool: parameters travel beside the statement, and a
 statement run five times on a connection is prepared there (pg_prepared_statements)."""
 

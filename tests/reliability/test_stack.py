@@ -200,7 +200,8 @@ def test_the_stack_runs_the_production_shape(stack):
     running, _ = stack
     pids = running.pids()
     assert set(pids) == {"web", "worker", "beat", "lb"}
-    assert len(pids["web"]) == 2 and all(_alive(p) for p in _all(pids))
+    assert len(pids["web"]) == 2
+    assert all(_alive(p) for p in _all(pids))
     with urllib.request.urlopen(running.base + "/", timeout=30) as r:
         assert r.status == 200
     # /metrics is never served through the balancer: each process is scraped directly.
@@ -222,7 +223,8 @@ def test_kill_9_of_a_web_process_fails_no_request_and_loses_no_move(stack):
     # The stack started another in its place.
     new = running.wait(lambda: [p for p in running.pids()["web"] if p != victim
                                 and p not in (victim,)], 30, "the web process restarted")
-    assert victim not in running.pids()["web"] and len(new) == 2
+    assert victim not in running.pids()["web"]
+    assert len(new) == 2
     running.wait(lambda: running.servers_up() == 2, 30, "both web processes up again")
 
 

@@ -17,10 +17,12 @@ def refused(response: Any, status: int, *codes: str) -> dict[str, Any]:
     assert len(response.content) < SHORT, response.content[:300]
     body = response.json()
     # request_id: the request's id (config/logs.py), on every error answer.
-    assert isinstance(body, dict) and set(body) == {"error", "reason", "request_id"}, body
+    assert isinstance(body, dict), body
+    assert set(body) == {"error", "reason", "request_id"}, body
     assert body["request_id"] == response["X-Request-ID"], body
     assert body["error"] in codes, body
-    assert isinstance(body["reason"], str) and len(body["reason"]) > 10, body
+    assert isinstance(body["reason"], str), body
+    assert len(body["reason"]) > 10, body
     return body
 
 

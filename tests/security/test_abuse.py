@@ -36,7 +36,8 @@ def test_starting_sessions_past_the_limit_is_429_with_retry_after(api):
                           ).status_code == 201  # the limit is per player
     assert [r.status_code for r in answers] == [201, 201, 201, 429, 429]
     r = answers[3]
-    assert r.json()["error"] == "rate_limited" and r.json()["reason"]
+    assert r.json()["error"] == "rate_limited"
+    assert r.json()["reason"]
     assert 1 <= int(r["Retry-After"]) <= 60
     assert GameSession.objects.filter(player_id=c.me["id"]).count() == 3
 
@@ -62,7 +63,8 @@ def test_moves_past_the_limit_are_refused_over_http_and_the_socket_and_not_store
         socket_answer = run_async(over_socket())
     assert (first.status_code, second.status_code, third.status_code) == (200, 200, 429)
     assert int(third["Retry-After"]) >= 1
-    assert socket_answer["type"] == "error" and socket_answer["error"] == "rate_limited"
+    assert socket_answer["type"] == "error"
+    assert socket_answer["error"] == "rate_limited"
     assert socket_answer["retry_after"] >= 1
     assert [t for t, _ in GameSession.objects.get(pk=s["id"]).moves] == ["8a", "u"]
 
@@ -122,7 +124,8 @@ def test_sign_in_attempts_past_the_limit_are_429_even_with_the_right_password(ap
         elsewhere = _from(api(), address + "0", "/api/auth/signin/",
                           {"username": "limited", "password": "pw-lim-12345"})
     assert [r.status_code for r in wrong] == [400, 400, 400]
-    assert right.status_code == 429 and int(right["Retry-After"]) >= 1
+    assert right.status_code == 429
+    assert int(right["Retry-After"]) >= 1
     assert right.json()["error"] == "rate_limited"
     assert signup.status_code == 429  # same address, same scope
     assert elsewhere.status_code == 200  # another address is not held back
@@ -171,9 +174,14 @@ def test_a_process_adds_its_moves_to_redis_in_steps_and_sees_the_other_processes
         sent = int(r.get(key))
         r.incrby(key, 195)  # other processes' moves
         later = [ratelimit.hit("moves", "pX") for _ in range(4)]
-    assert first == [None, None, None] and unsent == 0 and fourth is None and sent == 4
+    assert first == [None, None, None]
+    assert unsent == 0
+    assert fourth is None
+    assert sent == 4
     # 4 + 195 = 199 shared: the next step (calls 5-8) brings the total to 203, over 200.
-    assert later[:3] == [None, None, None] and later[3] is not None and later[3] >= 1
+    assert later[:3] == [None, None, None]
+    assert later[3] is not None
+    assert later[3] >= 1
 
 
 UNSAFE = [
@@ -205,7 +213,8 @@ def test_every_unsafe_api_call_without_the_csrf_token_is_refused(api):
     assert GameSession.objects.count() == before
     assert GameSession.objects.get(pk=s["id"]).moves == []
     me = c.get("/api/me/").json()
-    assert me["display_name"] == c.me["display_name"] and me["guest"]
+    assert me["display_name"] == c.me["display_name"]
+    assert me["guest"]
 
 
 def test_the_csrf_list_above_covers_every_unsafe_api_route():
@@ -219,7 +228,8 @@ def test_the_csrf_list_above_covers_every_unsafe_api_route():
             if view and any(m in view.__dict__ for m in ("post", "patch", "put", "delete")):
                 routes.add("/api/" + str(sub.pattern).split("<")[0].rstrip("/"))
     missing = {r for r in routes if not any(c.startswith(r) or r.startswith(c) for c in covered)}
-    assert routes and not missing, missing
+    assert routes, missing
+    assert not missing, missing
 
 
 def test_signing_out_through_a_plain_form_post_from_elsewhere_is_refused(api):
@@ -235,6 +245,7 @@ def test_the_schema_documents_the_csrf_rate_limit_and_outage_answers(api):
     doc = api().get("/api/schema/?format=json").json()
     start = doc["paths"]["/api/sessions/"]["post"]["responses"]
     assert {"403", "429", "503"} <= set(start)
-    assert "Retry-After" in start["429"]["headers"] and "Retry-After" in start["503"]["headers"]
+    assert "Retry-After" in start["429"]["headers"]
+    assert "Retry-After" in start["503"]["headers"]
     assert "503" in doc["paths"]["/api/daily/"]["get"]["responses"]
     assert "429" not in doc["paths"]["/api/daily/"]["get"]["responses"]

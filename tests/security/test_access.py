@@ -31,7 +31,9 @@ def test_every_session_call_on_another_players_session_is_refused_and_changes_no
     for r in answers:
         assert r.status_code == 404, r.content
         body = r.json()
-        assert body["error"] == "not_found" and "view" not in body and "seq" not in body
+        assert body["error"] == "not_found"
+        assert "view" not in body
+        assert "seq" not in body
     after = GameSession.objects.get(pk=sid)
     assert (after.moves, after.seq, after.hint_count, after.undo_count) == (
         before.moves, before.seq, before.hint_count, before.undo_count)
@@ -41,7 +43,8 @@ def test_a_session_id_that_is_not_a_uuid_is_a_plain_404(api):
     c = api()
     for sid in ["nope", "1", "' OR 1=1 --", "00000000-0000-0000-0000-000000000000"]:
         r = c.get(f"/api/sessions/{sid}/")
-        assert r.status_code == 404 and r.json()["error"] == "not_found"
+        assert r.status_code == 404
+        assert r.json()["error"] == "not_found"
 
 
 def test_admin_pages_refuse_visitors_and_signed_in_players_without_staff_rights(api):
@@ -81,7 +84,8 @@ def test_a_socket_without_the_owners_cookie_is_closed_and_moves_nothing(api):
     no_cookie = [(b"origin", b"http://testserver")]
     for headers in (other.ws_headers(), no_cookie):
         first, closed = run_async(attempt(headers))
-        assert first["type"] == "error" and first["error"] == "forbidden"
+        assert first["type"] == "error"
+        assert first["error"] == "forbidden"
         assert "view" not in first
         assert closed == {"type": "websocket.close", "code": 4403}
     assert GameSession.objects.get(pk=s["id"]).moves == []
@@ -90,7 +94,9 @@ def test_a_socket_without_the_owners_cookie_is_closed_and_moves_nothing(api):
 def test_an_unknown_api_address_is_a_json_404_and_a_bad_host_a_json_400(client, settings):
     settings.DEBUG = True  # a local run: Django's debug pages must not answer the API
     r = client.get("/api/no-such-thing/")
-    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    assert r.status_code == 404
+    assert r.json()["error"] == "not_found"
     settings.DEBUG = False
     r = client.get("/api/daily/", HTTP_HOST="evil.example")
-    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad_request"

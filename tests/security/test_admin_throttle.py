@@ -84,13 +84,16 @@ def test_the_api_tells_a_locked_out_client_when_to_come_back(api):
     assert statuses[limit - 1:] == [429] * (40 - limit + 1)
     right = _api_sign_in(guesser, address, "pw-guess-123")
     for r in (wrong[-1], right):
-        assert r.status_code == 429 and r["Content-Type"] == "application/json"
+        assert r.status_code == 429
+        assert r["Content-Type"] == "application/json"
         assert r.json()["error"] == "rate_limited"
-        assert "try again in" in r.json()["reason"] and "password" in r.json()["reason"]
+        assert "try again in" in r.json()["reason"]
+        assert "password" in r.json()["reason"]
         cool_off = settings.AXES_COOLOFF_TIME.total_seconds()
         assert 1 <= int(r["Retry-After"]) <= cool_off
     assert guesser.get("/api/me/").json()["guest"] is True  # never signed in
     elsewhere = api()
     ok = _api_sign_in(elsewhere, _address(), "pw-guess-123")
-    assert ok.status_code == 200 and ok.json()["id"] == owner.me["id"]
+    assert ok.status_code == 200
+    assert ok.json()["id"] == owner.me["id"]
     assert Player.objects.filter(pk=owner.me["id"], user__username="guessed").exists()

@@ -47,7 +47,8 @@ def test_a_deeply_nested_body_is_refused_on_start_and_on_a_move(api, body):
     refused(c.post(f"/api/sessions/{s['id']}/moves/", raw=move_body), *expected)
     assert sessions_of(c) == before
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.moves == [] and stored.seq == 0
+    assert stored.moves == []
+    assert stored.seq == 0
 
 
 def test_the_depth_limit_leaves_room_for_every_real_body(api):
@@ -128,7 +129,8 @@ def test_numbers_out_of_range_are_refused_and_nothing_moves(api, body, code):
     refused(c.post(f"/api/sessions/{s['id']}/undo/", raw=body.replace('"move": "8a"', '"x": 1')),
             400, code)
     stored = GameSession.objects.get(pk=s["id"])
-    assert stored.moves == [] and stored.seq == 0
+    assert stored.moves == []
+    assert stored.seq == 0
     # The same session still plays: nothing was left half done.
     assert c.move(s, 0, "8a").status_code == 200
 
@@ -179,7 +181,8 @@ def test_a_deal_number_that_is_not_one_is_refused(api, deal):
     c = api()
     body = refused(c.post("/api/sessions/", {"game": "freecell", "deal": deal}), 400,
                    "bad_request")
-    assert "9" * 30 not in body["reason"] and "1" * 25 not in body["reason"]
+    assert "9" * 30 not in body["reason"]
+    assert "1" * 25 not in body["reason"]
     assert sessions_of(c) == 0
 
 
@@ -262,10 +265,14 @@ def test_the_socket_refuses_the_same_input_and_stays_open(api):
     answers, binary, played = asyncio.run(scenario())
     for (name, (_, code)), answer in zip(SOCKET_FRAMES.items(), answers, strict=True):
         assert set(answer) == {"type", "error", "reason"}, (name, answer)
-        assert answer["type"] == "error" and answer["error"] == code, (name, answer)
-        assert isinstance(answer["reason"], str) and len(answer["reason"]) > 10, (name, answer)
+        assert answer["type"] == "error", (name, answer)
+        assert answer["error"] == code, (name, answer)
+        assert isinstance(answer["reason"], str), (name, answer)
+        assert len(answer["reason"]) > 10, (name, answer)
         assert len(json.dumps(answer)) < SHORT, name
-    assert binary["type"] == "error" and binary["error"] == "bad_json"
-    assert played["type"] == "state" and played["seq"] == 1, played
+    assert binary["type"] == "error"
+    assert binary["error"] == "bad_json"
+    assert played["type"] == "state", played
+    assert played["seq"] == 1, played
     stored = GameSession.objects.get(pk=s["id"])
     assert [t for t, _ in stored.moves] == ["8a"]

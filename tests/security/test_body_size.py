@@ -108,7 +108,8 @@ def test_an_oversized_chunked_body_is_413_json(api, size):
     status, content_type, body = _asgi_post(c, "/api/sessions/", chunks)
     assert status == 413, body[:300]
     assert content_type.startswith(b"application/json")
-    assert len(body) < SHORT and json.loads(body)["error"] == "too_large"
+    assert len(body) < SHORT
+    assert json.loads(body)["error"] == "too_large"
     assert sessions_of(c) == 0
 
 
@@ -120,7 +121,8 @@ def test_a_small_chunked_body_is_read_and_checked_like_any_other(api):
     assert status == 201, body[:300]
     status, _, body = _asgi_post(c, "/api/sessions/",
                                  [b'{"game": "klondike", ', b'"deal": "\\u0000"}'])
-    assert status == 400 and json.loads(body)["error"] == "bad_json", body[:300]
+    assert status == 400, body[:300]
+    assert json.loads(body)["error"] == "bad_json", body[:300]
     assert sessions_of(c) == 1
 
 

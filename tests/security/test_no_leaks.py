@@ -128,9 +128,11 @@ def test_a_klondike_table_sent_to_the_player_hides_exactly_the_hidden_cards(api)
     hidden, _ = hidden_cards(s["id"])
     shown = cards_named(s["view"])
     assert len(hidden) == 21 + 24  # 21 face down in the piles, 24 in the stock
-    assert len(shown) == 7 and not shown & hidden
+    assert len(shown) == 7
+    assert not shown & hidden
     nulls = sum(p.count(None) for p in s["view"]["piles"].values())
-    assert nulls == 21 and s["view"]["stock"] == 24
+    assert nulls == 21
+    assert s["view"]["stock"] == 24
 
 
 def test_board_and_presence_messages_carry_no_cards(api, solve_freecell):
@@ -169,5 +171,6 @@ def test_board_and_presence_messages_carry_no_cards(api, solve_freecell):
         r = f.move(fs, seq, token)
     assert r.json()["won"]
     board = c.get(f"/api/leaderboards/freecell/{day}/").json()
-    assert len(board["entries"]) == 1 and cards_named(board) == set()
+    assert len(board["entries"]) == 1
+    assert cards_named(board) == set()
     assert GameSession.objects.filter(pk=s["id"]).exists()

@@ -108,5 +108,7 @@ def test_freecell_keeps_microsoft_deal_numbers_because_nothing_is_hidden():
     """FreeCell shows every card, so its small space of public deal numbers gives nothing
     away; its dailies stay numbers any public solver knows."""
     n = daily_seed(dt.date(2030, 1, 1), "freecell", settings.DAILY_SECRET)
-    assert 1 <= n < 2**31 and "freecell" not in HIDDEN_CARD_GAMES
-    assert all(pile for pile in new_game("freecell", n).tab) and not new_game("freecell", n).stock
+    assert 1 <= n < 2**31
+    assert "freecell" not in HIDDEN_CARD_GAMES
+    assert all(pile for pile in new_game("freecell", n).tab)
+    assert not new_game("freecell", n).stock

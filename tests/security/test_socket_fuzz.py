@@ -114,7 +114,8 @@ def test_any_message_gets_a_clear_answer_and_only_acknowledged_moves_are_stored(
             answer = await ws.receive_json_from(timeout=20)
             assert answer["type"] in {"state", "error"}, answer
             if answer["type"] == "error":
-                assert isinstance(answer["reason"], str) and answer["reason"], answer
+                assert isinstance(answer["reason"], str), answer
+                assert answer["reason"], answer
                 assert answer["error"] in {"bad_json", "bad_request", "stale_seq",
                                            "illegal_move"}, answer
             else:
@@ -130,7 +131,8 @@ def test_any_message_gets_a_clear_answer_and_only_acknowledged_moves_are_stored(
             await ws.send_json_to({"type": "move", "seq": state["seq"],
                                    "move": state["legal_moves"][0]["move"]})
             after = await ws.receive_json_from(timeout=20)
-            assert after["type"] == "state" and after["seq"] == state["seq"] + 1, after
+            assert after["type"] == "state", after
+            assert after["seq"] == state["seq"] + 1, after
         await ws.disconnect()
 
     run_async(scenario())
@@ -153,6 +155,8 @@ def test_a_deeply_nested_frame_is_answered_as_bad_json(api):
         return answer, binary
 
     answer, binary = run_async(scenario())
-    assert answer["type"] == "error" and answer["error"] == "bad_json"
-    assert binary["type"] == "error" and binary["error"] == "bad_json"
+    assert answer["type"] == "error"
+    assert answer["error"] == "bad_json"
+    assert binary["type"] == "error"
+    assert binary["error"] == "bad_json"
     assert GameSession.objects.get(pk=s["id"]).moves == []

@@ -63,7 +63,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve_one(job: tuple[str, int, float, int, bool]) -> tuple[int, str, float, int, int, bool]:
+# One deal's result: seed, status, seconds, moves, states, replays as a win.
+Result = tuple[int, str, float, int, int, bool]
+
+
+def solve_one(job: tuple[str, int, float, int, bool]) -> Result:
     """(seed, status, seconds, moves, states, replays as a win) for one deal."""
     key, seed, seconds, states, cpu_clock = job
     t0 = time.process_time()
@@ -81,7 +85,7 @@ def solve_one(job: tuple[str, int, float, int, bool]) -> tuple[int, str, float, 
     return seed, r.status, cpu, len(r.moves), r.states, ok
 
 
-def _results(args: argparse.Namespace, seeds: list[int]) -> Iterator[tuple]:
+def _results(args: argparse.Namespace, seeds: list[int]) -> Iterator[Result]:
     jobs = [(args.game, s, args.budget, args.states, args.cpu) for s in seeds]
     if args.jobs <= 1:
         yield from map(solve_one, jobs)

@@ -122,7 +122,7 @@ class FreeCellDomain:
         wl, wb, wd, wc, we = self.weights
         return wl * left + wb * blocked + wd * depth + wc * len(cells) - we * empty
 
-    def successors(self, s: State) -> list[tuple[tuple[FMove, ...], State]]:
+    def successors(self, s: State) -> list[tuple[tuple[FMove, ...], State]]:  # noqa: C901  (the search's inner loop, once per node: kept in one frame)
         cols, cells, found = s
         out: list[tuple[tuple[FMove, ...], State]] = []
         nfree = self.ncells - len(cells)

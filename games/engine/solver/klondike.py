@@ -208,7 +208,7 @@ class KlondikeDomain:
             return h * 16 + int(self._rand() * self.noise)
         return h
 
-    def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
+    def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:  # noqa: C901  (the search's inner loop, once per node: kept in one frame)
         cols, downs, talon, pos, found, passes = s
         out: list[tuple[tuple[Move, ...], State]] = []
         n = len(cols)

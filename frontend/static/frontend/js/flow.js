@@ -33,7 +33,7 @@ function setState(st, state, before) {
 // A win's fair-play check runs just after the win: ask again until it has a verdict.
 function recheck(st, id, tries) {
   setTimeout(async () => {
-    let s = null;
+    let s;
     try { s = await api.getSession(id); } catch { return; }
     if (!st.s || st.s.id !== id) return;
     st.s = { ...st.s, review: s.review, active_ms: s.active_ms };
@@ -54,7 +54,7 @@ async function findSession(st, early) {
   const meta = st.meta;
   const stored = localStorage.getItem(storeKey(meta, meta.deal));
   if (stored) {
-    let session = null;
+    let session;
     const answer = early && early.stored === stored ? early.answer : null;
     try { session = await (answer ? api.read(answer) : api.getSession(stored)); } catch { session = null; }
     if (session && session.game === meta.key) return session;
@@ -65,7 +65,7 @@ async function findSession(st, early) {
   } catch (e) {
     // The deal is a daily whose ranked attempt is still open: that attempt is the table.
     if (e.status === 409 && e.body.error === 'ranked_attempt_open') {
-      let session = null;
+      let session;
       try { session = await api.getSession(e.body.session); } catch { session = null; }
       if (session) { setTimeout(() => say(st, t('ranked_open'), 'info'), 0); return session; }
     }

@@ -12,7 +12,7 @@ import { whereLost } from './lost.js';
 import { closePicker, stepPicker } from './picker.js';
 import { bindPointer } from './pointer.js';
 import { createState } from './state.js';
-import { raceFits, toggleRace } from './race.js';
+import { toggleRace } from './race.js';
 import { pileOrder } from './table.js';
 import { startTimer } from './timer.js';
 import { draw } from './view.js';

@@ -56,7 +56,7 @@ function drawCalendar(days) {
 
 // The player's own ranked wins and what the fair-play review made of each.
 async function showReviews() {
-  let r = null;
+  let r;
   try { r = await api.reviews(); } catch { return; }
   const body = document.getElementById('me-reviews');
   for (const w of r.reviews) {
