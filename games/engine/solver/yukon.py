@@ -81,7 +81,7 @@ class YukonDomain:
         wl, wd, wb, wo = self.weights
         return wl * (52 - sum(found)) + wd * sum(downs) + wb * blocked + wo * loose
 
-    def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:
+    def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:  # noqa: C901  (the search's inner loop, once per node: kept in one frame)
         cols, downs, found = s
         # Where each face-up card lies: (column, index).
         where: dict[int, tuple[int, int]] = {}
