@@ -61,8 +61,8 @@ PATH = "/api/sessions/"
 SCOPE = "sessions"  # SessionsView.rate_limit_scope (games/ratelimit.py)
 
 
-def _none(request: HttpRequest) -> None:  # the hooks called here never call it
-    return None
+def _never(request: HttpRequest) -> HttpResponse:
+    raise AssertionError("the middleware's hooks called here never go down the chain")
 
 
 @functools.cache
@@ -76,11 +76,13 @@ def _route() -> tuple[ResolverMatch, str]:
 class LeanStartMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
-        self.session = SessionMiddleware(_none)
-        self.locale = LocaleMiddleware(_none)
-        self.common = CommonMiddleware(_none)
-        self.csrf = CsrfViewMiddleware(_none)
-        self.frames = XFrameOptionsMiddleware(_none)
+        self.session = SessionMiddleware(_never)
+        self.locale = LocaleMiddleware(_never)
+        self.common = CommonMiddleware(_never)
+        self.csrf = CsrfViewMiddleware(_never)
+        self.frames = XFrameOptionsMiddleware(_never)
+        self.csrf_check = CSRFCheck(_never)  # DRF's (games/api/auth.py): a reason, not a 403
+        self.database = DatabaseUnavailableMiddleware(_never)
         self.renderer = JSONRenderer()
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
@@ -118,7 +120,11 @@ class LeanStartMiddleware:
             return None  # a first visit, or an account: Django's authentication reads it
         self.locale.process_request(request)
         self.csrf.process_request(request)
-        if CSRFCheck(_none).process_view(request, None, (), {}) is not None:
+        refused = self.csrf_check.process_view(request, _never, (), {})
+        # Its mark of a passed check would spare DRF's own check, which reads the body
+        # (unreadable JSON is refused there, before the rate limit counts the request).
+        request.__dict__.pop("csrf_processing_done", None)
+        if refused is not None:
             return None
         data = load_json(request.body)
         if not isinstance(data, dict):
@@ -150,7 +156,7 @@ class LeanStartMiddleware:
                     response["Retry-After"] = str(known[1]["retry_after"])
                 return response
             if isinstance(exc, (*DATABASE_DOWN, SessionStoreDown)):
-                answer = DatabaseUnavailableMiddleware(_none).process_exception(request, exc)
+                answer = self.database.process_exception(request, exc)
                 assert answer is not None
                 return answer  # type: ignore[return-value]
             return response_for_exception(request, exc)  # type: ignore[return-value]
