@@ -53,6 +53,7 @@ from games.api import serializers as s
 from games.api.lean import json_accepted
 from games.api.parsers import load_json
 from games.api.renderers import JSONRenderer
+from games.engine import GAMES
 from games.errors import answer_for
 from games.play import operations
 from games.play.answer import state
@@ -71,6 +72,20 @@ def _route() -> tuple[ResolverMatch, str]:
     match = resolve(PATH)
     view = match.func.cls(**match.func.view_initkwargs)  # type: ignore[attr-defined]
     return match, ", ".join(view.allowed_methods)
+
+
+def _fields(data: Any) -> dict[str, Any] | None:
+    """``StartSessionIn``'s fields from the body, None where it refuses them.  The common
+    body (a game's key, a deal given as a string or an integer, nothing else) is read here
+    as the serializer reads it; any other goes through the serializer itself."""
+    if not isinstance(data, dict):
+        return None
+    game, deal = data.get("game"), data.get("deal", "daily")
+    if (type(game) is str and game in GAMES and type(deal) in (str, int)
+            and data.keys() <= {"game", "deal"}):
+        return {"game": game, "deal": deal}
+    ser = s.StartSessionIn(data=data)
+    return dict(ser.validated_data) if ser.is_valid() else None
 
 
 class LeanStartMiddleware:
@@ -126,18 +141,15 @@ class LeanStartMiddleware:
         request.__dict__.pop("csrf_processing_done", None)
         if refused is not None:
             return None
-        data = load_json(request.body)
-        if not isinstance(data, dict):
-            return None
-        ser = s.StartSessionIn(data=data)
-        if not ser.is_valid():
+        fields = _fields(load_json(request.body))
+        if fields is None:
             return None
         player = player_cache.get(player_id)
         if player is None or player.user_id is not None or player.deleted_at is not None:
             return None
         request.user = AnonymousUser()  # type: ignore[attr-defined]
         request.resolver_match = _route()[0]
-        return player, ser.validated_data
+        return player, fields
 
     def _answer(self, request: HttpRequest, player: Any, data: dict[str, Any]) -> HttpResponse:
         """What SessionsView.post answers, its errors as PlayerAPIView and the chain give them."""

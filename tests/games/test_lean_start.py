@@ -225,3 +225,20 @@ def test_the_metrics_count_the_start_under_the_views_name(pair, drf_posts):
     before = count()
     _both(pair, drf_posts, body={"game": "freecell", "deal": 21})
     assert count() == before + 2
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "freecell", "deal": "random"}, {"game": "klondike"}, {"game": "freecell", "deal": 7},
+    {"game": "klondike", "deal": "daily", "more": [1]}, {"game": "freecell", "deal": True},
+    {"game": "freecell", "deal": None}, {"game": "freecell", "deal": 1.5}, {"deal": 1},
+    {"game": ""}, {"game": 1}, {"game": "FreeCell"}, {"game": ["freecell"]}, [], "freecell",
+    {"game": "klondike", "deal": ""}, {"game": "freecell", "deal": -3}, {"game": None},
+    {"game": "bakers-dozen", "deal": {"seed": 1}}, {"game": "freecell", "deal": 2**70},
+])
+def test_the_bodys_fields_are_read_as_the_drf_serializer_reads_them(body):
+    from games.api.serializers import StartSessionIn
+    from games.api.starts import _fields
+
+    ser = StartSessionIn(data=body) if isinstance(body, dict) else None
+    expected = dict(ser.validated_data) if ser is not None and ser.is_valid() else None
+    assert _fields(body) == expected
