@@ -59,7 +59,6 @@ from games.play import operations
 from games.play.answer import state
 
 PATH = "/api/sessions/"
-SCOPE = "sessions"  # SessionsView.rate_limit_scope (games/ratelimit.py)
 
 
 def _never(request: HttpRequest) -> HttpResponse:
@@ -67,11 +66,12 @@ def _never(request: HttpRequest) -> HttpResponse:
 
 
 @functools.cache
-def _route() -> tuple[ResolverMatch, str]:
-    """The DRF view's resolution (the metrics name the answer by it) and its Allow header."""
+def _route() -> tuple[ResolverMatch, str, str]:
+    """The DRF view's resolution (the metrics name the answer by it), its Allow header and
+    its rate limit's scope (games/ratelimit.py)."""
     match = resolve(PATH)
     view = match.func.cls(**match.func.view_initkwargs)  # type: ignore[attr-defined]
-    return match, ", ".join(view.allowed_methods)
+    return match, ", ".join(view.allowed_methods), view.rate_limit_scope
 
 
 def _fields(data: Any) -> dict[str, Any] | None:
@@ -154,7 +154,7 @@ class LeanStartMiddleware:
     def _answer(self, request: HttpRequest, player: Any, data: dict[str, Any]) -> HttpResponse:
         """What SessionsView.post answers, its errors as PlayerAPIView and the chain give them."""
         try:
-            wait = ratelimit.hit(SCOPE, f"p{player.pk}")
+            wait = ratelimit.hit(_route()[2], f"p{player.pk}")
             if wait is not None:
                 return self._throttled(wait)
             outcome = operations.start_session(player, data["game"], data["deal"],
