@@ -186,6 +186,43 @@ in turns, load average 3.7-4.0 (other work on the machine):
 
 The file costs what ``/healthz`` costs, give or take the headers it carries: what is left
 is Daphne's framing.  (An earlier run of the before code alone, load 4.7: 1.87 ms, 7.79x.)
+
+2026-12-03 afternoon, a guest's ``POST /api/sessions/`` answered by a middleware just below
+the body limit (games/api/starts.py: the session and the player from Redis, DRF's CSRF
+check, the ``sessions`` rate limit, the body read as ``StartSessionIn`` reads it, the
+one-statement start, the state written once by orjson; no URL resolution, DRF dispatch,
+messages, lazy user or lockout middleware), before (main at 1127355, an archive) and
+after, Daphne, one process, ``--only healthz,static,start --rounds 3 --seconds 18``, two
+runs, a busy machine (other work on both cores):
+
+    code     request              req/s    p50 ms   p99 ms   CPU ms/req   CPU vs /healthz
+    load average 9.5-11.4:
+    before   GET /healthz            889     7.43   186.09      0.41          1.00x
+    before   static file, 1 KB       922     6.87    49.46      0.48          1.17x
+    before   POST /api/sessions/     115    49.48   338.72      5.20         12.58x
+    after    GET /healthz          1,108     4.08    72.51      0.35          1.00x
+    after    static file, 1 KB       971     7.91    38.95      0.48          1.35x
+    after    POST /api/sessions/     160    38.21   199.96      4.38         12.39x
+    load average 7.8-9.2:
+    before   GET /healthz          1,239     3.59    78.50      0.37          1.00x
+    before   static file, 1 KB       951     4.43    95.05      0.45          1.22x
+    before   POST /api/sessions/     115    55.57   367.24      5.75         15.59x
+    after    GET /healthz          1,229     3.91    82.16      0.38          1.00x
+    after    static file, 1 KB     1,085     5.22    57.94      0.45          1.18x
+    after    POST /api/sessions/     145    45.65   216.62      4.38         11.59x
+
+(A first run of the middleware before the body was read by hand, 12 s, load 8.1-9.5: 99/s
+at 5.91 ms before, 124/s at 4.85 ms after.)  A start costs 16-24% less CPU, 4.4 ms here
+against 5.2-5.8; 300 a second from one process (3.3 ms) was not reached on this machine at
+this load: 145-160 a second.  What is left, by py-spy (``--gil``, the samples holding the
+interpreter lock) on the after code: the request's thread half of them (the start's one
+statement 14%, the session's and the player's Redis reads 10%, the state 3%, the
+middleware above and Django's handler the rest), the event loop's hand-over to that thread
+and back 14% (``ThreadPoolExecutor.submit`` waking it, ``call_soon_threadsafe`` waking the
+loop), Daphne's framing and the answer's send about 30%.  The next step is the hand-over:
+the start on the event loop, its Redis reads through an asyncio client (the site has none
+yet, config/redis_client.py) and its INSERT through the socket's asyncio driver
+(games/live/driver.py).
 """
 
 from __future__ import annotations

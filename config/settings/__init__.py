@@ -55,6 +55,9 @@ MIDDLEWARE = [
     "config.security.CSPMiddleware",  # django-csp, with the socket's origin added
     "config.errors.DatabaseUnavailableMiddleware",  # 503 + Retry-After in a DB outage
     "config.errors.BodyLimitMiddleware",  # JSON 413 for oversized API bodies, unread
+    # A guest's POST /api/sessions/ answered here, the DRF view's answer without the layers
+    # below (games/api/starts.py); every other request goes on.
+    "games.api.starts.LeanStartMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.accounts.session_life.SessionLifeMiddleware",  # renews a guest's year-long session daily
     "django.middleware.locale.LocaleMiddleware",

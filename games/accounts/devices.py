@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 
 from games.ratelimit import client_address
 
@@ -45,9 +46,13 @@ class DeviceCookieMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        value = request.COOKIES.get(DEVICE_COOKIE, "")
-        if not (16 <= len(value) <= 64 and value.isalnum()):
-            response.set_cookie(DEVICE_COOKIE, secrets.token_hex(16), max_age=_YEAR,
-                                httponly=True, samesite="Lax",
-                                secure=settings.SESSION_COOKIE_SECURE)
+        give_device_cookie(request, response)
         return response
+
+
+def give_device_cookie(request: HttpRequest, response: HttpResponseBase) -> None:
+    """The device cookie set on ``response`` unless the browser sent a sound one."""
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not (16 <= len(value) <= 64 and value.isalnum()):
+        response.set_cookie(DEVICE_COOKIE, secrets.token_hex(16), max_age=_YEAR,
+                            httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)

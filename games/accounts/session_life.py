@@ -165,6 +165,13 @@ def keep_alive(session: Any) -> None:
         session.forget_cached()  # its copy still holds the old expiry
 
 
+def renew_if_due(request: HttpRequest, response: Any) -> None:
+    """Mark a due session changed, for ``SessionMiddleware`` to save and send again."""
+    session = getattr(request, "session", None)
+    if session is not None and response.status_code < 500 and _due(session) is not None:
+        session.modified = True
+
+
 class SessionLifeMiddleware:
     """Renews a due session (after ``SessionMiddleware`` in MIDDLEWARE, so Django saves it
     and sends the cookie), and answers a ``TryLater`` that a view did not: a page or a view
@@ -175,9 +182,7 @@ class SessionLifeMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        session = getattr(request, "session", None)
-        if session is not None and response.status_code < 500 and _due(session) is not None:
-            session.modified = True
+        renew_if_due(request, response)
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:

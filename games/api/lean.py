@@ -34,8 +34,11 @@ def json_response(body: Any, status: int = 200) -> HttpResponse:
 
 def _plain(request: HttpRequest) -> bool:
     """A GET the DRF view would answer with its JSON renderer and no options."""
-    if request.method != "GET" or "format" in request.GET:
-        return False
+    return request.method == "GET" and "format" not in request.GET and json_accepted(request)
+
+
+def json_accepted(request: HttpRequest) -> bool:
+    """The request's ``Accept`` is answered by DRF's JSON renderer with no options."""
     accept = request.headers.get("Accept")
     if not accept:
         return True
