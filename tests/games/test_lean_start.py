@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,7 +47,7 @@ def drf_posts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.fixture
-def pair(api: Callable[[], Any]) -> Iterator[tuple[Any, Any]]:
+def pair(api: Callable[[], Any]) -> tuple[Any, Any]:
     """(a guest whose starts the middleware answers, a guest whose starts DRF answers)."""
     assert LEAN in settings.MIDDLEWARE
     lean = api()
@@ -55,7 +55,7 @@ def pair(api: Callable[[], Any]) -> Iterator[tuple[Any, Any]]:
         drf = api()  # its test client builds its chain now, without the middleware
     for c in (lean, drf):
         c.client.raise_request_exception = False  # a 500 is an answer to compare too
-    yield lean, drf
+    return lean, drf
 
 
 def _masked(body: Any, shape_only: bool) -> Any:
@@ -118,7 +118,8 @@ def test_a_guests_starts_and_refusals_are_the_drf_views(pair, drf_posts):
     ranked = both(body={"game": "klondike"}).json()  # "daily" by default
     assert ranked["ranked"] is True
     again = both(body={"game": "klondike", "deal": "daily"}).json()
-    assert again["error"] == "ranked_attempt_open" and again["session"] == ranked["id"]
+    assert again["error"] == "ranked_attempt_open"
+    assert again["session"] == ranked["id"]
     assert both(body={"game": "klondike", "deal": ranked["deal"]}).status_code == 409
     for refused in ({"game": "freecell", "deal": 0}, {"game": "freecell", "deal": "x" * 200},
                     {"game": "klondike", "deal": "nope"}, {"game": "klondike", "deal": 12},
@@ -168,7 +169,8 @@ def test_the_rate_limit_answers_as_drfs_throttle(pair, drf_posts, settings):
     for _ in range(2):
         _both(pair, drf_posts, body={"game": "klondike", "deal": "random"}, shape_only=True)
     limited = _both(pair, drf_posts, body={"game": "freecell", "deal": 3})
-    assert limited.status_code == 429 and limited.json()["error"] == "rate_limited"
+    assert limited.status_code == 429
+    assert limited.json()["error"] == "rate_limited"
     assert int(limited["Retry-After"]) >= 1
     # Refused bodies as the view refuses them: fields after the limit, unreadable JSON before.
     assert _both(pair, drf_posts, body={"game": "nope"}, answered_here=False).status_code == 429
@@ -198,15 +200,18 @@ def test_practice_on_a_closed_days_daily_and_a_sealed_future_deal(pair, drf_post
     drf_posts.clear()
     past_midnight()  # yesterday's daily: its day is over, its deal still open to practice
     practice = _both(pair, drf_posts, body={"game": "klondike", "deal": ranked[0]["deal"]})
-    assert practice.status_code == 201 and practice.json()["ranked"] is False
+    assert practice.status_code == 201
+    assert practice.json()["ranked"] is False
     sealed = daily.ensure_daily("klondike", daily.today() + dt.timedelta(days=1))
     refused = _both(pair, drf_posts, body={"game": "klondike", "deal": sealed.public_id})
-    assert refused.status_code == 400 and "not available yet" in refused.json()["reason"]
+    assert refused.status_code == 400
+    assert "not available yet" in refused.json()["reason"]
     today = _both(pair, drf_posts, body={"game": "klondike", "deal": "daily"})
-    assert today.json()["ranked"] is True and today.json()["date"] == daily.today().isoformat()
+    assert today.json()["ranked"] is True
+    assert today.json()["date"] == daily.today().isoformat()
 
 
-@pytest.mark.parametrize("fault, status", [(OperationalError("server closed"), 503),
+@pytest.mark.parametrize(("fault", "status"), [(OperationalError("server closed"), 503),
                                            (RuntimeError("a bug"), 500)])
 def test_a_database_outage_and_a_bug_are_answered_as_in_the_chain(pair, drf_posts,
                                                                   monkeypatch, fault, status):
