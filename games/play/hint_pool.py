@@ -404,14 +404,15 @@ def _finished(job: Job, future: Future[Any]) -> None:
                 job.pool.broken = job.pool.broken or isinstance(exc, BrokenProcessPool)
             _end(job, None, "failed")
     else:
+        # Charged before the answer is given: a player who asks again the moment it arrives
+        # must find this search already counted.
+        seconds = found.seconds if found is not None else 0.0
+        if seconds:
+            hint_budget.charge(job.player, seconds)
         with _lock:
             if found is None or found.cancelled or job.cancelled:
-                seconds = found.seconds if found is not None else 0.0
                 _end(job, HintUnavailable("hint_cancelled", "you moved on: ask again for "
                                           "this position", 1), "cancelled")
             else:
-                seconds = found.seconds
                 _end(job, found, "searched")
-    if seconds:
-        hint_budget.charge(job.player, seconds)
     _dispatch()
