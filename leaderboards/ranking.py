@@ -127,8 +127,11 @@ def _pending_rows(game: str, date: dt.date, deal_id: int, start: int, count: int
     rows = late[start:start + count]
     skip = max(0, start - len(late))
     ids = pending.page(game, date, deal_id, skip, count - len(rows))
-    found = {str(s.id): s for s in GameSession.objects.filter(id__in=ids)
-             .select_related("player", "deal").defer("legacy_moves")}
+    # The order was written a moment ago: an attempt won (or disqualified) since is shown
+    # with the wins, never also here.
+    found = {str(s.id): s for s in GameSession.objects.filter(
+        id__in=ids, ranked=True, disqualified=False).exclude(status=GameSession.WON)
+        .select_related("player", "deal").defer("legacy_moves")}
     rows += [_session_row(found[sid]) for sid in ids if sid in found]
     return len(late), rows
 

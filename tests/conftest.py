@@ -80,7 +80,8 @@ def _close_socket_db_connections() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _clean_redis_index() -> None:
-    """Rank indexes, presence sets, race progress and the kept week and all-time boards
+    """Rank indexes, presence sets, race progress, the unfinished attempts' order and the
+    kept week and all-time boards
     (with their "asked" marks) outlive a test's rolled-back rows; start each clean."""
     from django.conf import settings
 
@@ -89,7 +90,8 @@ def _clean_redis_index() -> None:
     import redis
 
     r = redis.Redis.from_url(settings.REDIS_URL)
-    for pattern in ("rank:*", "presence:*", "playing:*", "race:*", "cache:*:periods:*"):
+    for pattern in ("rank:*", "presence:*", "playing:*", "race:*", "pending:*",
+                    "cache:*:periods:*"):
         keys = list(r.scan_iter(f"{settings.REDIS_KEY_PREFIX}:{pattern}", count=1000))
         if keys:
             r.delete(*keys)

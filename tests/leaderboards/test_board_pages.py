@@ -61,3 +61,26 @@ def test_the_board_comes_in_pages(api):
         r = c.get(f"/api/leaderboards/bakers-dozen/{day}/?{bad}")
         assert r.status_code == 400, bad
         assert r.json()["reason"], bad
+
+
+def test_an_attempt_won_since_its_order_was_written_shows_once(api, settings):
+    """The unfinished attempts' order is written at most every BOARD_COUNT_SECONDS; a player
+    who wins meanwhile is on the board once, with the wins, not also among the unfinished
+    (a watcher's board listed them twice)."""
+    settings.BOARD_COUNT_SECONDS = 3600  # the order written once, then kept
+    trier, winner = api(), api()
+    _first_moves(trier, "freecell", 2)
+    s = _first_moves(winner, "freecell", 1)
+    day = s["date"]
+    before = api().get(f"/api/leaderboards/freecell/{day}/").json()["entries"]
+    assert s["id"] in {e["session"] for e in before}
+    assert len(before) == 2
+    state = winner.get(f"/api/sessions/{s['id']}/").json()
+    assert winner.post(f"/api/sessions/{s['id']}/undo/", {"seq": 1}).status_code == 200
+    for seq, token in enumerate(fc_solve(s["deal_number"]), start=state["seq"] + 1):
+        assert winner.move(s, seq, token).status_code == 200
+    board = api().get(f"/api/leaderboards/freecell/{day}/").json()
+    sessions = [e["session"] for e in board["entries"]]
+    assert sessions.count(s["id"]) == 1
+    assert board["entries"][0]["session"] == s["id"]
+    assert board["entries"][0]["won"]
