@@ -129,7 +129,7 @@ class LeanStartMiddleware:
         if not key or self.common.process_request(request) is not None:
             return None
         self.session.process_request(request)
-        session = request.session  # type: ignore[attr-defined]
+        session = request.session
         player_id = session.get(SESSION_KEY)
         if player_id is None or USER_SESSION_KEY in session:
             return None  # a first visit, or an account: Django's authentication reads it
@@ -147,7 +147,7 @@ class LeanStartMiddleware:
         player = player_cache.get(player_id)
         if player is None or player.user_id is not None or player.deleted_at is not None:
             return None
-        request.user = AnonymousUser()  # type: ignore[attr-defined]
+        request.user = AnonymousUser()
         request.resolver_match = _route()[0]
         return player, fields
 
@@ -170,8 +170,8 @@ class LeanStartMiddleware:
             if isinstance(exc, (*DATABASE_DOWN, SessionStoreDown)):
                 answer = self.database.process_exception(request, exc)
                 assert answer is not None
-                return answer  # type: ignore[return-value]
-            return response_for_exception(request, exc)  # type: ignore[return-value]
+                return answer
+            return response_for_exception(request, exc)
 
     def _throttled(self, wait: int) -> HttpResponse:
         # DRF's answer to a throttle (APIView.throttled), through the API's handler.
