@@ -52,7 +52,7 @@ def certified(game: str, count: int, first: int, seconds: float) -> list[int]:
 
 
 def _key(g: Any) -> bytes:
-    from games.engine.dead_ends import packed
+    from games.engine.positions import packed
 
     return packed(g)
 

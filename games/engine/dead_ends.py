@@ -17,6 +17,7 @@ from typing import Any
 from .cards import RANK, SUIT
 from .game import Game
 from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
+from .positions import layout, packed, position_key
 
 
 def _stock_touch(g: Game) -> Move | None:
@@ -72,21 +73,6 @@ def _no_legal_move(game: Game, moves: Iterable[Move] | None, deadline: float | N
         if deadline is not None and perf_counter() > deadline:
             return None
     return True
-
-
-def position_key(g: Game) -> tuple[Any, ...]:
-    # Columns in sorted order: no rule depends on where a column stands, so two tables that
-    # differ only by the order of their columns have the same future, and the search sees
-    # each such family once (in Baker's Dozen, shuffling tops between columns makes many).
-    return (
-        tuple(sorted(zip(map(tuple, g.tab), g.down, strict=True))),
-        tuple(g.cells),
-        tuple(g.found),
-        tuple(g.stock),
-        tuple(g.waste),
-        # With unlimited passes a recycle leads back to a known position.
-        g.redeals_used if g.redeals is not None else 0,
-    )
 
 
 def _ordered(g: Game) -> Iterator[Move]:
@@ -289,41 +275,8 @@ def _know(game: Game, key: bytes, verdict: bool, kept: Kept) -> None:
     known[key] = (verdict, kept)
 
 
-def packed(g: Game, in_place: bool = False) -> bytes:
-    """The whole position, hidden cards included, in a few dozen bytes (a table keeps many;
-    games/play/analysis_cache.py keys Redis with them): the columns, each after a byte
-    above any card's for its face-down count, then the cells, the foundations, the stock,
-    the waste and the passes used, 255 between them.  By default ``position_key``'s
-    position: columns in sorted order, the passes only when they are limited.
-    ``in_place``: the table exactly, as a move's notation names its columns."""
-    out = bytearray()
-    cols = zip(map(bytes, g.tab), g.down, strict=True)
-    for cards, down in cols if in_place else sorted(cols):
-        out.append(64 + down)
-        out += cards
-    out.append(255)
-    out += bytes(63 if c < 0 else c for c in g.cells)
-    out += bytes(g.found)
-    out.append(255)
-    out += bytes(g.stock)
-    out.append(255)
-    out += bytes(g.waste)
-    out.append(255)
-    used = g.redeals_used if in_place or g.redeals is not None else 0
-    out.append(min(used, 254))
-    return bytes(out)
-
-
-
 # A path to progress longer than this is shortened before it is kept (see ``_shortened``).
 _SHORT_PATH = 60
-
-
-def _layout(g: Game) -> tuple[Any, ...]:
-    """The table exactly, columns in place (unlike ``position_key``, two tables with the
-    same layout take the same moves)."""
-    return (tuple(map(tuple, g.tab)), tuple(g.down), tuple(g.cells), tuple(g.found),
-            tuple(g.stock), tuple(g.waste), g.redeals_used)
 
 
 def _shortened(game: Game, path: tuple[Move, ...]) -> tuple[Move, ...]:
@@ -338,10 +291,10 @@ def _shortened(game: Game, path: tuple[Move, ...]) -> tuple[Move, ...]:
     g = game.copy()
     g.history = []
     floor = game.cards_up
-    along = {_layout(g): 0}
+    along = {layout(g): 0}
     for i, move in enumerate(path, 1):
         g.apply(move)
-        along[_layout(g)] = i
+        along[layout(g)] = i
     for _ in path:
         g.undo()
     out: list[Move] = []
@@ -352,7 +305,7 @@ def _shortened(game: Game, path: tuple[Move, ...]) -> tuple[Move, ...]:
             g.apply(move)
             if g.cards_up > floor or (g.history[-1][2] == 1 and g.hides_cards):
                 return (*out, move)
-            j = along.get(_layout(g), -1)
+            j = along.get(layout(g), -1)
             g.undo()
             if j > reach:
                 reach, via = j, move

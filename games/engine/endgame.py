@@ -22,11 +22,11 @@ from .dead_ends import _idle_limit, _idle_touches, _stock_touch
 from .dead_ends import dead_end_within as dead_end_within
 from .dead_ends import no_legal_move as no_legal_move
 from .dead_ends import no_move_matters as no_move_matters
-from .dead_ends import position_key as position_key
 from .dead_ends import remember as remember
 from .dead_ends import settle as settle
 from .game import Game
 from .piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, Move
+from .positions import position_key as position_key
 
 
 def foundation_move(g: Game) -> Move | None:

@@ -3,7 +3,7 @@ worker process: every player plays the same daily, so the positions its players 
 and the searches they cost, repeat from player to player.
 
 Three kinds of entry, each keyed by the daily (game key and date: one deal), the kind and
-the whole position, hidden cards, stock order and passes included (``dead_ends.packed``):
+the whole position, hidden cards, stock order and passes included (``positions.packed``):
 
 * ``dead``: a dead-end verdict (docs/rules.md, "Dead ends") settled off the socket's loop
   (``games.play.verdicts``), with what the table may remember of it.  Keyed by
@@ -38,7 +38,7 @@ import redis
 from django.conf import settings
 
 from config import redis_client
-from games.engine import Game, dead_ends
+from games.engine import Game, positions
 from games.engine.solver import SOLVED, UNSOLVABLE, Hint, Result
 from games.engine.solver.sampling import hidden_cards
 
@@ -141,7 +141,7 @@ def counts(daily: Daily) -> dict[str, int]:
 
 def dead_end(daily: Daily | None, game: Game) -> tuple[bool, Any] | None:
     """``endgame.settle``'s answer for this position, when some table settled it before."""
-    got = _get("dead", daily, dead_ends.packed(game))
+    got = _get("dead", daily, positions.packed(game))
     if got is None:
         return None
     kept = got[1]
@@ -151,14 +151,14 @@ def dead_end(daily: Daily | None, game: Game) -> tuple[bool, Any] | None:
 
 
 def keep_dead_end(daily: Daily | None, game: Game, verdict: bool, kept: Any) -> None:
-    _put("dead", daily, dead_ends.packed(game), [verdict, kept])
+    _put("dead", daily, positions.packed(game), [verdict, kept])
 
 
 # -- full-knowledge searches ------------------------------------------------------------------
 
 def solved(daily: Daily | None, game: Game) -> Result | None:
     """A search's proof for this exact table: ``solved`` with its line, or ``unsolvable``."""
-    got = _get("solve", daily, dead_ends.packed(game, in_place=True))
+    got = _get("solve", daily, positions.packed(game, in_place=True))
     if got is None:
         return None
     return Result(got[0], list(got[1]))
@@ -166,7 +166,7 @@ def solved(daily: Daily | None, game: Game) -> Result | None:
 
 def keep_solved(daily: Daily | None, game: Game, result: Result) -> None:
     if result.status in (SOLVED, UNSOLVABLE) and not result.cancelled:
-        _put("solve", daily, dead_ends.packed(game, in_place=True),
+        _put("solve", daily, positions.packed(game, in_place=True),
              [result.status, result.moves if result.status == SOLVED else []])
 
 
@@ -177,13 +177,13 @@ def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = No
     may not find it again)."""
     from games.engine.solver import solve
 
-    start = dead_ends.packed(deal[0], in_place=True) if deal and deal[1] else None
+    start = positions.packed(deal[0], in_place=True) if deal and deal[1] else None
 
     def solve_cached(game: Game, budget: Any) -> Result:
         if game.won:
             return solve(game, budget)
         if start is not None and deal is not None \
-                and dead_ends.packed(game, in_place=True) == start:
+                and positions.packed(game, in_place=True) == start:
             return Result(SOLVED, list(deal[1]))
         found = solved(daily, game)
         if found is None:
@@ -200,7 +200,7 @@ def _hint_position(game: Game) -> bytes:
     """The table exactly and the path that led to it: a hint never goes back to a position
     of its path, so two players at one table get the same hint only after the same moves."""
     moves = bytes(x for entry in game.history for x in (*entry[0][:2], min(entry[0][2], 255)))
-    return dead_ends.packed(game, in_place=True) + hashlib.blake2b(moves, digest_size=12).digest()
+    return positions.packed(game, in_place=True) + hashlib.blake2b(moves, digest_size=12).digest()
 
 
 def hint(daily: Daily | None, game: Game) -> Hint | None:

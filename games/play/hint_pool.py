@@ -38,10 +38,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import multiprocessing
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +49,7 @@ from django.conf import settings
 
 from games.errors import HintUnavailable
 from games.play import hint_budget
-from games.play.hint_worker import _search, _start_worker
+from games.play.hint_worker import WorkerPool, _search
 
 log = logging.getLogger(__name__)
 
@@ -69,28 +68,6 @@ _GRACE_SECONDS = 5.0
 _ASK_COST = 0.05  # seconds of solver time a request counts for, in the queue's order
 
 
-class _Pool:
-    def __init__(self, workers: int, slots: int) -> None:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if ctx.get_start_method() == "forkserver":
-            ctx.set_forkserver_preload(["games.engine.solver", "games.play.hint_worker"])
-        self.workers, self.slots = workers, slots
-        self.cancel = ctx.RawArray("b", slots)
-        self.busy = ctx.RawArray("b", slots)
-        self.free = list(range(slots))
-        self.broken = False
-        self.watch, self.alive = ctx.Pipe(duplex=False)  # the workers watch for its end
-        self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
-                                            initargs=(self.cancel, self.busy, self.watch))
-
-    def close(self, wait: bool) -> None:
-        for slot in range(self.slots):
-            self.cancel[slot] = 1
-        self.executor.shutdown(wait=wait, cancel_futures=True)
-        self.alive.close()  # a worker the shutdown missed exits too
-
-
 @dataclass(eq=False)
 class Job:
     """One hint search and every request waiting for its answer."""
@@ -100,7 +77,7 @@ class Job:
     asked: float = field(default_factory=time.monotonic)
     game: Any = None  # set by ``start``: the job may run from then on
     lines: list[list[str]] = field(default_factory=list)
-    pool: _Pool | None = None
+    pool: WorkerPool | None = None
     slot: int = -1
     running: bool = False
     over: bool = False
@@ -118,7 +95,7 @@ class _Player:
 
 
 _lock = threading.Lock()
-_pool: _Pool | None = None
+_pool: WorkerPool | None = None
 _pools_started = 0
 _players: dict[str, _Player] = {}
 _waiting: list[Job] = []
@@ -237,11 +214,7 @@ def stats(player_id: object = None) -> dict[str, Any]:
 def worker_pids() -> list[int]:
     """The current pool's worker processes (to watch them, or to test a crash)."""
     pool = _pool
-    processes = getattr(pool.executor, "_processes", None) if pool is not None else None
-    try:
-        return sorted(processes or ())
-    except RuntimeError:  # the pool changed size while being read
-        return []
+    return pool.pids() if pool is not None else []
 
 
 def warm(timeout: float = 60.0) -> list[int]:
@@ -315,14 +288,14 @@ def _room_for(job: Job) -> bool:
     return True
 
 
-def _current_pool() -> tuple[_Pool, _Pool | None]:
+def _current_pool() -> tuple[WorkerPool, WorkerPool | None]:
     """The pool to use, and a broken one it replaces (to shut down outside the lock)."""
     global _pool, _pools_started
     old = _pool
     if old is not None and not old.broken and not getattr(old.executor, "_broken", False):
         return old, None
     workers = max(1, settings.HINT_WORKERS)
-    _pool = _Pool(workers, workers)
+    _pool = WorkerPool(workers, workers)
     _pools_started += 1
     return _pool, old
 

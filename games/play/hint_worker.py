@@ -1,11 +1,13 @@
-"""The worker side of the hint pool (``hint_pool``): what runs in each worker process.
-Nothing here imports Django; the pool hands each worker its shared cancel and busy bytes and
-a pipe that ends with the server."""
+"""The worker side of the hint pool (``hint_pool``): the worker processes, and what runs in
+each.  Nothing here imports Django; the pool hands each worker its shared cancel and busy
+bytes and a pipe that ends with the server."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from games.engine.solver import Budget, hint
@@ -24,6 +26,39 @@ class SlotFlag:
 
     def is_set(self) -> bool:
         return bool(self.array[self.slot])
+
+
+class WorkerPool:
+    """The worker processes and their slots in shared memory: per slot, a cancel byte the
+    server sets and a busy byte the worker sets while it searches."""
+
+    def __init__(self, workers: int, slots: int) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            ctx.set_forkserver_preload(["games.engine.solver", "games.play.hint_worker"])
+        self.workers, self.slots = workers, slots
+        self.cancel = ctx.RawArray("b", slots)
+        self.busy = ctx.RawArray("b", slots)
+        self.free = list(range(slots))
+        self.broken = False
+        self.watch, self.alive = ctx.Pipe(duplex=False)  # the workers watch for its end
+        self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
+                                            initargs=(self.cancel, self.busy, self.watch))
+
+    def close(self, wait: bool) -> None:
+        for slot in range(self.slots):
+            self.cancel[slot] = 1
+        self.executor.shutdown(wait=wait, cancel_futures=True)
+        self.alive.close()  # a worker the shutdown missed exits too
+
+    def pids(self) -> list[int]:
+        """The worker processes started so far."""
+        processes = getattr(self.executor, "_processes", None)
+        try:
+            return sorted(processes or ())
+        except RuntimeError:  # the pool changed size while being read
+            return []
 
 
 def _start_worker(cancel: Any, busy: Any, server: Any) -> None:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GAMES, Game, new_game
-from games.engine.dead_ends import packed
+from games.engine.positions import packed
 from games.engine.solver import SOLVED, Budget, hint, sampling, solve
 from games.engine.solver.registry import has_solver
 

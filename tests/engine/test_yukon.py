@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from games.engine import GAMES, Game, new_game
 from games.engine.cards import CODE, RANK, RED, SUIT
-from games.engine.dead_ends import packed
 from games.engine.piles import FOUNDATION, STOCK, WASTE
+from games.engine.positions import packed
 from games.engine.solver import SOLVED, UNSOLVABLE, Budget, solve
 from games.engine.yukon import Yukon
 

@@ -62,11 +62,10 @@ from ..game import Game
 from ..piles import FOUNDATION, STOCK, WASTE, Move
 from .klondike_autoplay import OTHER, autoplay
 from .klondike_dead import lost
+from .klondike_heuristic import KlondikeHeuristic, State
 from .klondike_schedule import DRAW3_SCHEDULE, run
 from .klondike_talon import reachable, talon_up
-from .search import Budget, Result, disorder
-
-State = tuple[tuple[bytes, ...], tuple[int, ...], bytes, int, tuple[int, ...], int]
+from .search import Budget, Result
 
 # _LAND[x]: the two cards that may land on x (one rank lower, the other colour);
 # _TWIN[x]: the other card of x's rank and colour (the other place of x's run).
@@ -76,10 +75,8 @@ _TWIN = tuple(x ^ 3 for x in range(52))
 _DOWN = tuple(bytes((d,)) for d in range(53))
 
 
-class KlondikeDomain:
-    # Heuristic weights: face-down cards, cards not home, cards above a lower card of
-    # their column; then optionally the squares of the face-down piles, kings lying on
-    # other cards, cards covering the next card of each suit, and cards in the talon.
+class KlondikeDomain(KlondikeHeuristic):
+    # Heuristic weights (their terms: :class:`.klondike_heuristic.KlondikeHeuristic`).
     weights: tuple[int, ...] = (5, 2, 1)
     # Narrow searches first: runs move between columns only when that turns a card face
     # up, empties a column or lets the card they uncover go up; cards never come back
@@ -103,7 +100,7 @@ class KlondikeDomain:
     full_share = 0.25
     restart_unit = 2_500  # states of the shortest restart; the others are multiples
     restart_full = 0.2  # the share of restarts in the full space
-    noise = 0  # heuristic noise, in 16ths of a unit (restarts only)
+    noise = 0
     root_autoplay = True  # hints turn it off when it would only undo the player's move
     safe_up = True  # safe cards up by themselves after each move; off, only to check that
     # The full search's move filters (see the pruning notes); off, only to check them.
@@ -169,44 +166,6 @@ class KlondikeDomain:
 
     def is_won(self, s: State) -> bool:
         return sum(s[4]) == 52
-
-    def heuristic(self, s: State) -> int:
-        cols, downs, talon, _, found, _ = s
-        info = self._colinfo
-        blocked = 0
-        for c in cols:
-            if c:
-                b = info.get(c)
-                if b is None:
-                    b = info[c] = disorder(c)
-                blocked += b
-        w = self.weights
-        h = w[0] * sum(downs) + w[1] * (52 - sum(found)) + w[2] * blocked
-        if len(w) > 3:
-            w = (*w, 0, 0, 0, 0)
-            # Deep piles of face-down cards cost more than the same number spread out.
-            if w[3]:
-                h += w[3] * sum(d * d for d in downs)
-            if w[4]:
-                # Kings lying on other cards: each waits for an empty column.
-                h += w[4] * sum(1 for c in cols for x in c[1:] if x >= 48)
-            if w[5]:
-                # Cards covering the next card each suit needs.
-                for su in range(4):
-                    r = found[su]
-                    if r < 13:
-                        x = r * 4 + su
-                        for c in cols:
-                            i = c.find(x)
-                            if i >= 0:
-                                h += w[5] * (len(c) - 1 - i)
-                                break
-            # Cards still in the stock and waste: out there they only wait their turn.
-            h += w[6] * len(talon)
-        if self.noise:
-            # Restarts break ties and near-ties at random: another order, another dive.
-            return h * 16 + int(self._rand() * self.noise)
-        return h
 
     def successors(self, s: State) -> list[tuple[tuple[Move, ...], State]]:  # noqa: C901  (the search's inner loop, once per node: kept in one frame)
         cols, downs, talon, pos, found, passes = s
