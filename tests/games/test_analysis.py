@@ -21,20 +21,24 @@ from leaderboards.tasks import close_day
 
 
 def losing_line(deal: int) -> list[str]:
-    """Four cards of one column into the four cells, then a move after which the solver
-    proves no win is left: a lost game made on purpose from a winnable deal."""
-    for col in "12345678":
+    """Four cards into the four cells (one column's, else two columns' two each), then a
+    move after which the solver proves no win is left: a lost game made on purpose from a
+    winnable deal, whichever deal the day gives."""
+    fills = [[col] * 4 for col in "12345678"] + [
+        [a, a, b, b] for a in "12345678" for b in "12345678" if a != b]
+    for cols in fills:
         g = new_game("freecell", deal)
+        cells = [c + cell for c, cell in zip(cols, "abcd", strict=True)]
         try:
-            for cell in "abcd":
-                g.play(col + cell)
+            for token in cells:
+                g.play(token)
         except IllegalMove:
             continue
         for move in list(seen.state(g)["legal_moves"]):
             after = g.copy()
             after.play(move["move"])
             if solve(after, Budget(2)).status == UNSOLVABLE:
-                return [col + cell for cell in "abcd"] + [move["move"]]
+                return [*cells, move["move"]]
     raise AssertionError(f"no quick way to lose deal {deal} found")
 
 
