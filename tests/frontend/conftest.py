@@ -234,7 +234,7 @@ class Table:
 
     def drag(self, src: Any, dest_pile: str) -> None:
         self.settle()
-        box = src.bounding_box()
+        box = self.box(src)
         dest = self.pile(dest_pile)
         last = dest.locator(".card").last
         target = (last if last.count() else dest).bounding_box()
@@ -247,10 +247,21 @@ class Table:
             m.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
         m.up()
 
+    def box(self, card: Any) -> Any:
+        """Where a card shows, once it does: a table drawn again (a state arriving, the
+        connection's notice) replaces its cards, and a box asked for in between is none."""
+        card.wait_for(state="visible", timeout=10000)
+        for _ in range(50):
+            box = card.bounding_box()
+            if box is not None:
+                return box
+            self.page.wait_for_timeout(100)
+        raise AssertionError(f"{card} never showed")
+
     def tap(self, card: Any) -> None:
         """Tap a card where it shows: near its top edge (lower cards may cover the rest)."""
         self.settle()
-        box = card.bounding_box()
+        box = self.box(card)
         card.click(position={"x": box["width"] / 2, "y": min(10, box["height"] / 4)})
 
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
