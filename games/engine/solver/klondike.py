@@ -65,7 +65,7 @@ from .klondike_dead import lost
 from .klondike_heuristic import KlondikeHeuristic, State
 from .klondike_schedule import DRAW3_SCHEDULE, run
 from .klondike_talon import reachable, talon_up
-from .search import Budget, Result
+from .search import Budget, Result, replay_tokens
 
 # _LAND[x]: the two cards that may land on x (one rank lower, the other colour);
 # _TWIN[x]: the other card of x's rank and colour (the other place of x's run).
@@ -307,13 +307,7 @@ class KlondikeDomain(KlondikeHeuristic):
                             len(g.waste), tuple(g.found), g.redeals_used), (move,))[1]
 
     def tokens(self, path: list[tuple[Move, ...]]) -> list[str]:
-        g = self.game.copy()
-        out: list[str] = []
-        for edge in [self.initial_moves, *path]:
-            for m in edge:
-                out.append(g.notation(m))
-                g.apply(m)
-        return out
+        return replay_tokens(self.game, self.initial_moves, path)
 
     # -- helpers ---------------------------------------------------------------------------
     def _child(self, s: State, edge: tuple[Move, ...]) -> tuple[tuple[Move, ...], State]:

@@ -60,6 +60,19 @@ def resume_collector() -> None:
             gc.enable()
 
 
+def replay_tokens(game: Any, initial_moves: tuple[Move, ...],
+                  path: list[tuple[Move, ...]]) -> list[str]:
+    """The tokens of a found line: ``initial_moves`` then each edge of ``path``, played on a
+    copy of ``game`` (a token is written on the table it is played from)."""
+    g = game.copy()
+    out: list[str] = []
+    for edge in [initial_moves, *path]:
+        for m in edge:
+            out.append(g.notation(m))
+            g.apply(m)
+    return out
+
+
 class Domain(Protocol):
     """What a game's solver provides to the framework."""
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..game import Game
 from ..piles import FOUNDATION, Move
-from .search import disorder
+from .search import disorder, replay_tokens
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...]]
 
@@ -123,13 +123,7 @@ class YukonDomain:
         return out
 
     def tokens(self, path: list[tuple[Move, ...]]) -> list[str]:
-        g = self.game.copy()
-        out: list[str] = []
-        for edge in [self.initial_moves, *path]:
-            for m in edge:
-                out.append(g.notation(m))
-                g.apply(m)
-        return out
+        return replay_tokens(self.game, self.initial_moves, path)
 
     def _child(self, s: State, m: Move) -> tuple[tuple[Move, ...], State]:
         cols = list(s[0])
