@@ -87,6 +87,15 @@ class Stack:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what}")
 
+    def web_answers(self, i: int) -> bool:
+        """Web process i answers /healthz on its own port (the stack puts web i on PORT+1+i)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port + 1 + i}/healthz",
+                                        timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
     def servers_up(self) -> int:
         """Web servers the balancer counts as up (its Prometheus exporter)."""
         url = f"http://127.0.0.1:{self.port + 404}/metrics"
@@ -238,6 +247,10 @@ def test_a_rolling_restart_fails_no_request_and_loses_no_move(stack):
             os.kill(pid, signal.SIGTERM)
             running.wait(lambda i=i, pid=pid: running.pids()["web"][i] != pid, 30,
                          f"web {i + 1} replaced")
+            # The balancer still counts the old process up until its checks see it gone, so
+            # its count alone can send the next SIGTERM while no process listens on this
+            # port: the new process must answer first.
+            running.wait(lambda i=i: running.web_answers(i), 60, f"web {i + 1} answering")
             running.wait(lambda: running.servers_up() == 2, 30, "the new web process up")
 
     load, players, stops = _play_through(running, operate, 3000)
