@@ -186,7 +186,7 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
     from django.test import Client
     from django.urls import include, path
 
-    from games.daily import ensure_daily, load_certifier, today
+    from games.daily.deals import ensure_daily, load_certifier, today
     from games.engine import DAILY_GAMES
     from games.models import Deal, GameSession
     from leaderboards import closing, index, pending, periods, ranking, stats

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> i
     django.setup()
     import seed_day  # bench/seed_day.py, beside this file
 
-    from games.daily import ensure_daily, load_certifier, today
+    from games.daily.deals import ensure_daily, load_certifier, today
     from games.engine import DAILY_GAMES
 
     certifier = load_certifier()

@@ -3,12 +3,12 @@
     python bench/difficulty.py                       # 35 dates from 2027-01-01, every daily game
     python bench/difficulty.py --days 10 --games freecell klondike
 
-Each game's candidate dailies are certified exactly as ``games.daily.ensure_daily`` does
+Each game's candidate dailies are certified exactly as ``games.daily.deals.ensure_daily`` does
 (``load_certifier()``, the settings' ``SOLVER_BUDGET_SECONDS`` per candidate and
 ``MAX_CANDIDATES``), from ``daily_seed(date, game, SECRET, candidate)`` over consecutive
 dates with the fixed test secret below, so a run sees the deals a site with that secret
 would publish.  Effort per move is the winning search's positions over par, the number
-``games/medals.py difficulty()`` compares with the class's ``effort_per_move = (easy,
+``games/daily/medals.py difficulty()`` compares with the class's ``effort_per_move = (easy,
 hard)``.  Proposed thresholds are the sample's tertiles (at most the lower one is easy,
 above the upper one hard, so about a third each), to two significant figures.  The
 effort is a count of positions, not a time, so it does not depend on the machine's load
@@ -57,15 +57,15 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from games.daily import MAX_CANDIDATES, load_certifier  # noqa: E402
+from games.daily.deals import MAX_CANDIDATES, load_certifier  # noqa: E402
+from games.daily.medals import EASY, HARD, MEDIUM  # noqa: E402
 from games.engine import DAILY_GAMES, GAMES  # noqa: E402
-from games.medals import EASY, HARD, MEDIUM  # noqa: E402
 
 SECRET = "bench-difficulty"  # fixed, so that runs are comparable
 
 
 def label(per_move: float, thresholds: tuple[float, float]) -> str:
-    # The same comparison as games/medals.py difficulty(), with thresholds given.
+    # The same comparison as games/daily/medals.py difficulty(), with thresholds given.
     easy, hard = thresholds
     return EASY if per_move <= easy else MEDIUM if per_move <= hard else HARD
 

@@ -146,3 +146,47 @@ def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloo
             proc.terminate()
         for proc in sites + echoes:
             proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def balancer(ports: list[int], name: str) -> Iterator[tuple[int, int]]:
+    """HAProxy with the production configuration (deploy/haproxy.cfg) in front of ``ports``:
+    its port and pid, once it counts every server up.  The servers are written into a copy of
+    the file (the running ones come from Docker's DNS or ``make stack``'s runtime API)."""
+    import shutil
+    import tempfile
+    import urllib.request
+
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        raise SystemExit("haproxy is not installed (Debian: apt-get install haproxy)")
+    folder = Path(tempfile.mkdtemp(prefix=f"bench-lb-{name}-"))
+    config = folder / "haproxy.cfg"
+    config.write_text((ROOT / "deploy/haproxy.cfg").read_text() + "".join(
+        f"    server {name}{i} 127.0.0.1:{port}\n" for i, port in enumerate(ports)))
+    port, stats = free_port(), free_port()
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    env = {**os.environ, "LB_BIND": f"127.0.0.1:{port}", "LB_STATS_BIND": f"127.0.0.1:{stats}",
+           "LB_ADMIN_SOCKET": str(folder / "admin.sock"),
+           "LB_MAXCONN": str(max(256, (hard - 100) // 2)) if hard < 40100 else "20000"}
+    env.pop("LB_WEB_DNS", None)
+    proc = subprocess.Popen([haproxy, "-f", str(config)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(port, proc)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # every server checked up (rise 2)
+            with urllib.request.urlopen(f"http://127.0.0.1:{stats}/metrics", timeout=5) as r:
+                up = sum(1 for line in r.read().decode().splitlines()
+                         if line.startswith('haproxy_server_status{proxy="web"')
+                         and 'state="UP"' in line and line.endswith(" 1"))
+            if up == len(ports):
+                break
+            time.sleep(0.2)
+        else:
+            raise SystemExit(f"the {name} balancer did not count its servers up in 30 s")
+        yield port, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,11 +1,11 @@
 """How often the fair-play review flags a win, by who plays it: paced models of people
-against scripts, on real winning lines (games/review.py, docs/rules.md "Fair play").
+against scripts, on real winning lines (games/fairplay/review.py, docs/rules.md "Fair play").
 
 Each deal is a real one the solver won: its line is the certified line the review knows.
 People play a line of their own (``own_line``) at a person's pace; scripts play the
 certified line at machine speed, or paced like a fast person with a prefix (a move and its
 undo), with undone detours, or as it is.  The review's timing signals, its line share by
-position (games/line_share.py) and its thresholds (settings.REVIEW) give the verdict.  People are modelled, not
+position (games/fairplay/line_share.py) and its thresholds (settings.REVIEW) give the verdict.  People are modelled, not
 recorded: think times drawn from a log-normal around a median, with runs of quick obvious
 moves, and a first look at the table before the first move.  The figures say how far the
 thresholds sit from each model; a real player's pace is its own.
@@ -43,12 +43,12 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from games import line_share  # noqa: E402
 from games.engine import HIDDEN_CARD_GAMES, new_game  # noqa: E402
 from games.engine.piles import STOCK  # noqa: E402
 from games.engine.solver import SOLVED, Budget, solve, solve_deal  # noqa: E402
+from games.fairplay import line_share  # noqa: E402
+from games.fairplay.review import timing, verdict  # noqa: E402
 from games.models import Deal, GameSession  # noqa: E402
-from games.review import timing, verdict  # noqa: E402
 
 # name: (first look seconds (low, high), median think s, spread, share of quick runs,
 # quick run ms (low, high))

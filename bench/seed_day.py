@@ -174,13 +174,13 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
          rng_seed: int = 2026, games: dict[str, int] | None = None,
          all_moves: bool = False) -> dict[str, float]:
     """Seed ``sessions`` ranked sessions (and practice beside them) on ``day``'s deals, which
-    must exist with their lines (``games.daily.ensure_daily``), shared among ``games`` (out
+    must exist with their lines (``games.daily.deals.ensure_daily``), shared among ``games`` (out
     of 100; GAMES by default).  Runs in the Django process for the templates, then on raw
     connections for the rows.  Returns phase seconds."""
     games = games or GAMES
     import psycopg
 
-    from games.days import day_start
+    from games.daily.days import day_start
     from games.engine import DAILY_GAMES
     from games.models import Deal
     from leaderboards.keys import sort_key_sql

@@ -11,7 +11,8 @@ Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_
 if missing), REDIS_URL (default redis://127.0.0.1:6379/0).  A player whose game reaches
 --restart-after moves (or ends) starts a new deal over HTTP, outside the timed moves (its
 server CPU is counted with the moves).  ``--processes N`` runs N site and N echo processes,
-each player sticking to one.
+each player sticking to one; ``--balancer`` puts each side's processes behind its own HAProxy
+(deploy/haproxy.cfg), as production runs them.
 
 Results: bench/RESULTS.md.
 """
@@ -34,6 +35,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from processes import (  # noqa: E402
+    balancer,
     cpu_seconds,
     loop_options,
     others_cpu_seconds,
@@ -259,7 +261,8 @@ async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[
     zero = {"postgres": 0.0, "redis": 0.0, "client": 0.0}
     print(f"\n{args.players} clients, {args.seconds:.0f} s each in {args.rounds} turn(s), "
           f"game {args.game}, "
-          f"{args.moves} moves, {args.processes} server process(es) each side, "
+          f"{args.moves} moves, {args.processes} server process(es) each side"
+          f"{' behind HAProxy' if args.balancer else ''}, "
           f"{verdicts[0]} verdict messages")
     moves = summary("validated + stored moves", play_lat, play_seconds)
     bare = summary("bare Daphne echo", echo_lat, echo_seconds)
@@ -290,11 +293,21 @@ def main() -> None:
                          "the stock included, as a person plays (default table)")
     ap.add_argument("--processes", type=int, default=1,
                     help="Daphne processes for the site, and as many for the echo (default 1)")
+    ap.add_argument("--balancer", action="store_true",
+                    help="the production shape: each side's processes behind its own HAProxy "
+                         "(deploy/haproxy.cfg), the clients connecting to the balancer; the "
+                         "balancer's CPU is counted with its side's")
     ap.add_argument("--log", help="write the servers' output to this file")
     loop_options(ap)
     args = ap.parse_args()
     with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (site_ports, echo_ports, site_pids, echo_pids):
-        asyncio.run(run(args, site_ports, echo_ports, site_pids, echo_pids))
+        if not args.balancer:
+            asyncio.run(run(args, site_ports, echo_ports, site_pids, echo_pids))
+            return
+        with balancer(site_ports, "site") as (site_lb, site_lb_pid), \
+                balancer(echo_ports, "echo") as (echo_lb, echo_lb_pid):
+            asyncio.run(run(args, [site_lb], [echo_lb], [*site_pids, site_lb_pid],
+                            [*echo_pids, echo_lb_pid]))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 clients (and the schemathesis tests) find them documented:
 
 - 403 on unsafe calls without the CSRF token;
-- 429 with ``Retry-After`` where a rate limit applies (games/ratelimit.py): a view's own
+- 429 with ``Retry-After`` where a rate limit applies (games/fairplay/ratelimit.py): a view's own
   ``rate_limit_scope``, and the limit on new guests wherever a first visit makes one
   (a view with ``makes_guest``: ``GET /api/me/`` among them);
 - 503 with ``Retry-After`` while the database is unavailable (config/errors.py).

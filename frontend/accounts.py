@@ -28,10 +28,10 @@ from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 
-from games import ratelimit
 from games.accounts import recovery, verification
 from games.accounts.players import client_ip
 from games.errors import PlayerError
+from games.fairplay import ratelimit
 
 from .views import site_context
 

@@ -13,8 +13,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games import daily
-from games.days import parse_day
+from games.daily import deals as daily
+from games.daily.days import parse_day
 from games.engine import GAMES
 from games.models import GameSession
 
@@ -153,7 +153,7 @@ def account(request: HttpRequest) -> HttpResponse:
 
 
 def replay(request: HttpRequest, session_id: str) -> HttpResponse:
-    """A game step by step; whether it may be watched is the API's answer (games/replays.py)."""
+    """A game step by step; whether it may be watched is the API's answer (games/daily/replays.py)."""
     try:
         UUID(session_id)
     except ValueError:
@@ -168,7 +168,7 @@ def replay(request: HttpRequest, session_id: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 def archive(request: HttpRequest) -> HttpResponse:
-    """Past dailies, a month at a time, with the player's own results (games/archive.py)."""
+    """Past dailies, a month at a time, with the player's own results (games/daily/archive.py)."""
     daily_games = [k for k, cls in GAMES.items() if cls.daily]
     game = request.GET.get("game", daily_games[0])
     if game not in daily_games:

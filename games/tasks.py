@@ -8,8 +8,8 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
-from games.analysis import analyse_session  # noqa: F401  (the analyses' task, with its work)
-from games.daily import ensure_dailies, today
+from games.daily.analysis import analyse_session  # noqa: F401  (the analyses' task, with its work)
+from games.daily.deals import ensure_dailies, today
 
 
 @shared_task(acks_late=True)

@@ -33,9 +33,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import days
+from games.daily import days
+from games.fairplay.review import review
 from games.models import Deal, GameSession
-from games.review import review
 from leaderboards.keys import UNFINISHED, sort_key_sql
 from leaderboards.models import DayClosed, Entry
 from leaderboards.ranking import entry_values

@@ -9,7 +9,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.days import parse_day
+from games.daily.days import parse_day
 from games.engine import GAMES
 from games.live import frames
 from leaderboards import live, race

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games.days import parse_day
+from games.daily.days import parse_day
 from games.engine import DAILY_GAMES
 from games.models import Deal, GameSession
 from leaderboards.models import DayClosed, Entry

@@ -25,7 +25,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from config import redis_client
-from games.daily import today
+from games.daily.deals import today
 from games.engine import DAILY_GAMES
 from leaderboards.models import Entry
 

@@ -26,7 +26,7 @@ class Entry(models.Model):
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     active_ms = models.PositiveBigIntegerField(null=True, blank=True)
-    # Copied from the session's fair-play review (games/review.py) for the boards.
+    # Copied from the session's fair-play review (games/fairplay/review.py) for the boards.
     verified = models.BooleanField(null=True, blank=True)
     review = models.CharField(max_length=16, blank=True, default="")
     # Not "clean": that name is Model.clean(), which validation calls.

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import F
 
-from games import medals
+from games.daily import medals
 from games.models import Deal, GameSession, Player
 from leaderboards import index, pending
 from leaderboards.keys import sort_key

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, Q
 
-from games.daily import today
+from games.daily.deals import today
 from games.engine import DAILY_GAMES, GAMES
 from games.models import GameSession, Player
 from leaderboards.models import Entry

@@ -10,10 +10,10 @@ from typing import Any
 from celery import shared_task
 from django.db import transaction
 
-from games import days
-from games.daily import today
+from games.daily import days
+from games.daily.deals import today
+from games.fairplay.review import review
 from games.models import AuditEntry, GameSession
-from games.review import review
 from leaderboards import closing, index, live, periods
 
 # The tasks a module asks for its own work live beside that work (a module that sends a
@@ -51,7 +51,7 @@ def score_session(session_id: str) -> dict[str, Any] | None:
             return None
         if closing.is_closed(session.game, day):
             return None  # the close entered it already (closing.py): a closed board is final
-        review(session)  # verified, or under review with its reasons (games/review.py)
+        review(session)  # verified, or under review with its reasons (games/fairplay/review.py)
         entry, _ = Entry.objects.update_or_create(session=session, defaults=entry_values(session))
     if not session.disqualified:
         index.add(entry)

@@ -15,7 +15,7 @@ from games.accounts import leaving
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
-from games.days import BAD_DAY, parse_day
+from games.daily.days import BAD_DAY, parse_day
 from games.engine import GAMES
 from games.models import Deal, Player
 from leaderboards import export, live, periods, stats
@@ -125,7 +125,7 @@ class DailyLeaderboardView(APIView):
 
 
 class ExportView(APIView):
-    # A whole day's games in one answer: limited per client (games/ratelimit.py), and
+    # A whole day's games in one answer: limited per client (games/fairplay/ratelimit.py), and
     # cacheable by anything in front for the hour.
     rate_limit_scope = "records"
 

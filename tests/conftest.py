@@ -229,7 +229,7 @@ def time_on(day: Any) -> Any:
 
     from django.utils import timezone
 
-    from games import days
+    from games.daily import days
 
     if day == days.today():
         return timezone.now()
@@ -245,7 +245,7 @@ def past_midnight(settings: Any) -> Callable[[], Any]:
 
     from django.utils import timezone
 
-    from games import days
+    from games.daily import days
 
     def turn() -> Any:
         wait = (days.day_end(days.today()) - timezone.now()).total_seconds()

@@ -228,7 +228,7 @@ CONTENT_SECURITY_POLICY = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20
 
 REST_FRAMEWORK = {
-    "DEFAULT_THROTTLE_CLASSES": ["games.ratelimit.ScopedRateLimit"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.fairplay.ratelimit.ScopedRateLimit"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.auth.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],

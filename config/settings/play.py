@@ -11,12 +11,12 @@ from .env import TESTING, env_bool, env_int, env_str
 # The daily seeds are derived from this secret: whoever knows it can predict every deal.
 DAILY_SECRET = env_str("DAILY_SECRET")
 DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
-# The daily calendar runs this many seconds ahead of the real clock (games/days.py): tests
+# The daily calendar runs this many seconds ahead of the real clock (games/daily/days.py): tests
 # that cross a midnight, or a rehearsal of days to come.  Stored times stay real.  0 in use.
 DAILY_CLOCK_SHIFT_SECONDS = env_int("DAILY_CLOCK_SHIFT_SECONDS", 0)
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 2)
 SOLVER_BUDGET_SECONDS = float(env_str("SOLVER_BUDGET_SECONDS", "10"))  # per candidate, ahead
-# Solver seconds for one game's "where was it lost?" analysis (games/analysis.py), spent in
+# Solver seconds for one game's "where was it lost?" analysis (games/daily/analysis.py), spent in
 # a worker over about a dozen searches.
 ANALYSIS_SECONDS = float(env_str("ANALYSIS_SECONDS", "20"))
 # A daily missing at request time (the schedule missed it) is certified with a short budget;
@@ -55,7 +55,7 @@ if MOVE_STORE not in ("rows", "dual"):
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured(f"MOVE_STORE is 'rows' or 'dual', not {MOVE_STORE!r}")
-# Fair-play review of ranked wins (games/review.py, docs/rules.md "Fair play"): a win whose
+# Fair-play review of ranked wins (games/fairplay/review.py, docs/rules.md "Fair play"): a win whose
 # signals cross one of these is under review until an operator clears or disqualifies it.
 # How they were chosen: docs/rules.md.  Gaps are between two of the player's operations,
 # measured by the server; the finish's mechanical moves are left out.
@@ -67,14 +67,14 @@ REVIEW = {
     "max_line_share": float(env_str("REVIEW_MAX_LINE_SHARE", "0.9")),
 }
 # For a game with no hidden card, the review also solves from up to REVIEW_SOLVES points of
-# a win's path (games/line_share.py), each search capped at REVIEW_SOLVE_STATES states: a
+# a win's path (games/fairplay/line_share.py), each search capped at REVIEW_SOLVE_STATES states: a
 # scoring task's cost grows with both (0 solves: the certified line alone).
 REVIEW_SOLVES = env_int("REVIEW_SOLVES", 3)
 REVIEW_SOLVE_STATES = env_int("REVIEW_SOLVE_STATES", 20_000)
 # Megabytes of tables a process keeps between moves, at most (games/play/tables.py).
 TABLES_MAX_MB = env_int("TABLES_MAX_MB", 100)
 
-# Rate limits (games/ratelimit.py): scope -> (calls, seconds), counted in Redis per player
+# Rate limits (games/fairplay/ratelimit.py): scope -> (calls, seconds), counted in Redis per player
 # (per client address for sign-up/sign-in); 0 turns a limit off.  Generous by default: a
 # person playing fast makes a few moves a second.  The test run raises them so hundreds of
 # tests from one address are not throttled; the rate-limit tests set their own.

@@ -54,7 +54,7 @@ CELERY_TASK_ROUTES = {
     "leaderboards.tasks.close_day": {"queue": CELERY_CLOSE_QUEUE},
     "leaderboards.tasks.rebuild_rank_index": {"queue": CELERY_CLOSE_QUEUE},
 }
-# The post-game analyses ("where was it lost?", games/analysis.py) go to a queue of their
+# The post-game analyses ("where was it lost?", games/daily/analysis.py) go to a queue of their
 # own, which a worker of its own takes (docker-compose.yml's analyst, scripts/run.py): a
 # flood of analyses never waits ahead of a win's scoring, nor takes its workers.
 ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")

@@ -1,6 +1,6 @@
 """Which address and which browser an attempt came from, kept only as keyed hashes.
 
-A linked attempt (games/review.py) is an earlier attempt at the same deal by another player
+A linked attempt (games/fairplay/review.py) is an earlier attempt at the same deal by another player
 from the same client address or the same browser.  The raw address and the browser's cookie
 are never stored: each is reduced to HMAC-SHA256 under the server's secret, enough to tell
 "the same" from "another" and nothing more.  The device cookie is a random id the browser
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 
-from games.ratelimit import client_address
+from games.fairplay.ratelimit import client_address
 
 DEVICE_COOKIE = "ds_device"
 _YEAR = 365 * 24 * 3600

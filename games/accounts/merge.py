@@ -24,8 +24,8 @@ from django.db import transaction
 
 from games import signals
 from games.accounts import player_cache
+from games.fairplay.review import review
 from games.models import AuditEntry, GameSession, Player
-from games.review import review
 
 
 def _first_started(a: GameSession, b: GameSession) -> tuple[GameSession, GameSession]:
@@ -91,7 +91,7 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
                 data={"guest": guest.pk, "account": account.pk},
             )
         # One person, one look: a win kept ranked beside a demoted attempt is reviewed
-        # again, the demoted attempt now linked to it (games/review.py); a win still to
+        # again, the demoted attempt now linked to it (games/fairplay/review.py); a win still to
         # come is reviewed with it when it is scored.
         for won in GameSession.objects.select_related("deal").filter(
                 pk__in=[s.pk for s in kept_of], status=GameSession.WON):

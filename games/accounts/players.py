@@ -27,11 +27,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import ratelimit
 from games.accounts import player_cache, recovery
 from games.accounts.merge import adopt_guest
 from games.accounts.session_life import SESSION_KEY
 from games.errors import PlayerError, TryLater
+from games.fairplay import ratelimit
 from games.models import Player
 
 NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .

@@ -33,9 +33,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import ratelimit
 from games.accounts import recovery
 from games.errors import PlayerError
+from games.fairplay import ratelimit
 from games.models import PendingEmail, Player
 
 SALT = "games.accounts.verification"

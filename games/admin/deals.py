@@ -27,7 +27,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import daily
+from games.daily import deals as daily
 from games.errors import DealError
 from games.models import AuditEntry, Deal, GameSession
 

@@ -18,9 +18,9 @@ from games import signals
 from games.engine import IllegalMove, new_game
 from games.engine.cards import CODE
 from games.engine.record import UNDO_TOKENS
+from games.fairplay.review import decisions
 from games.models import AuditEntry, GameSession
 from games.play.outcome import time_bonus
-from games.review import decisions
 
 
 @dataclass

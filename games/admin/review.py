@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from games.admin import inspection
+from games.fairplay.review import REASONS
 from games.models import GameSession, WinUnderReview
-from games.review import REASONS
 
 # The signals shown side by side, in this order, with the label an operator reads.
 SHOWN = [("decisions", "decisions"), ("first_move_ms", "first move (ms)"),

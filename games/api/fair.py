@@ -14,14 +14,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import archive, daily
 from games.accounts.players import current_player
 from games.api.errors import error
 from games.api.serializers import ErrorOut
-from games.days import BAD_DAY, parse_day
+from games.daily import archive
+from games.daily import deals as daily
+from games.daily.days import BAD_DAY, parse_day
 from games.engine import DAILY_GAMES
+from games.fairplay.review import REASONS
 from games.models import GameSession
-from games.review import REASONS
 
 
 class RecordOut(serializers.Serializer):

@@ -1,5 +1,5 @@
 """``POST /api/offline-games/``: a practice game played offline, replayed with the engine
-and stored as practice (games/offline.py; docs/api.md, "Offline games")."""
+and stored as practice (games/play/offline.py; docs/api.md, "Offline games")."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import offline
 from games.accounts import devices
 from games.api import serializers as s
 from games.api.views import ERR, PlayerAPIView, player_of, validated
+from games.play import offline
 from games.play.outcome import MAX_MOVES
 
 
@@ -39,7 +39,7 @@ class OfflineGameOut(serializers.Serializer):
 
 
 class OfflineGamesView(PlayerAPIView):
-    rate_limit_scope = "sessions"  # games/ratelimit.py: each upload is a new session
+    rate_limit_scope = "sessions"  # games/fairplay/ratelimit.py: each upload is a new session
 
     @extend_schema(request=OfflineGameIn, responses={
         201: OfflineGameOut,

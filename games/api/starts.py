@@ -45,7 +45,6 @@ from rest_framework import exceptions
 from rest_framework.authentication import CSRFCheck
 
 from config.errors import DATABASE_DOWN, DatabaseUnavailableMiddleware
-from games import ratelimit
 from games.accounts import devices, player_cache, session_life
 from games.accounts.session_life import SESSION_KEY, SessionStoreDown
 from games.api import errors as api_errors
@@ -55,6 +54,7 @@ from games.api.parsers import load_json
 from games.api.renderers import JSONRenderer
 from games.engine import GAMES
 from games.errors import answer_for
+from games.fairplay import ratelimit
 from games.play import operations
 from games.play.answer import state
 
@@ -68,7 +68,7 @@ def _never(request: HttpRequest) -> HttpResponse:
 @functools.cache
 def _route() -> tuple[ResolverMatch, str, str]:
     """The DRF view's resolution (the metrics name the answer by it), its Allow header and
-    its rate limit's scope (games/ratelimit.py)."""
+    its rate limit's scope (games/fairplay/ratelimit.py)."""
     match = resolve(PATH)
     view = match.func.cls(**match.func.view_initkwargs)  # type: ignore[attr-defined]
     return match, ", ".join(view.allowed_methods), view.rate_limit_scope

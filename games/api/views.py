@@ -16,12 +16,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, daily, medals, ratelimit, replays, share
 from games.accounts import devices, leaving, players, verification
 from games.api import serializers as s
 from games.api.lean import lean_get
+from games.daily import analysis, medals, replays, share
+from games.daily import deals as daily
 from games.engine import DAILY_GAMES, GAMES
 from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
+from games.fairplay import ratelimit
 from games.live import presence
 from games.models import GameSession, Player
 from games.play import hints, locked, operations
@@ -132,7 +134,7 @@ class MeView(PlayerAPIView):
 
 
 class SignUpView(PlayerAPIView):
-    rate_limit_scope = "auth"  # games/ratelimit.py
+    rate_limit_scope = "auth"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.SignUpIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
     def post(self, request: Request) -> Response:
@@ -143,7 +145,7 @@ class SignUpView(PlayerAPIView):
 
 
 class SignInView(PlayerAPIView):
-    rate_limit_scope = "auth"  # games/ratelimit.py
+    rate_limit_scope = "auth"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.CredentialsIn, responses={200: s.PlayerOut, 400: ERR}, summary="Sign in; this browser's guest games join the account")
     def post(self, request: Request) -> Response:
@@ -196,7 +198,7 @@ class DailyView(PlayerAPIView):
 
 
 class SessionsView(PlayerAPIView):
-    rate_limit_scope = "sessions"  # games/ratelimit.py
+    rate_limit_scope = "sessions"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.StartSessionIn, responses={
         201: s.SessionOut, 400: ERR,
@@ -226,7 +228,7 @@ MOVE_ANSWERS = {
 
 
 class MoveView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/ratelimit.py
+    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
     def post(self, request: Request, session_id: str) -> Response:
@@ -237,7 +239,7 @@ class MoveView(PlayerAPIView):
 
 
 class UndoView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/ratelimit.py
+    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
     def post(self, request: Request, session_id: str) -> Response:
@@ -247,7 +249,7 @@ class UndoView(PlayerAPIView):
 
 
 class FinishView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/ratelimit.py
+    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
     def post(self, request: Request, session_id: str) -> Response:
@@ -257,7 +259,7 @@ class FinishView(PlayerAPIView):
 
 
 class ResignView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/ratelimit.py
+    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Resign: end the attempt where it stands (a ranked one ranks as unfinished, by cards up)")
     def post(self, request: Request, session_id: str) -> Response:
@@ -267,7 +269,7 @@ class ResignView(PlayerAPIView):
 
 
 class HintView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/ratelimit.py
+    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
 
     @extend_schema(request=None, responses={200: s.HintOut, 404: ERR, 409: ERR, 429: ERR, 503: ERR},
                    summary="One move worth playing now (counted)")

@@ -32,11 +32,11 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from config import drain, metrics
-from games import ratelimit
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
 from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
+from games.fairplay import ratelimit
 from games.live import driver, frames, memory, presence, race
 from games.models import Player
 from games.play import hint_pool, hints, operations, optimistic, tables, verdicts

@@ -2,7 +2,7 @@
 
 A message costs the server work before anything else can refuse it: the JSON gate, and for
 most types a trip to the database (a ``resume`` reads the session).  The moves limit
-(games/ratelimit.py) counts operations per player across processes; this guards each
+(games/fairplay/ratelimit.py) counts operations per player across processes; this guards each
 socket in this process, two ways:
 
 - a client that does not wait for its answers (a flood) leaves frames waiting in the

@@ -67,7 +67,7 @@ class Player(models.Model):
 class SealedDeal(ValueError):
     """A change to a committed deal: once its commitment exists (published before its day)
     nothing of it changes but its reveal; a daily is replaced only by a new deal with a new
-    commitment (games/daily.py ``replace_daily``, audited)."""
+    commitment (games/daily/deals.py ``replace_daily``, audited)."""
 
 
 class Deal(models.Model):
@@ -89,7 +89,7 @@ class Deal(models.Model):
     )
     par = models.PositiveIntegerField(null=True, blank=True, help_text="solver's move count")
     # Positions the certifying search looked at before it won: how hard the deal is to
-    # find a way through (games/medals.py difficulty).
+    # find a way through (games/daily/medals.py difficulty).
     effort = models.PositiveIntegerField(null=True, blank=True, help_text="solver's states")
     # Commit, then reveal (games/engine/commitment.py): the commitment is public from the
     # deal's creation; the salt (and so the seed) only once its day is closed.
@@ -98,7 +98,7 @@ class Deal(models.Model):
                                   help_text="SHA-256 published before the day opens")
     revealed_at = models.DateTimeField(null=True, blank=True, help_text="seed and salt public")
     # The solver's winning line, kept for operators: a ranked win that follows it exactly
-    # is one of the review signals (games/review.py).  Never sent to players.
+    # is one of the review signals (games/fairplay/review.py).  Never sent to players.
     line = models.JSONField(null=True, blank=True, help_text="the certifying solver's line")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -142,7 +142,7 @@ class Deal(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         if self.commitment and not getattr(self, "_replacing", False):
-            raise SealedDeal(f"{self} is committed: it is replaced (games/daily.py "
+            raise SealedDeal(f"{self} is committed: it is replaced (games/daily/deals.py "
                              "replace_daily), never deleted")
         return super().delete(*args, **kwargs)
 
@@ -207,10 +207,10 @@ class GameSession(models.Model):
     # Indexed in Meta (equality only: no second index for LIKE, as db_index would make).
     client_key = models.CharField(max_length=64, blank=True)
     device_key = models.CharField(max_length=64, blank=True)
-    # A practice game played offline and uploaded (games/offline.py): the client's id for
+    # A practice game played offline and uploaded (games/play/offline.py): the client's id for
     # it, so that a retried upload finds the game it stored instead of storing it twice.
     offline_id = models.CharField(max_length=40, blank=True, default="", db_default="")
-    # Fair-play review of a ranked win (games/review.py): verified (None until checked),
+    # Fair-play review of a ranked win (games/fairplay/review.py): verified (None until checked),
     # the review state, why, and the signals it was decided from.
     REVIEW_CHOICES = [("", "none"), ("pending", "pending"), ("cleared", "cleared"),
                       ("disqualified", "disqualified")]
@@ -220,7 +220,7 @@ class GameSession(models.Model):
     signals = models.JSONField(default=dict, blank=True)
     disqualified = models.BooleanField(default=False)
     disqualified_reason = models.TextField(blank=True)
-    # Where the game was lost (games/analysis.py): null until asked for, then pending, then
+    # Where the game was lost (games/daily/analysis.py): null until asked for, then pending, then
     # the solver's answer.
     analysis = models.JSONField(null=True, blank=True)
 
@@ -351,7 +351,7 @@ class AuditEntry(models.Model):
 
 class WinUnderReview(GameSession):
     """The admin's review queue: ranked wins whose fair-play signals crossed a threshold
-    (games/review.py), waiting for an operator to clear or disqualify them."""
+    (games/fairplay/review.py), waiting for an operator to clear or disqualify them."""
 
     class Meta:
         proxy = True

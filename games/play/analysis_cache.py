@@ -9,7 +9,7 @@ the whole position, hidden cards, stock order and passes included (``positions.p
   (``games.play.verdicts``), with what the table may remember of it.  Keyed by
   ``position_key``'s position (columns in sorted order): the verdict depends on nothing else.
 * ``solve``: a full-knowledge search's result, ``solved`` with its line or ``unsolvable``,
-  from the post-game analysis (``games.analysis``) or from a hint on a table with nothing
+  from the post-game analysis (``games.daily.analysis``) or from a hint on a table with nothing
   hidden.  Keyed by the table exactly, columns in place: the line's moves name columns.
 * ``hint``: a hint's move and source on a table with hidden cards, keyed by the table
   exactly and the moves that led to it (a hint never goes back to a position of its path).  Such a hint is searched

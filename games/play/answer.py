@@ -9,12 +9,12 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 
-from games import medals
+from games.daily import medals
 from games.engine import Game, endgame, seen
+from games.fairplay.review import REASONS
 from games.models import GameSession
 from games.play import analysis_cache, verdicts
 from games.play.outcome import Outcome
-from games.review import REASONS
 
 
 def _shared_verdict(daily: analysis_cache.Daily, g: Game) -> bool:

@@ -10,7 +10,7 @@ result, and inserts nothing for a merged guest.  Where the transaction (the lock
 the INSERT, COMMIT) took three round trips and the ORM built its INSERT anew each time.
 
 A random deal's session (``insert_with_deal``) is started by the same statement as its
-deal: the seed's row made or found (games/daily.py, SEEDED) and the session's INSERT
+deal: the seed's row made or found (games/daily/deals.py, SEEDED) and the session's INSERT
 taking its deal from it, one round trip where the deal's statement and the session's took
 two.  The session is inserted only when the deal is no daily (a FreeCell number can be
 one): a daily needs the ranked checks of the locked start.
@@ -23,9 +23,9 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games import daily, rows
+from games.daily import deals as daily
 from games.errors import PlayerMerged
-from games.models import Deal, GameSession, Player
+from games.models import Deal, GameSession, Player, rows
 
 _FIELDS = rows.fields(GameSession)
 _DEAL = GameSession._meta.get_field("deal")

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from games import days
+from games.daily import days
 from games.engine import Game, replay
 from games.engine.reasons import Reason
 from games.errors import BadRequest, DayClosed, Refused, SessionNotFound, StaleSeq

@@ -21,7 +21,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import daily, signals
+from games import signals
+from games.daily import deals as daily
 from games.engine import GAMES, Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.engine.solver import SOLVED, Hint

@@ -25,7 +25,7 @@ import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games import days
+from games.daily import days
 from games.engine import Game, IllegalMove
 from games.models import GameSession, Move, Player
 from games.play import moves, tables

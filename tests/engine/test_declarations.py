@@ -67,7 +67,7 @@ def test_the_daily_games_are_the_declared_ones_in_the_catalogues_order() -> None
 
 @pytest.mark.parametrize("key", DAILY_GAMES)
 def test_a_daily_game_can_be_certified(key: str) -> None:
-    """A daily is certified winnable before it is published (games/daily.py): its game
+    """A daily is certified winnable before it is published (games/daily/deals.py): its game
     needs a solver that plays by its rules."""
     assert has_solver(GAMES[key])
 

@@ -1,5 +1,5 @@
 """Share from the win panel in Chromium: headless Chromium has no Web Share API, so the
-result is copied; the copied text is the API's, word for word (games/share.py)."""
+result is copied; the copied text is the API's, word for word (games/daily/share.py)."""
 
 from __future__ import annotations
 

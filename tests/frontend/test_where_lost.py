@@ -1,4 +1,4 @@
-"""After a resigned game the table says where it was lost (games/analysis.py), and its
+"""After a resigned game the table says where it was lost (games/daily/analysis.py), and its
 "Watch it" opens the replay at the position before the losing move."""
 
 from __future__ import annotations

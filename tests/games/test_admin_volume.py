@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.accounts.players import name_key
 from games.admin.volume import CappedPaginator
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 
 URL = "/admin/games/gamesession/"

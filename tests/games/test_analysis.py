@@ -1,4 +1,4 @@
-"""Where was it lost? (games/analysis.py, games/engine/solver/turning.py): the turning point
+"""Where was it lost? (games/daily/analysis.py, games/engine/solver/turning.py): the turning point
 of a finished game, found by the solver in a worker task.
 
 Why it gives nothing away: a full-information game (FreeCell) is analysed once it is over;
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.daily import today
+from games.daily.deals import today
 from games.engine import IllegalMove, new_game, seen
 from games.engine.record import replay
 from games.engine.solver.api import solve

@@ -1,4 +1,4 @@
-"""The archive (games/archive.py): a month of opened dailies with the player's own best
+"""The archive (games/daily/archive.py): a month of opened dailies with the player's own best
 result; a past daily played again is practice, with its own medal against par; a coming
 day is never listed."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import Deal
 from tests.conftest import fc_solve
 

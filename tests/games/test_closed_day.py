@@ -22,8 +22,8 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from config.asgi import application
-from games import days
-from games.daily import today
+from games.daily import days
+from games.daily.deals import today
 from games.models import AuditEntry, Deal, GameSession
 from leaderboards.models import DayClosed, Entry
 from leaderboards.tasks import close_day, score_session

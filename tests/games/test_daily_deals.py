@@ -8,7 +8,7 @@ import io
 from django.core.management import call_command
 from django.test import override_settings
 
-from games.daily import ensure_daily, load_certifier, today
+from games.daily.deals import ensure_daily, load_certifier, today
 from games.engine import DAILY_GAMES, daily_seed, replay
 from games.models import Deal
 

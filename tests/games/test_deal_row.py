@@ -1,4 +1,4 @@
-"""games.daily.deal_row: the one get-or-make of a seed's deal, with its race.
+"""games.daily.deals.deal_row: the one get-or-make of a seed's deal, with its race.
 
 Two requests may both find no deal for a seed and both INSERT it; the unique (game, seed)
 constraint refuses the second, whose statement then reads the first's row.  Outside a
@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import daily
+from games.daily import deals as daily
 from games.models import Deal
 
 

@@ -1,4 +1,4 @@
-"""A daily's difficulty from the certifying search's effort (games/medals.py), on
+"""A daily's difficulty from the certifying search's effort (games/daily/medals.py), on
 /api/daily/ and the table's state."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import datetime as dt
 
 import pytest
 
-from games import medals
-from games.daily import ensure_daily, load_certifier, today
+from games.daily import medals
+from games.daily.deals import ensure_daily, load_certifier, today
 from games.engine import DAILY_GAMES, GAMES
 from games.models import Deal
 

@@ -19,7 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.engine import new_game
 from games.models import Deal
 from leaderboards.tasks import close_day

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.daily import today
+from games.daily.deals import today
 from games.models import GameSession
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import AuditEntry, GameSession, Player
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day, score_session

@@ -23,8 +23,8 @@ from django.db import OperationalError
 from django.test import override_settings
 
 from config.metrics import REQUESTS
-from games import daily
 from games.api import views
+from games.daily import deals as daily
 from games.play import operations
 
 LEAN = "games.api.starts.LeanStartMiddleware"

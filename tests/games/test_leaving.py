@@ -17,7 +17,7 @@ import json
 
 from django.contrib.auth import get_user_model
 
-from games.daily import today
+from games.daily.deals import today
 from games.models import Deal, GameSession, PendingEmail, Player
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day

@@ -1,4 +1,4 @@
-"""The solver-line signal compares positions (games/line_share.py): a prefix, undone
+"""The solver-line signal compares positions (games/fairplay/line_share.py): a prefix, undone
 detours, loops and transpositions cannot hide a line, and a line of one's own shares
 little with the solver's.
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import line_share
 from games.engine import GAMES, new_game
+from games.fairplay import line_share
 
 
 def _walk(game: str, seed: int, choices: list[int]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Par, medals and the result to share (games/medals.py, games/share.py, docs/rules.md).
+"""Par, medals and the result to share (games/daily/medals.py, games/daily/share.py, docs/rules.md).
 
 What the share text could give away, and why it does not: it carries the game, the day,
 the time, move counts, the par, the medal and five squares of cards-up counts, which the
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from games import medals
+from games.daily import medals
 from games.models import Deal, GameSession
 from tests.conftest import fc_solve
 

@@ -1,5 +1,5 @@
 """Practice games played offline: uploaded, replayed with the engine, stored as practice
-(games/offline.py, POST /api/offline-games/), and the files offline play needs."""
+(games/play/offline.py, POST /api/offline-games/), and the files offline play needs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from frontend.offline_table import OfflineTable, call
-from games import daily
+from games.daily import deals as daily
 from games.engine import new_game, seen
 from games.models import Deal, GameSession
 

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import daily
+from games.daily import deals as daily
 from games.engine import GAMES
 from games.errors import DealError
 from games.models import Deal, GameSession, Player

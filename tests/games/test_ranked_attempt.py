@@ -16,7 +16,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.daily import today
+from games.daily.deals import today
 from games.models import GameSession
 from leaderboards.tasks import close_day
 
@@ -155,7 +155,7 @@ def test_a_start_waits_for_the_players_row_so_two_starts_cannot_both_be_first():
 
     from django.db import connection, connections, transaction
 
-    from games import daily
+    from games.daily import deals as daily
     from games.errors import RankedAttemptOpen
     from games.models import Player
     from games.play import operations

@@ -1,4 +1,4 @@
-"""Replays (games/replays.py): a session step by step, as its player saw it.  Its player
+"""Replays (games/daily/replays.py): a session step by step, as its player saw it.  Its player
 may watch it at once; anyone else only a ranked daily session once its day is closed.
 
 Why a replay gives nothing away: every step is the player's own view (face-down cards
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.daily import today
+from games.daily.deals import today
 from games.models import Deal, GameSession
 from leaderboards.models import Entry
 from leaderboards.tasks import close_day

@@ -1,4 +1,4 @@
-"""Every ranked win is verified or under review (games/review.py).
+"""Every ranked win is verified or under review (games/fairplay/review.py).
 
 What a script can do that a person cannot, and what the server can see of it: play at a
 pace no one keeps (gaps between operations under 150 ms, a median under 250 ms), move
@@ -16,8 +16,8 @@ import random
 
 import pytest
 
+from games.fairplay.review import REASONS, review
 from games.models import Deal, GameSession
-from games.review import REASONS, review
 from leaderboards.models import Entry
 from leaderboards.tasks import score_session
 from tests.conftest import store_moves

@@ -21,7 +21,7 @@ from django.contrib.auth.models import Permission
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
-from games.daily import ensure_daily, replace_daily, today
+from games.daily.deals import ensure_daily, replace_daily, today
 from games.engine.commitment import verify
 from games.errors import DealError
 from games.models import AuditEntry, Deal, SealedDeal

@@ -16,7 +16,7 @@ from channels.generic import websocket as channels_websocket
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import daily
+from games.daily import deals as daily
 from games.live import consumer, presence
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards import index
 from leaderboards.models import Entry

@@ -6,7 +6,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 
 

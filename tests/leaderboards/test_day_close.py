@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards import closing, index
 from leaderboards.models import DayClosed, Entry

@@ -18,7 +18,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.daily import today
+from games.daily.deals import today
 from games.engine import DAILY_GAMES
 from games.engine.record import replay
 from games.models import Deal

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games.daily import today
+from games.daily.deals import today
 from games.models import GameSession
 from leaderboards.models import Entry
 

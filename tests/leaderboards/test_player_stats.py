@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards.stats import streaks
 from leaderboards.tasks import score_session

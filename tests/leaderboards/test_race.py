@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.daily import today
+from games.daily.deals import today
 from leaderboards.race import FIELDS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards import index, ranking
 from leaderboards.models import DayClosed, Entry

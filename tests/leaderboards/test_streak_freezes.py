@@ -10,7 +10,7 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.daily import ensure_daily, today
+from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player
 from leaderboards.stats import FREEZES_MAX, streak
 

@@ -156,7 +156,7 @@ def test_a_process_adds_its_moves_to_redis_in_steps_and_sees_the_other_processes
     import redis
     from django.conf import settings
 
-    from games import ratelimit
+    from games.fairplay import ratelimit
 
     prefix = f"test-rl-{uuid.uuid4().hex[:10]}"
     # A day-long window, so the test never straddles two; limit 200: steps of 200 // 50 = 4.

@@ -136,7 +136,7 @@ def test_a_klondike_table_sent_to_the_player_hides_exactly_the_hidden_cards(api)
 
 
 def test_board_and_presence_messages_carry_no_cards(api, solve_freecell):
-    from games.daily import today
+    from games.daily.deals import today
 
     c = api()
     s = c.start("klondike")

@@ -35,7 +35,7 @@ import datetime as dt
 import pytest
 from django.conf import settings
 
-from games.daily import ensure_daily
+from games.daily.deals import ensure_daily
 from games.engine import GAMES, HIDDEN_CARD_GAMES, daily_seed, new_game
 from games.engine.deals import V2_BASE, V2_KEY_BITS, shuffle_version
 from games.models import Deal

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.daily import ensure_dailies, load_certifier, today
+from games.daily.deals import ensure_dailies, load_certifier, today
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.days import is_over, today
+from games.daily.days import is_over, today
 from games.engine import DAILY_GAMES
 from leaderboards import closing
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.days import today
+from games.daily.days import today
 from games.engine import DAILY_GAMES
 from leaderboards import index
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import medals
-from games.daily import today
+from games.daily import medals
+from games.daily.deals import today
 from games.models import Deal, GameSession, Player
 
 ORDER = {GameSession.WON: 0, GameSession.RESIGNED: 1, GameSession.PLAYING: 2}

@@ -23,12 +23,12 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from games import line_share
 from games.engine import HIDDEN_CARD_GAMES, IllegalMove, endgame, new_game
 from games.engine.piles import STOCK
+from games.fairplay import line_share
 from games.models import GameSession
 
-SIGNALS_VERSION = 2  # 2: the line share by position (games/line_share.py)
+SIGNALS_VERSION = 2  # 2: the line share by position (games/fairplay/line_share.py)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import daily
+from games.daily import deals as daily
 from games.engine import GAMES, Game, ReplayError, new_game
 from games.engine.record import UNDO_TOKENS, positions
 from games.errors import BadRequest, DealError, Refused

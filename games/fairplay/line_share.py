@@ -1,6 +1,6 @@
 """How much of a game follows the solver, compared by position rather than by index.
 
-The review's ``solver_line`` signal (games/review.py) once compared the player's moves with
+The review's ``solver_line`` signal (games/fairplay/review.py) once compared the player's moves with
 the certified line index by index, so any offset defeated it: one legal move and its undo
 before the line, and not one move matched.  What matters is whether, standing where the
 player stood, the player did what the solver does from there.  So:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from games import medals
+from games.daily import medals
 from games.engine import GAMES
 from games.engine.record import ReplayError, positions
 from games.errors import RecordBroken

@@ -17,14 +17,13 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 
-from games import rows
-from games.days import day_end
-from games.days import today as today  # games.daily.today: the daily calendar's day
+from games.daily.days import day_end
+from games.daily.days import today as today  # games.daily.deals.today: the daily calendar's day
 from games.engine import DAILY_GAMES, GAMES, daily_seed
 from games.engine.commitment import commitment, new_salt
 from games.engine.deals import MS_MAX_DEAL
 from games.errors import DealError
-from games.models import AuditEntry, Deal, GameSession
+from games.models import AuditEntry, Deal, GameSession, rows
 
 log = logging.getLogger(__name__)
 
