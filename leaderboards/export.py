@@ -46,6 +46,19 @@ def closed_day(text: str) -> dt.date:
     return day
 
 
+def version(day: dt.date) -> str:
+    """The export's ETag: it changes whenever the day's final ranks are written again (a
+    late disqualification, a reinstatement or a merge closes the day again, audited as
+    ``day_reclosed``), so a cache in front revalidates each time and never serves a board
+    from before a correction.  Read from a handful of rows, whatever the day's size."""
+    closes = DayClosed.objects.filter(date=day).order_by("game").values_list(
+        "game", "closed_at", "entries")
+    reveals = Deal.objects.filter(date=day, game__in=DAILY_GAMES).order_by("game").values_list(
+        "game", "revealed_at")
+    text = repr((day.isoformat(), list(closes), list(reveals)))
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
 def _time(value: dt.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 

@@ -69,14 +69,18 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
     Entry.objects.filter(player=guest).update(player=account)
     days |= {(s.game, s.deal.date) for s in demoted if s.deal.date is not None}
     closed = {(g, d) for g, d in days if DayClosed.objects.filter(game=g, date=d).exists()}
+    demoted_on = {(s.game, s.deal.date): str(s.pk) for s in demoted if s.deal.date is not None}
 
     def after() -> None:
         for game, date, session_id in gone:
             index.remove(game, date, session_id)
         for game, date in sorted(closed):
             # Final ranks without the demoted attempt, on the close's queue: seconds for a
-            # day of a million, which the signing-in player does not wait for.
+            # day of a million, which the signing-in player does not wait for.  Audited as
+            # any late correction of a closed board is (``day_reclosed``), on the demoted
+            # attempt.
             close_day.apply_async((date.isoformat(), game, True),
+                                  {"correction_of": demoted_on.get((game, date))},
                                   queue=settings.CELERY_CLOSE_QUEUE)
         for game, date in days:
             periods.invalidate(game, date)

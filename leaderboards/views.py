@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -126,13 +127,14 @@ class DailyLeaderboardView(APIView):
 
 class ExportView(APIView):
     # A whole day's games in one answer: limited per client (games/fairplay/ratelimit.py), and
-    # cacheable by anything in front for the hour.
+    # kept by anything in front, which revalidates it with its ETag.
     rate_limit_scope = "records"
 
     @extend_schema(responses={
         (200, "application/x-ndjson"): OpenApiResponse(
             description="one JSON object a line: a `deal` line per daily, then a `session` "
                         "line per ranked session (docs/api.md, \"Open data\")"),
+        304: OpenApiResponse(description="unchanged since the `ETag` sent in `If-None-Match`"),
         400: OpenApiResponse(ErrorOut), 404: OpenApiResponse(ErrorOut, description="the day is not closed yet"),
     }, summary="Everything about a closed day, as newline-delimited JSON")
     def get(self, request: Request, date: str) -> HttpResponseBase:
@@ -142,8 +144,16 @@ class ExportView(APIView):
             return error("bad_request", BAD_DAY, 400)
         except export.NotExported as exc:
             return error("not_found", str(exc), 404)
-        body = (json.dumps(line, separators=(",", ":")) + "\n" for line in export.lines(day))
-        response = StreamingHttpResponse(body, content_type="application/x-ndjson")
-        response["Content-Disposition"] = f'inline; filename="daily-solitaire-{day}.ndjson"'
-        response["Cache-Control"] = "public, max-age=3600"  # a closed day does not change
+        etag = export.version(day)
+        response: HttpResponseBase
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            response = HttpResponseNotModified()
+        else:
+            body = (json.dumps(line, separators=(",", ":")) + "\n" for line in export.lines(day))
+            response = StreamingHttpResponse(body, content_type="application/x-ndjson")
+            response["Content-Disposition"] = f'inline; filename="daily-solitaire-{day}.ndjson"'
+        # Kept by anything in front, and asked again each time: a closed day changes only
+        # when it is closed again after a correction, and then its ETag changes with it.
+        response["ETag"] = etag
+        response["Cache-Control"] = "public, no-cache"
         return response

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -256,6 +257,13 @@ def test_a_disqualification_after_the_close_closes_the_day_again_and_is_audited(
     ranked = list(Entry.objects.filter(date=day).order_by("final_rank")
                   .values_list("session_id", flat=True))
     top = GameSession.objects.select_related("deal").get(pk=ranked[0])
+    reader = api()
+    exported = reader.get(f"/api/export/{day.isoformat()}/")
+    assert exported.status_code == 200
+    etag = exported["ETag"]
+    assert exported["Cache-Control"] == "public, no-cache"
+    again = reader.client.get(f"/api/export/{day.isoformat()}/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
     GameSession.objects.filter(pk=top.pk).update(disqualified=True, disqualified_reason="x")
     top.refresh_from_db()
     from games import signals
@@ -266,6 +274,15 @@ def test_a_disqualification_after_the_close_closes_the_day_again_and_is_audited(
     audit = AuditEntry.objects.get(session=top, action="day_reclosed")
     assert audit.data["ranks_changed"] == 2
     assert DayClosed.objects.get(game="freecell", date=day).entries == 1
+    # A cache in front that kept the export asks again with its ETag: the day closed again,
+    # so it gets the corrected board, not a 304.
+    after = reader.client.get(f"/api/export/{day.isoformat()}/", HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200
+    assert after["ETag"] != etag
+    lines = [json.loads(line) for line in b"".join(after.streaming_content).splitlines()]
+    ranks = {line["session"]: line["final_rank"] for line in lines if line["type"] == "session"}
+    assert ranks[str(top.pk)] is None
+    assert ranks[str(ranked[1])] == 1
 
 
 def test_the_close_refuses_a_day_that_is_not_over(api):

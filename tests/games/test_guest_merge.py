@@ -151,6 +151,10 @@ def test_merging_into_a_closed_day_gives_no_final_rank_to_practice(
     entries = list(Entry.objects.filter(date=day, game="freecell"))
     assert [(str(e.session_id), e.final_rank) for e in entries] == [(mine["id"], 1)]
     assert GameSession.objects.get(pk=theirs["id"]).ranked is False
+    # The closed board changed without an operator: audited as a late correction.
+    reclosed = AuditEntry.objects.get(session_id=theirs["id"], action="day_reclosed")
+    assert reclosed.reason == f"freecell {day}: final ranks written again"
+    assert reclosed.data == {"ranks_changed": 1}
 
 
 def _clone(c) -> Client:
