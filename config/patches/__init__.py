@@ -8,9 +8,8 @@ patches, what that buys, the library's version it was written against and its en
 Every patch has a name in ``PATCHES`` and a switch: ``FRAMEWORK_PATCHES_OFF`` (a list of
 names, or ``all``; config/settings/env.py) turns patches off, read once when the settings
 load.  With a patch off the site does what the library does as it comes, only slower or
-with more memory: that is the way out while a patch is suspected of a fault, or while a
-library's new release has not been read against it yet (docs/operations.md, "Framework
-patches").  tests/test_patches_off.py serves a game through Daphne with every one off.
+with more memory: the way out while a patch is suspected of a fault (docs/operations.md,
+"Framework patches").  tests/frontend/test_patches_off.py serves a game through Daphne with every one off.
 
 A patch's code stays here; where it needs the games' own objects (the play socket's
 consumer, a session's row, ``GET /api/me/``'s body) the games' module hands them over.

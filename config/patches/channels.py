@@ -35,7 +35,7 @@ Off (``FRAMEWORK_PATCHES_OFF=play_socket``): Channels' ``SessionMiddlewareStack`
 ``URLRouter`` for every socket, and its own consumer loop (a channel-layer name and a wait
 on it for every play socket, a database hop before every message).
 Tested: tests/games/test_socket_close.py, tests/games/test_ws_memory.py (the play socket's
-memory), tests/test_patches_off.py.
+memory), tests/frontend/test_patches_off.py.
 """
 
 from __future__ import annotations

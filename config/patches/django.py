@@ -2,7 +2,8 @@
 
 Three patches, each with a switch of its own (config/patches/__init__.py):
 
-``request_threads`` -- the threads Django's HTTP requests run in, under ASGI, kept from one request to the next.
+``request_threads`` -- the threads Django's HTTP requests run in, under ASGI, kept from one
+request to the next.
 
 Django's ASGI handler runs each request's synchronous part (the middleware chain and the
 view) in a thread of the request's own: it enters a fresh ``ThreadSensitiveContext``, and
@@ -60,9 +61,9 @@ Written for: Django 5.2.19, asgiref 3.13.0 (config/tripwires.json).
 Tripwires: ``Django`` (the handler's ``__call__``, ``handle``, ``load_middleware``; the
 cache's ``RedisCacheClient`` and ``RedisCache._cache``; ``Model.from_db``) and ``asgiref``
 (``ThreadSensitiveContext``, ``SyncToAsync.__call__``).
-Off: ``request_threads`` (or ``REQUEST_THREADS=0``) leaves Django's own handler, a new
-thread for every request; ``cache_client`` Django's own cache, a client and a connection
-for every request; ``model_rows`` ``Model.from_db``.
+Off (``FRAMEWORK_PATCHES_OFF`` naming it): ``request_threads`` (or ``REQUEST_THREADS=0``)
+leaves Django's own handler, a new thread for every request; ``cache_client`` Django's own
+cache, a client and a connection for every request; ``model_rows`` ``Model.from_db``.
 Tested: tests/test_request_threads.py, tests/test_patches.py.
 """
 

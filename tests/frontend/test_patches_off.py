@@ -1,0 +1,102 @@
+"""The site with every library patch off (``FRAMEWORK_PATCHES_OFF=all``, config/patches/)
+works as with them on: through Daphne, as production serves it, a page and its static
+file, a guest's ``GET /api/me/``, a start and a move over HTTP, and the play socket's
+greeting and move.  The same run with the patches on (the default) first proves that the
+probe tells the two apart: each patch is in place there and in neither place here."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+import websockets
+
+from config.patches import PATCHES
+from tests.frontend.conftest import start_server, stop_server
+from tests.frontend.test_daphne_bodies import Browserless
+
+APP = "tests.frontend.patches_probe:application"
+
+
+@pytest.fixture(scope="module", params=["", "all"], ids=["patches on", "patches off"])
+def served(request: pytest.FixtureRequest, server_env: dict[str, str]
+           ) -> Iterator[tuple[str, str]]:
+    off = request.param
+    proc, url = start_server({**server_env, "FRAMEWORK_PATCHES_OFF": off},
+                             f"patches-{off or 'on'}-server.log", app=APP)
+    try:
+        yield off, url
+    finally:
+        stop_server(proc)
+
+
+def test_each_patch_is_in_place_exactly_when_on(served):
+    off, url = served
+    c = Browserless(url)
+    status, body = c.call("GET", "/__patches__")
+    assert status == 200, body[:300]
+    found = json.loads(body)
+    assert found.pop("settings") == ([] if off else list(PATCHES))
+    assert set(found) == set(PATCHES)
+    assert found == dict.fromkeys(PATCHES, not off)
+
+
+def _start(c: Browserless, url: str) -> dict:
+    status, me = c.call("GET", "/api/me/", headers={"Accept": "application/json"})
+    assert status == 200, me[:300]
+    assert json.loads(me)["id"]
+    body = json.dumps({"game": "freecell", "deal": "random"}).encode()
+    status, answer = c.call("POST", "/api/sessions/", body, {
+        "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],
+        "Referer": url, "Origin": url})
+    assert status == 201, answer[:300]
+    return json.loads(answer)
+
+
+def test_a_page_its_stylesheet_a_start_and_a_move_over_http(served):
+    _, url = served
+    c = Browserless(url)
+    status, page = c.call("GET", "/")
+    assert status == 200, page[:300]
+    sheet = re.search(rb'href="(/static/frontend/css/site\.[0-9a-f]+\.css)"', page)
+    assert sheet, "the page names its hashed stylesheet"
+    status, css = c.call("GET", sheet.group(1).decode())
+    assert status == 200
+    assert b"{" in css
+    state = _start(c, url)
+    move = state["legal_moves"][0]["move"]
+    body = json.dumps({"seq": state["seq"], "move": move, "op": "http-1"}).encode()
+    status, answer = c.call("POST", f"/api/sessions/{state['id']}/moves/", body, {
+        "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],
+        "Referer": url, "Origin": url})
+    assert status == 200, answer[:300]
+    after = json.loads(answer)
+    assert after["seq"] == state["seq"] + 1
+    assert after["op"] == "http-1"
+
+
+def test_the_play_socket_greets_and_plays_a_move(served):
+    _, url = served
+    c = Browserless(url)
+    state = _start(c, url)
+    cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+
+    async def play() -> tuple[dict, dict]:
+        async with websockets.connect(
+                url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
+                additional_headers={"Cookie": cookie}, origin=url) as ws:
+            hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            move = hello["legal_moves"][0]["move"]
+            await ws.send(json.dumps({"type": "move", "seq": hello["seq"], "move": move,
+                                      "op": "ws-1"}))
+            return hello, json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    hello, answer = asyncio.run(play())
+    assert hello["type"] == "hello"
+    assert hello["seq"] == state["seq"]
+    assert answer["type"] == "state", answer
+    assert answer["op"] == "ws-1"
+    assert answer["seq"] == state["seq"] + 1
