@@ -6,13 +6,12 @@ probe tells the two apart: each patch is in place there and in neither place her
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Iterator
 
 import pytest
-import websockets
+from websockets.sync.client import connect
 
 from config.patches import PATCHES
 from tests.frontend.conftest import start_server, stop_server
@@ -84,17 +83,13 @@ def test_the_play_socket_greets_and_plays_a_move(served):
     state = _start(c, url)
     cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
 
-    async def play() -> tuple[dict, dict]:
-        async with websockets.connect(
-                url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
-                additional_headers={"Cookie": cookie}, origin=url) as ws:
-            hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            move = hello["legal_moves"][0]["move"]
-            await ws.send(json.dumps({"type": "move", "seq": hello["seq"], "move": move,
-                                      "op": "ws-1"}))
-            return hello, json.loads(await asyncio.wait_for(ws.recv(), 10))
-
-    hello, answer = asyncio.run(play())
+    # The sync client: a browser test of the same run may leave this thread's loop running.
+    with connect(url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
+                 additional_headers={"Cookie": cookie}, origin=url) as ws:
+        hello = json.loads(ws.recv(timeout=10))
+        move = hello["legal_moves"][0]["move"]
+        ws.send(json.dumps({"type": "move", "seq": hello["seq"], "move": move, "op": "ws-1"}))
+        answer = json.loads(ws.recv(timeout=10))
     assert hello["type"] == "hello"
     assert hello["seq"] == state["seq"]
     assert answer["type"] == "state", answer
