@@ -1,7 +1,7 @@
 """The site with every library patch off (``FRAMEWORK_PATCHES_OFF=all``, config/patches/)
 works as with them on: through Daphne, as production serves it, a page and its static
 file, a guest's ``GET /api/me/``, a start and a move over HTTP, and the play socket's
-greeting and move.  The same run with the patches on (the default) first proves that the
+greeting, a move and its frame budget.  The same run with the patches on (the default) first proves that the
 probe tells the two apart: each patch is in place there and in neither place here."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from config.patches import PATCHES
@@ -24,7 +26,10 @@ APP = "tests.frontend.patches_probe:application"
 def served(request: pytest.FixtureRequest, server_env: dict[str, str]
            ) -> Iterator[tuple[str, str]]:
     off = request.param
-    proc, url = start_server({**server_env, "FRAMEWORK_PATCHES_OFF": off},
+    # A socket's frame budget small enough to spend in a test (games/live/frames.py).
+    env = {**server_env, "FRAMEWORK_PATCHES_OFF": off, "SOCKET_FRAMES_PER_SECOND": "5",
+           "SOCKET_FRAME_BURST": "10"}
+    proc, url = start_server(env,
                              f"patches-{off or 'on'}-server.log", app=APP)
     try:
         yield off, url
@@ -77,15 +82,18 @@ def test_a_page_its_stylesheet_a_start_and_a_move_over_http(served):
     assert after["op"] == "http-1"
 
 
+def _socket(url: str, c: Browserless, state: dict) -> Any:
+    # The sync client: a browser test of the same run may leave this thread's loop running.
+    cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+    return connect(url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
+                   additional_headers={"Cookie": cookie}, origin=url)
+
+
 def test_the_play_socket_greets_and_plays_a_move(served):
     _, url = served
     c = Browserless(url)
     state = _start(c, url)
-    cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
-
-    # The sync client: a browser test of the same run may leave this thread's loop running.
-    with connect(url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
-                 additional_headers={"Cookie": cookie}, origin=url) as ws:
+    with _socket(url, c, state) as ws:
         hello = json.loads(ws.recv(timeout=10))
         move = hello["legal_moves"][0]["move"]
         ws.send(json.dumps({"type": "move", "seq": hello["seq"], "move": move, "op": "ws-1"}))
@@ -95,3 +103,25 @@ def test_the_play_socket_greets_and_plays_a_move(served):
     assert answer["type"] == "state", answer
     assert answer["op"] == "ws-1"
     assert answer["seq"] == state["seq"] + 1
+
+
+def test_the_play_sockets_frame_budget_holds_on_either_loop(served):
+    """The budget is counted ahead of the consumer's dispatch, on its own loop (patch on)
+    and on Channels' (off): past the burst a frame is refused unread, then the socket is
+    closed."""
+    _, url = served
+    c = Browserless(url)
+    state = _start(c, url)
+    sent: list[dict] = []
+    with _socket(url, c, state) as ws:
+        ws.recv(timeout=10)  # the greeting
+        with pytest.raises(ConnectionClosed) as closed:  # noqa: PT012 (a loop until closed)
+            for _ in range(60):
+                ws.send('{"type": "resume"}')
+                sent.append(json.loads(ws.recv(timeout=10)))
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4429
+    states = [m for m in sent if m["type"] == "state"]
+    refused = [m for m in sent if m.get("error") == "rate_limited"]
+    assert 10 <= len(states) <= 13, len(states)  # the burst, and what trickled back
+    assert refused
