@@ -54,3 +54,22 @@ def test_a_session_from_a_row_is_the_model_from_db_builds(monkeypatch, lean):
     assert deferred.isdisjoint(values)
     built = GameSession.from_db(DEFAULT_DB_ALIAS, list(values), list(values.values()))
     assert deferred == built.get_deferred_fields()
+
+
+def test_the_cache_shares_one_client_where_djangos_makes_one_per_cache_object(settings):
+    """``cache_client``: every cache object of one configuration (Django makes one per
+    request context under ASGI) reads and writes through the process's one client."""
+    from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+
+    conf = settings.CACHES["default"]
+    params = {k: v for k, v in conf.items() if k not in ("BACKEND", "LOCATION")}
+    assert conf["BACKEND"] == "config.patches.django.RedisCache"
+    one, two = (django_patch.RedisCache(conf["LOCATION"], params) for _ in range(2))
+    assert one._cache is two._cache
+    assert one._cache.get_client() is two._cache.get_client(write=True)
+    one.set("patch-shared", "seen", 30)
+    assert two.get("patch-shared") == "seen"
+    theirs = [DjangoRedisCache(conf["LOCATION"], params) for _ in range(2)]
+    assert theirs[0]._cache is not theirs[1]._cache
+    assert theirs[0].get("patch-shared") == "seen"  # the same Redis, the same keys
+    one.delete("patch-shared")
