@@ -18,6 +18,8 @@ machine's drift alike; ``--only`` measures some of the rows.
 ``--baseline`` also runs each server as it was before the request path was made cheap
 (``server/0`` rows: Django's own ASGI handler, sessions and players read from PostgreSQL,
 the pool's check on every checkout; BASELINE_ENV), alternating with the current one.
+``--patches-off`` also runs each server with every library patch off (``server/off`` rows:
+``FRAMEWORK_PATCHES_OFF=all``, config/patches/): what the patches buy, in the same run.
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench,
 created if missing), REDIS_URL (default redis://127.0.0.1:6379/0).
@@ -172,6 +174,9 @@ def main() -> None:
                     help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
                          "no cached sessions or players, the pool's check on every "
                          "checkout)")
+    ap.add_argument("--patches-off", action="store_true",
+                    help="each server also with every library patch off "
+                         "(FRAMEWORK_PATCHES_OFF=all, config/patches/)")
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     static_root = Path(tempfile.mkdtemp(prefix="bench-static-"))
@@ -206,6 +211,10 @@ def main() -> None:
     if args.baseline:
         runs = [run for label, server, code, run_env in runs for run in (
             (label + "/0", server, code, {**run_env, **BASELINE_ENV}),
+            (label, server, code, run_env))]
+    if args.patches_off:
+        runs = [run for label, server, code, run_env in runs for run in (
+            (label + "/off", server, code, {**run_env, "FRAMEWORK_PATCHES_OFF": "all"}),
             (label, server, code, run_env))]
     rows = []
     procs: dict[str, list[subprocess.Popen[bytes]]] = {}

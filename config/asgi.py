@@ -14,33 +14,38 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 from django.conf import settings  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from config.threads import Handler, RequestThreads  # noqa: E402
+from config import patches  # noqa: E402
+from config.patches.django import Handler, RequestThreads  # noqa: E402
 
 # Django's ASGI handler, its middleware chain run in one thread kept between requests
-# (config/threads.py); REQUEST_THREADS=0 leaves Django's own handler, as it comes.
-django_asgi_app = Handler() if settings.REQUEST_THREADS > 0 else ASGIHandler()
+# (config/patches/django.py); REQUEST_THREADS=0, or the patch off, leaves Django's own
+# handler, as it comes.
+_request_threads = settings.REQUEST_THREADS if patches.on("request_threads") else 0
+django_asgi_app = Handler() if _request_threads > 0 else ASGIHandler()
 
 # Imported after Django is set up: the routing modules import models.
 from asgiref.sync import markcoroutinefunction  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
-from config.daphne_http import install as lean_daphne_http  # noqa: E402
 from config.health import HealthRoutes  # noqa: E402
 from config.logs import request_id_var, socket_request_id  # noqa: E402
 from config.metrics import MetricsRoute  # noqa: E402
 from config.origin import SameOriginSockets  # noqa: E402
+from config.patches.autobahn import install as lean_daphne_sockets  # noqa: E402
+from config.patches.channels import PlaySockets, ReadOnlySessionStack  # noqa: E402
+from config.patches.twisted import install as lean_daphne_http  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.socket_session import PlaySockets, ReadOnlySessionStack  # noqa: E402
 from config.static import StaticFiles  # noqa: E402
-from config.ws_memory import install as lean_daphne_sockets  # noqa: E402
 from games.live.consumer import PlayConsumer  # noqa: E402
 
-lean_daphne_sockets()  # before daphne builds its websocket factory (config/ws_memory.py)
-lean_daphne_http()  # no form parsing in Twisted, which Daphne never reads (config/daphne_http.py)
+# Each under Daphne only, and only with its patch on (config/patches/).
+lean_daphne_sockets()  # before daphne builds its websocket factory (autobahn.py)
+lean_daphne_http()  # no form parsing in Twisted, which Daphne never reads (twisted.py)
 
-# Django's requests run in threads kept between requests (config/threads.py); /static/ is
-# answered by ServeStatic on the event loop, never entering Django.
-http_app: Any = RequestThreads(django_asgi_app, settings.REQUEST_THREADS)
+# Django's requests run in threads kept between requests (config/patches/django.py);
+# /static/ is answered by ServeStatic on the event loop, never entering Django.
+http_app: Any = RequestThreads(django_asgi_app, _request_threads)
 if settings.SERVE_STATIC:
     http_app = StaticFiles(http_app)
 
@@ -56,9 +61,12 @@ class _SocketRequestId:
         return await self.inner(scope, receive, send)
 
 
-websocket_app: Any = _SocketRequestId(SameOriginSockets(PlaySockets(
-    PlayConsumer, ReadOnlySessionStack(URLRouter(websocket_urlpatterns))
-)))
+# The play socket, thousands a process, in one step from cookies to its consumer
+# (config/patches/channels.py); with that patch off, Channels' own stack for every socket.
+websocket_app: Any = _SocketRequestId(SameOriginSockets(
+    PlaySockets(PlayConsumer, ReadOnlySessionStack(URLRouter(websocket_urlpatterns)))
+    if patches.on("play_socket") else SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+))
 if settings.SENTRY_DSN:
     # HTTP errors reach Sentry through its Django integration; the sockets' through this.
     from sentry_sdk.integrations.asgi import SentryAsgiMiddleware

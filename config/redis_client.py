@@ -1,5 +1,5 @@
 """The site's one way to Redis.  Every user of it gets its client, or its connection
-settings, here: Django's cache (config/cache.py), the channel layer and Celery's broker
+settings, here: Django's cache (config/patches/django.py), the channel layer and Celery's broker
 (config/settings/), rate limits, the hint pool's budget, the analysis cache, the race,
 presence, the rank index, readiness and beat's heartbeat.
 

@@ -32,13 +32,11 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestStaticFilesStorage, staticfiles_storage
 from servestatic import ServeStaticASGI
 from servestatic.asgi import FileServerASGI
-from servestatic.responders import StaticFile
-from servestatic.utils import decode_path_info
+
+from config import patches
+from config.patches.servestatic import SmallFiles
 
 YEAR = 365 * 24 * 3600
-# A file whose content never changes (a hashed name, Pyodide's under its version) and whose
-# encoding sent is at most this many bytes is answered from memory (StaticFiles.small).
-SMALL = 64 * 1024
 MODULES = "frontend/js/"  # the site's ES modules, the ones that import each other
 
 # Pyodide (the browser's Python, for offline play: frontend/offline.py), from the npm
@@ -72,31 +70,17 @@ def _nosniff(headers: Headers, path: str, url: str) -> None:
     headers["X-Content-Type-Options"] = "nosniff"
 
 
-Answer = tuple[list[tuple[bytes, bytes]], bytes]  # the ASGI headers and the body
-
-
-def _read_small(path: str, headers: list[tuple[str, str | None]]) -> Answer | None:
-    """The file's answer, ready to send, or None when it is over SMALL bytes."""
-    size = next((int(v) for k, v in headers if k == "Content-Length" and v), SMALL + 1)
-    if size > SMALL:
-        return None
-    with open(path, "rb") as f:  # blocking, but once per file and process, a few KB
-        body = f.read()
-    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers
-            if v is not None], body
-
-
-class StaticFiles(ServeStaticASGI):
-    """``/static/`` for this process (``SERVE_STATIC``), everything else to ``application``."""
+class StaticFiles(SmallFiles, ServeStaticASGI):
+    """``/static/`` for this process (``SERVE_STATIC``), everything else to ``application``;
+    small files that never change from memory (config/patches/servestatic.py)."""
 
     FOREVER = YEAR
 
     def __init__(self, application: Any) -> None:
         self.prefix = settings.STATIC_URL
         self.pyodide = pyodide_url()
-        self._fixed: dict[str, bool] = {}  # URL: whether its content never changes
-        self._answers: dict[str, Answer | None] = {}  # by file, None: too big
         debug = bool(settings.DEBUG)
+        self.from_memory = not debug and patches.on("static_memory")
         super().__init__(application, autorefresh=debug, max_age=0 if debug else 60,
                          add_headers_function=_nosniff)
         if debug:
@@ -127,7 +111,7 @@ class StaticFiles(ServeStaticASGI):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
-        if path and not self.autorefresh and await self.small(scope, send):
+        if path and self.from_memory and await self.small(scope, send):
             return
         if self.pyodide and path.startswith(self.pyodide):  # served from the table above
             # With DEBUG on every other file is looked up afresh; these never change.
@@ -136,44 +120,6 @@ class StaticFiles(ServeStaticASGI):
                 await FileServerASGI(found)(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)
-
-    async def small(self, scope: Any, send: Any) -> bool:
-        """Answer a plain GET or HEAD of a small file that never changes from memory; False
-        for anything else (left to ServeStatic).
-
-        Written here because ServeStatic's ASGI responder reads every file through its
-        ``AsyncFile``, which starts a thread pool (a new OS thread) for each file served:
-        several times the CPU of the whole answer for a module of a few KB.  Each encoding
-        of such a file is read once, on its first request (a blocking read of at most SMALL
-        bytes, once per file and process), and kept with its headers ready to send: a
-        deploy's modules, stylesheet and sprite, some hundreds of KB a process.  A
-        conditional or range request goes to ServeStatic as before."""
-        url = decode_path_info(scope["path"])
-        found = self.files.get(url)
-        if not isinstance(found, StaticFile) or scope["method"] not in ("GET", "HEAD"):
-            return False
-        fixed = self._fixed.get(url)
-        if fixed is None:
-            fixed = self._fixed[url] = self.immutable_file_test("", url) or bool(
-                self.pyodide and url.startswith(self.pyodide))
-        if not fixed:
-            return False
-        asked = {}
-        for name, value in scope["headers"]:
-            if name == b"accept-encoding":
-                asked["HTTP_ACCEPT_ENCODING"] = value.decode("latin-1")
-            elif name in (b"range", b"if-none-match", b"if-modified-since"):
-                return False
-        path, headers = found.get_path_and_headers(asked)
-        if path not in self._answers:
-            self._answers[path] = _read_small(path, headers)
-        answer = self._answers[path]
-        if answer is None:
-            return False
-        await send({"type": "http.response.start", "status": 200, "headers": answer[0]})
-        await send({"type": "http.response.body",
-                    "body": b"" if scope["method"] == "HEAD" else answer[1]})
-        return True
 
     def add_cache_headers(self, headers: Headers, path: str, url: str) -> None:
         if self.immutable_file_test(path, url) or (self.pyodide and url.startswith(self.pyodide)):

@@ -1,7 +1,8 @@
 """Tripwires under the libraries the site patches.
 
-Several modules replace or copy private parts of the libraries they sit on, for memory or
-speed (each says why in its docstring).  A new release of one of those libraries can change
+The modules of config/patches/ (one a library, each patch behind a switch) replace or
+copy private parts of the libraries they sit on, for memory or speed (each says why in its
+docstring); a few other modules lean on a library's private parts too (named below).  A new release of one of those libraries can change
 such a part without changing its public interface, and the patch would then go on doing
 what the old release did, quietly.  So those libraries are pinned exactly (pyproject.toml,
 requirements*.lock), and this module records, for each, its version and a fingerprint of
@@ -33,7 +34,7 @@ RECORD = Path(__file__).with_name("tripwires.json")
 # is "module:qualified.name" where it is defined: a class, a function or an assignment,
 # whose source text (decorators included) is fingerprinted.
 RELIED_ON: dict[str, tuple[str, list[str]]] = {
-    "Twisted": ("config/daphne_http.py, config/ws_memory.py, config/drain.py", [
+    "Twisted": ("config/patches/twisted.py, config/patches/autobahn.py, config/drain.py", [
         "twisted.web.http:Request.__init__",
         "twisted.web.http:Request.requestReceived",
         "twisted.web.http:HTTPChannel.pauseProducing",
@@ -42,7 +43,7 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
         "twisted.web.http:HTTPChannel.checkPersistence",
         "twisted.web.http:HTTPChannel.requestDone",
     ]),
-    "daphne": ("config/daphne_http.py, config/ws_memory.py, config/serve.py, "
+    "daphne": ("config/patches/twisted.py, config/patches/autobahn.py, config/serve.py, "
                "config/drain.py", [
         "daphne.http_protocol:WebRequest.__init__",
         "daphne.http_protocol:HTTPFactory.buildProtocol",
@@ -58,7 +59,7 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
         "daphne.server:Server.create_application",
         "daphne.server:Server.application_checker",
     ]),
-    "autobahn": ("config/ws_memory.py", [
+    "autobahn": ("config/patches/autobahn.py", [
         "autobahn.websocket.protocol:WebSocketProtocol._connectionMade",
         "autobahn.websocket.protocol:WebSocketProtocol.sendData",
         "autobahn.websocket.protocol:WebSocketProtocol.CONFIG_ATTRS_COMMON",
@@ -69,27 +70,28 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
         "autobahn.twisted.websocket:WebSocketAdapterProtocol.connectionLost",
         "autobahn.twisted.websocket:WebSocketAdapterProtocol.dataReceived",
     ]),
-    "asgiref": ("config/threads.py", [
+    "asgiref": ("config/patches/django.py", [
         "asgiref.sync:ThreadSensitiveContext",
         "asgiref.sync:SyncToAsync.__call__",
     ]),
-    "Django": ("config/threads.py, config/cache.py, config/postgresql/base.py", [
+    "Django": ("config/patches/django.py, config/patches/psycopg_pool.py", [
         "django.core.handlers.asgi:ASGIHandler.__call__",
         "django.core.handlers.asgi:ASGIHandler.handle",
         "django.core.handlers.base:BaseHandler.load_middleware",
         "django.core.cache.backends.redis:RedisCacheClient",
         "django.core.cache.backends.redis:RedisCache._cache",
         "django.db.backends.postgresql.base:DatabaseWrapper.pool",
+        "django.db.models.base:Model.from_db",
     ]),
-    "psycopg": ("games/live/driver.py, games/play/optimistic.py, config/dbpool.py", [
+    "psycopg": ("games/live/driver.py, games/play/optimistic.py, config/patches/psycopg_pool.py", [
         "psycopg._preparing:PrepareManager.get",
     ]),
-    "psycopg-pool": ("config/dbpool.py, config/postgresql/base.py", [
+    "psycopg-pool": ("config/patches/psycopg_pool.py", [
         "psycopg_pool.pool:ConnectionPool.__init__",
         "psycopg_pool.pool:ConnectionPool._check_connection",
         "psycopg_pool.pool:ConnectionPool.check_connection",
     ]),
-    "channels": ("config/socket_session.py, games/live/consumer.py", [
+    "channels": ("config/patches/channels.py", [
         "channels.consumer:AsyncConsumer.__call__",
         "channels.consumer:AsyncConsumer.dispatch",
         "channels.consumer:AsyncConsumer.as_asgi",
@@ -101,7 +103,7 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
     "channels_redis": ("config/redis_client.py (the channel layer's Sentinel hosts)", [
         "channels_redis.utils:create_pool",
     ]),
-    "servestatic": ("config/static.py", [
+    "servestatic": ("config/patches/servestatic.py, config/static.py", [
         "servestatic.asgi:ServeStaticASGI.__call__",
         "servestatic.asgi:FileServerASGI",
         "servestatic.base:ServeStaticBase.find_file",
@@ -113,6 +115,14 @@ RELIED_ON: dict[str, tuple[str, list[str]]] = {
         "servestatic.responders:StaticFile.get_alternatives",
         "servestatic.responders:StaticFile.aget_response",
         "servestatic.utils:decode_path_info",
+    ]),
+    "djangorestframework": ("config/patches/rest_framework.py, games/api/starts.py", [
+        "rest_framework.renderers:JSONRenderer.render",
+        "rest_framework.negotiation:DefaultContentNegotiation.select_renderer",
+        "rest_framework.views:APIView.allowed_methods",
+        "rest_framework.views:APIView.dispatch",
+        "rest_framework.authentication:SessionAuthentication.authenticate",
+        "rest_framework.authentication:SessionAuthentication.enforce_csrf",
     ]),
     "django-csp": ("config/security.py", [
         "csp.middleware:CSPMiddleware",

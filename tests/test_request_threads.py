@@ -1,4 +1,4 @@
-"""Django's requests under ASGI (config/threads.py): one hand-over to a kept thread a
+"""Django's requests under ASGI (config/patches/django.py): one hand-over to a kept thread a
 request, ``request_started`` and ``request_finished`` in that thread, a streaming answer
 closed only after its last chunk, a malformed request still answered."""
 
@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from config.threads import Handler, RequestThreads
+from config.patches.django import Handler, RequestThreads
 
 events: list[tuple[str, int]] = []
 

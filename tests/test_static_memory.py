@@ -1,4 +1,4 @@
-"""Small files that never change are answered from memory (config/static.py, StaticFiles.small):
+"""Small files that never change are answered from memory (config/patches/servestatic.py, SmallFiles.small):
 the same status, headers and body as ServeStatic's own answer, each encoding, HEAD with no
 body, and no thread started to serve one; a range, a conditional request or a big file still
 goes to ServeStatic."""
@@ -14,7 +14,8 @@ from typing import Any
 import brotli
 import pytest
 
-from config.static import SMALL, StaticFiles
+from config.patches.servestatic import SMALL
+from config.static import StaticFiles
 
 NAME = "frontend/js/notice.0123456789ab.js"
 BIG = "frontend/js/big.0123456789ab.js"

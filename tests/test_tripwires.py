@@ -16,6 +16,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from config import tripwires
+from config.patches import PATCHES
 from tests.test_lock import LOCKS, pins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,9 +39,9 @@ def test_a_library_that_moved_is_named_with_the_patches_to_read_again():
     found = tripwires.problems(moved)
     assert len(found) == 3, found
     assert any(f.startswith("daphne is ") and "checked against 0.0.1" in f
-               and "config/ws_memory.py" in f for f in found), found
-    assert any("asgiref.sync:ThreadSensitiveContext changed" in f and "config/threads.py" in f
-               for f in found), found
+               and "config/patches/autobahn.py" in f for f in found), found
+    assert any("asgiref.sync:ThreadSensitiveContext changed" in f
+               and "config/patches/django.py" in f for f in found), found
     assert any(f.startswith("servestatic: nothing recorded") for f in found), found
 
 
@@ -94,3 +95,35 @@ def test_the_image_installs_from_the_locks_and_checks_the_tripwires():
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
     assert "!requirements.lock" in ignored
     assert "!requirements-native.lock" in ignored
+
+
+PATCH_MODULES = sorted(p for p in (ROOT / "config" / "patches").glob("*.py")
+                       if p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("module", PATCH_MODULES, ids=lambda p: p.stem)
+def test_each_patch_module_is_under_a_tripwire_and_says_what_it_patches(module):
+    """Every module of config/patches/ is named with the libraries it patches, has a switch,
+    and its docstring says what it patches, the versions it was written for (those
+    recorded), its tripwires and what happens with it off."""
+    path = f"config/patches/{module.name}"
+    libraries = [dist for dist, (named, _) in tripwires.RELIED_ON.items() if path in named]
+    assert libraries, f"{path} is named in no entry of config/tripwires.py RELIED_ON"
+    switches = [name for name, (where, _) in PATCHES.items() if where == path]
+    assert switches, f"{path} has no switch in config/patches/__init__.py PATCHES"
+    doc = module.read_text().split('"""')[1]
+    for part in ("Patches:", "Written for:", "Tripwires:", "Off ("):
+        assert part in doc, f"{path}'s docstring says nothing under {part!r}"
+    for name in switches:
+        assert f"``{name}``" in doc, f"{path}'s docstring does not name its switch {name}"
+    written = doc.split("Written for:")[1].split("\n\n")[0].split("(config/tripwires")[0]
+    versions = dict(re.findall(r"([A-Za-z][\w-]*) (\d+(?:\.\d+)+)", written))
+    assert versions, f"{path} names no library version"
+    for dist, ver in versions.items():
+        assert recorded()[dist]["version"] == ver, f"{path}: {dist} {ver} is not the recorded"
+    assert set(versions) & set(libraries), (path, versions, libraries)
+
+
+def test_every_switch_names_a_module_that_exists():
+    for name, (where, _) in PATCHES.items():
+        assert (ROOT / where).is_file(), (name, where)

@@ -1,1 +1,1 @@
-"""Django's PostgreSQL backend with the pool's health check of config/dbpool.py."""
+"""Django's PostgreSQL backend with the pool's health check of config/patches/psycopg_pool.py."""

@@ -1,25 +1,6 @@
-"""Django's PostgreSQL backend, its pool checking connections as ``config.dbpool`` says.
+"""Django's PostgreSQL backend, its pool checking connections as config/patches/psycopg_pool.py
+says (the settings name this backend only with that patch on)."""
 
-Django hands the pool either psycopg's own check or none (``CONN_HEALTH_CHECKS``) and
-refuses another in the pool's options, so the check is set on the pool Django made, once.
-"""
+from config.patches.psycopg_pool import DatabaseWrapper
 
-from __future__ import annotations
-
-from typing import Any
-
-from django.db.backends.postgresql import base
-
-from config import dbpool
-
-
-class DatabaseWrapper(base.DatabaseWrapper):
-    @property
-    def pool(self) -> Any:
-        pool = super().pool  # type: ignore[misc]  # not in the type stubs
-        if pool is not None and getattr(pool, "_check", None) is not dbpool.check:
-            moved = "psycopg_pool keeps its callbacks elsewhere now, or Django sets a reset"
-            assert hasattr(pool, "_check"), moved
-            assert getattr(pool, "_reset", 0) is None, moved
-            pool._check = dbpool.check
-        return pool
+__all__ = ["DatabaseWrapper"]

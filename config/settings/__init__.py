@@ -91,7 +91,7 @@ TEMPLATES = [
         },
     },
 ]
-# Idle threads kept for Django's HTTP requests under ASGI (config/threads.py); 0: Django's
+# Idle threads kept for Django's HTTP requests under ASGI (config/patches/django.py); 0: Django's
 # own ASGI handler, a new thread for every request.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 32)
 # Health (config/health.py): each readiness probe waits at most HEALTH_TIMEOUT_SECONDS for

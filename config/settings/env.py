@@ -69,3 +69,22 @@ elif _missing:
         "daily deal follows from DAILY_SECRET). Make each with: python -c 'import secrets; "
         "print(secrets.token_urlsafe(50))'. For a local run use `make run`, or DEBUG=1."
     )
+
+
+def framework_patches(off: list[str]) -> tuple[str, ...]:
+    """The patches on (config/patches/): every one but those named off, none with ``all``."""
+    from config.patches import PATCHES
+
+    unknown = sorted(set(off) - {*PATCHES, "all"})
+    if unknown:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"FRAMEWORK_PATCHES_OFF names no patch {', '.join(unknown)}: it takes 'all' or "
+            f"some of {', '.join(PATCHES)}")
+    return () if "all" in off else tuple(name for name in PATCHES if name not in off)
+
+
+# The library patches on (config/patches/; docs/operations.md, "Framework patches"):
+# FRAMEWORK_PATCHES_OFF=all serves with the libraries as they come, slower.
+FRAMEWORK_PATCHES = framework_patches(env_list("FRAMEWORK_PATCHES_OFF"))

@@ -7,7 +7,7 @@ import os
 
 import dj_database_url
 
-from .env import BASE_DIR, TESTING, env_bool, env_int, env_list, env_str
+from .env import BASE_DIR, FRAMEWORK_PATCHES, TESTING, env_bool, env_int, env_list, env_str
 
 _default_db = (
     "postgres://postgres@127.0.0.1:5432/solitaire"
@@ -30,7 +30,7 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
     # thread is collected.  A pool per process hands the same few connections round
     # instead, and checks each one as it goes out, so one that died with a database restart
     # is replaced rather than failing a request; not one checked less than
-    # DB_CHECK_AFTER_SECONDS ago (config/dbpool.py).
+    # DB_CHECK_AFTER_SECONDS ago (config/patches/psycopg_pool.py).
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": env_int("DB_POOL_SIZE", 20), "timeout": 10},
     }
@@ -42,7 +42,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DB_POOL_SI
         # another client between statements (DB_TRANSACTION_POOLING).  The socket's own
         # connections prepare as these do (``prepare_threshold``, games/live/driver.py).
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
-    DATABASES["default"]["ENGINE"] = "config.postgresql"  # its check: config/dbpool.py
+    if "pool_check" in FRAMEWORK_PATCHES:  # its check: config/patches/psycopg_pool.py
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 0 if TESTING else 60)
@@ -95,7 +96,9 @@ else:
 # that stopped answering must not hold a request up.  Without Redis, each process its own.
 if REDIS_URL:
     _redis_cache = {
-        "BACKEND": "config.cache.RedisCache",  # one client per process, not per request
+        # One client per process, not per request (config/patches/django.py).
+        "BACKEND": "config.patches.django.RedisCache" if "cache_client" in FRAMEWORK_PATCHES
+        else "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:cache",
         "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},

@@ -33,6 +33,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY as USER_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.exceptions import MiddlewareNotUsed
 from django.core.handlers.exception import response_for_exception
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -44,12 +45,13 @@ from django.urls import ResolverMatch, resolve
 from rest_framework import exceptions
 from rest_framework.authentication import CSRFCheck
 
+from config import patches
 from config.errors import DATABASE_DOWN, DatabaseUnavailableMiddleware
+from config.patches.rest_framework import json_accepted
 from games.accounts import devices, player_cache, session_life
 from games.accounts.session_life import SESSION_KEY, SessionStoreDown
 from games.api import errors as api_errors
 from games.api import serializers as s
-from games.api.lean import json_accepted
 from games.api.parsers import load_json
 from games.api.renderers import JSONRenderer
 from games.engine import GAMES
@@ -90,6 +92,8 @@ def _fields(data: Any) -> dict[str, Any] | None:
 
 class LeanStartMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        if not patches.on("lean_views"):  # config/patches/rest_framework.py
+            raise MiddlewareNotUsed
         self.get_response = get_response
         self.session = SessionMiddleware(_never)
         self.locale = LocaleMiddleware(_never)

@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.patches.rest_framework import lean_get
 from games.accounts import devices, leaving, players, verification
 from games.api import serializers as s
-from games.api.lean import lean_get
 from games.daily import analysis, medals, replays, share
 from games.daily import deals as daily
 from games.engine import DAILY_GAMES, GAMES
@@ -100,8 +100,10 @@ class PlayerAPIView(APIView):
 class MeView(PlayerAPIView):
     @classmethod
     def as_view(cls, **initkwargs: Any) -> Any:
-        # A plain GET skips DRF's machinery (games/api/lean.py); the rest comes here.
-        return lean_get(super().as_view(**initkwargs), player_body)
+        # A plain GET skips DRF's machinery (config/patches/rest_framework.py); the rest
+        # comes here.
+        return lean_get(super().as_view(**initkwargs), player_body, players.current_player,
+                        answer_for)
 
     @extend_schema(responses={200: s.PlayerOut}, summary="The current player (a guest is made on the first visit); sets session and CSRF cookies")
     def get(self, request: Request) -> Response:

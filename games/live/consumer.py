@@ -9,7 +9,8 @@ Service calls run in a thread pool rather than Channels' single database thread:
 players' moves then commit side by side, and PostgreSQL flushes their commits together.
 Each call is one hop to a pool thread (``loop.run_in_executor``): the consumer itself never
 touches the database, so Channels' own clean-up hop before every message is skipped too
-(see ``PlayConsumer.dispatch``); every pool call cleans up its thread's connection instead.
+(its loop: config/patches/channels.py); every pool call cleans up its thread's connection
+instead.
 """
 
 from __future__ import annotations
@@ -18,20 +19,17 @@ import asyncio
 import functools
 import logging
 import os
-import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import orjson
 import psycopg
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from config import drain, metrics
+from config.patches.channels import consumer_loop
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
@@ -184,7 +182,7 @@ def _leave(board: tuple[str, Any], channel: str) -> None:
     presence.leave(*board, channel)
 
 
-class PlayConsumer(AsyncJsonWebsocketConsumer):
+class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     player: Player | None = None
     board: tuple[str, Any] | None = None
     racing = False  # a ranked daily: its progress is noted for the live race
@@ -197,43 +195,14 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
     counted = False  # in /metrics' open play sockets
     hint_refused = -1e9  # when this socket's last hint was refused (the loop's clock)
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        # The play socket hears only its own client: nothing is ever sent to it through the
-        # channel layer, so it joins none (presence counts it under a name of its own), and
-        # its messages are read in a plain loop instead of Channels' wait on several
-        # sources, which made and cancelled tasks for every message.
-        self.scope, self.base_send = scope, send
-        self.channel_layer = None
-        self.channel_name = f"play.{uuid.uuid4().hex}"
-        budget, flooded = frames.FrameBudget(), False
-        try:
-            while True:
-                message = await receive()
-                if message["type"] == "websocket.receive":
-                    # Every frame is counted before any work (games/live/frames.py); after
-                    # a flood the rest of what it sent is dropped unread.
-                    if flooded:
-                        continue
-                    if frames.backlog(receive) > settings.SOCKET_BACKLOG:
-                        flooded, self.player = True, None
-                        await self.close(code=frames.CLOSE_FLOOD)
-                        continue
-                    if not budget.take():
-                        if budget.flooding():
-                            flooded, self.player = True, None
-                            await self.close(code=frames.CLOSE_FLOOD)
-                        elif self.player is not None:
-                            await self.send_json(frames.refusal(budget))
-                        continue
-                self.busy = True
-                await self.dispatch(message)
-                self.busy = False
-                if self.leaving and self.player is not None:
-                    self.leave_now()
-        except StopConsumer:
-            pass
-        finally:
-            drain.play_sockets.discard(self)
+    channel_prefix = "play"  # presence counts the socket under a name of its own
+
+    def admission(self, receive: Any) -> Callable[[dict[str, Any]], Awaitable[bool]]:
+        # Every frame is counted before any work (games/live/frames.py).
+        return frames.Gate(self, receive)
+
+    def finished(self) -> None:
+        drain.play_sockets.discard(self)
 
     def leave_now(self) -> None:
         """The process is stopping: the client reconnects to another one.  What it sends
@@ -243,12 +212,11 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         asyncio.ensure_future(self.close(code=drain.CLOSE_RESTART))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections in its own thread before every
-        # message; this consumer uses none there (see in_pool), so the extra hop goes.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        self.busy = True
+        await super().dispatch(message)
+        self.busy = False
+        if self.leaving and self.player is not None:
+            self.leave_now()
 
     async def connect(self) -> None:
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
@@ -279,18 +247,11 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         self.within = None if old else verdicts.loop_seconds()
         self.seq = state.get("seq")
         # Nothing reads the handshake's headers, cookies or session again: an idle socket
-        # keeps only what it plays with (config/socket_session.py, PlaySockets).
+        # keeps only what it plays with (config/patches/channels.py, PlaySockets).
         for key in ("session", "cookies", "headers"):
             self.scope.pop(key, None)
         await self.send_json({"type": "state", **state} if old else
                              {"type": "hello", "protocol": PROTOCOL, **state})
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        # Channels' own leaves the groups and closes stale database connections through a
-        # thread of its own; this consumer joins no group and uses no connection on its
-        # loop (in_pool's threads close theirs), so only the disconnect itself is left.
-        await self.disconnect(message["code"])
-        raise StopConsumer()
 
     async def disconnect(self, code: int) -> None:
         memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)

@@ -67,6 +67,37 @@ def backlog(receive: Any) -> int:
     return queue.qsize() if isinstance(queue, asyncio.Queue) else 0
 
 
+class Gate:
+    """One socket's admission of the messages it receives (``PlainLoop.admission``,
+    config/patches/channels.py): a frame past the backlog or the budget is not dispatched,
+    and after a flood the rest of what the client sent is dropped unread."""
+
+    __slots__ = ("consumer", "receive", "budget", "flooded")
+
+    def __init__(self, consumer: Any, receive: Any) -> None:
+        self.consumer, self.receive = consumer, receive
+        self.budget, self.flooded = FrameBudget(), False
+
+    async def __call__(self, message: dict[str, Any]) -> bool:
+        if message["type"] != "websocket.receive":
+            return True
+        if self.flooded:
+            return False
+        consumer, budget = self.consumer, self.budget
+        if backlog(self.receive) > settings.SOCKET_BACKLOG:
+            self.flooded, consumer.player = True, None
+            await consumer.close(code=CLOSE_FLOOD)
+            return False
+        if not budget.take():
+            if budget.flooding():
+                self.flooded, consumer.player = True, None
+                await consumer.close(code=CLOSE_FLOOD)
+            elif consumer.player is not None:
+                await consumer.send_json(refusal(budget))
+            return False
+        return True
+
+
 def refusal(budget: FrameBudget) -> dict[str, object]:
     return {"type": "error", "error": "rate_limited",
             "reason": "too many messages on this socket: wait for the answers before sending "

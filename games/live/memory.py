@@ -2,7 +2,7 @@
 
 A closed socket's objects were part of reference cycles, which only the collector frees;
 in a process that has gone quiet nothing triggers a full collection, so thousands of
-closed sockets' memory stayed taken (bench/idle_sockets.py).  config/ws_memory.py now
+closed sockets' memory stayed taken (bench/idle_sockets.py).  config/patches/autobahn.py now
 breaks the cycles of autobahn's and Twisted's objects, so most go at the close; what is
 left in cycles (an exception's traceback, a request's) still waits for a collection.  And
 glibc keeps freed memory for the process rather than giving it back to the system.  So after ``RELEASE_AFTER`` closes, once no socket has closed

@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db import DEFAULT_DB_ALIAS
-from django.db.models.base import ModelState
-
+from config.patches.django import from_row
 from games.engine import GAMES, Game
 from games.errors import BadRequest
 from games.models import Deal, GameSession
@@ -36,15 +34,10 @@ class Outcome:
 
 
 def session_from_row(values: dict[str, Any], deal: Deal) -> GameSession:
-    """A session built from a row's values as ``Model.from_db`` builds one, but without
-    ``Model.__init__``'s work per field (this runs for every move, and that work cost more
-    than the statement's share); fields left out, "moves" first of all, stay deferred."""
-    session = GameSession.__new__(GameSession)
-    session.__dict__.update(values)
-    session._state = ModelState()
-    session._state.adding, session._state.db = False, DEFAULT_DB_ALIAS
-    session._state.fields_cache["deal"] = deal
-    return session
+    """A session built from a row's values (by attname) and its deal; fields left out,
+    "moves" first of all, stay deferred.  It runs for every move: built without
+    ``Model.__init__``'s work per field (config/patches/django.py, ``model_rows``)."""
+    return from_row(GameSession, values, {"deal": deal})
 
 
 def session_pk(session_id: UUID | str) -> UUID | None:

@@ -108,14 +108,15 @@ def server_env(static_root: Path, mail_dir: Path) -> Iterator[dict[str, str]]:
         _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
 
 
-def start_server(env: dict[str, str], log_name: str) -> tuple[subprocess.Popen[bytes], str]:
-    """Daphne on a free port with ``env``, once it accepts connections; its output goes to
-    artifacts/<log_name>."""
+def start_server(env: dict[str, str], log_name: str, app: str = "config.asgi:application",
+                 ) -> tuple[subprocess.Popen[bytes], str]:
+    """Daphne on a free port with ``env`` serving ``app``, once it accepts connections; its
+    output goes to artifacts/<log_name>."""
     _mkdirs()
     port = _free_port()
     log = open(ROOT / "artifacts" / log_name, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     log.close()  # the child holds its own copy

@@ -1,5 +1,5 @@
 """Request bodies through Daphne as production serves them, with Twisted's own form parsing
-off (config/daphne_http.py): a form (the admin's sign-in, its CSRF token in the body), a
+off (config/patches/twisted.py): a form (the admin's sign-in, its CSRF token in the body), a
 multipart form and a JSON body all reach Django whole."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_daphnes_requests_are_built_without_twisteds_form_parse():
     import daphne.server  # noqa: F401  (install() acts under Daphne only)
     from daphne import http_protocol
 
-    from config.daphne_http import install
+    from config.patches.twisted import install
 
     install()
     install()  # twice is once

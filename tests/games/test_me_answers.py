@@ -1,4 +1,4 @@
-"""``GET /api/me/`` answers a plain GET itself (games/api/lean.py) and hands the rest to its
+"""``GET /api/me/`` answers a plain GET itself (config/patches/rest_framework.py) and hands the rest to its
 DRF view: both give the same answer, and what only DRF does (an ``indent`` asked for, a
 ``?format=`` it has no renderer for) still happens."""
 

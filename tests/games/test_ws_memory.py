@@ -1,4 +1,4 @@
-"""config/ws_memory.py: Daphne's websocket without what an idle socket never uses again.
+"""config/patches/autobahn.py: Daphne's websocket without what an idle socket never uses again.
 
 The first tests fail when autobahn, daphne, Twisted or asyncio no longer have what the
 lean protocol relies on; the last one plays a socket through a real Daphne with it."""
@@ -21,8 +21,8 @@ from autobahn.websocket.protocol import WebSocketServerProtocol
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.web.http import HTTPChannel
 
-from config import ws_memory
-from config.ws_memory import (
+from config.patches import autobahn as ws_memory
+from config.patches.autobahn import (
     HANDSHAKE_ONLY,
     IDLE_DEFAULTS,
     _as_class_attribute,

@@ -1,4 +1,4 @@
-"""A websocket echo served by Daphne with config/ws_memory.py's protocol, for
+"""A websocket echo served by Daphne with config/patches/autobahn.py's protocol, for
 tests/games/test_ws_memory.py.  ``probe`` answers what the server's open sockets hold,
 ``garbage`` what its closed ones left for the collector, ``loop`` the event loop it runs on."""
 
@@ -9,7 +9,7 @@ import gc
 import json
 from typing import Any
 
-from config.ws_memory import HANDSHAKE_ONLY, IDLE_DEFAULTS, install
+from config.patches.autobahn import HANDSHAKE_ONLY, IDLE_DEFAULTS, install
 
 install()
 

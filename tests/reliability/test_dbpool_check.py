@@ -1,4 +1,4 @@
-"""The pool's health check (config/dbpool.py) on a real PostgreSQL connection: it runs on
+"""The pool's health check (config/patches/psycopg_pool.py) on a real PostgreSQL connection: it runs on
 the first checkout, is skipped for a connection checked a moment ago, and always runs for
 one that is closed or after ``DB_CHECK_AFTER_SECONDS``."""
 
@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import override_settings
 from psycopg_pool import ConnectionPool
 
-from config import dbpool
+from config.patches import psycopg_pool as dbpool
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
 

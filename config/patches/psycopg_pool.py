@@ -1,4 +1,5 @@
-"""The PostgreSQL pool's health check, skipped for a connection checked a moment ago.
+"""psycopg_pool: the PostgreSQL pool's health check, skipped for a connection checked a
+moment ago (patch ``pool_check``).
 
 The pool checks a connection as it hands it out (an empty statement, one round trip), so
 one that died with a database restart is replaced rather than failing a request.  A
@@ -14,6 +15,19 @@ comes back: with a ``reset`` the pool gives every returned connection to one of 
 worker threads, a hand-over a quarter of the busy samples of a ``POST /api/sessions/``
 sat in (py-spy), though the rate did not move measurably without it (bench/http_cost.py);
 without one it goes back to the pool in the request's own thread.
+
+Django hands the pool either psycopg's own check or none (``CONN_HEALTH_CHECKS``) and
+refuses another in the pool's options, so ``DatabaseWrapper`` (the backend
+``config.postgresql`` names) sets ``check`` on the pool Django made, once.
+
+Patches: the private ``_check`` of the ``psycopg_pool.ConnectionPool`` Django's backend
+makes (``DatabaseWrapper.pool``), and calls the pool's ``check_connection``.
+Written for: psycopg-pool 3.3.3, psycopg 3.3.9, Django 5.2.19 (config/tripwires.json).
+Tripwires: ``psycopg-pool`` (``ConnectionPool.__init__``, ``_check_connection``,
+``check_connection``), ``Django`` (``DatabaseWrapper.pool``).
+Off (``FRAMEWORK_PATCHES_OFF=pool_check``): Django's own backend, the pool checking every
+connection it hands out (a round trip a request).
+Tested: tests/reliability/test_dbpool_check.py.
 """
 
 from __future__ import annotations
@@ -23,6 +37,7 @@ import weakref
 from typing import Any
 
 from django.conf import settings
+from django.db.backends.postgresql import base
 from psycopg import pq
 from psycopg_pool import ConnectionPool
 
@@ -37,3 +52,15 @@ def check(conn: Any) -> None:
     if not (fresh and not conn.closed and conn.pgconn.status == pq.ConnStatus.OK):
         ConnectionPool.check_connection(conn)
         _checked[conn] = now  # only a check that ran counts: a skipped one proves nothing
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def pool(self) -> Any:
+        pool = super().pool  # type: ignore[misc]  # not in the type stubs
+        if pool is not None and getattr(pool, "_check", None) is not check:
+            moved = "psycopg_pool keeps its callbacks elsewhere now, or Django sets a reset"
+            assert hasattr(pool, "_check"), moved
+            assert getattr(pool, "_reset", 0) is None, moved
+            pool._check = check
+        return pool

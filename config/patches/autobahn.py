@@ -1,4 +1,5 @@
-"""A lighter Daphne websocket for the thousands of idle play sockets one process holds.
+"""autobahn: a lighter Daphne websocket for the thousands of idle play sockets one process
+holds (patch ``lean_websockets``).
 
 Daphne's websocket protocol (autobahn's ``WebSocketServerProtocol``) keeps, for as long as
 the socket is open, everything its handshake used: the request's bytes, headers, status
@@ -33,6 +34,16 @@ With these, about 12 KB of each idle socket's 27 KB (bench/idle_sockets.py).
 ``install`` makes it the protocol of daphne's websocket factory (config/asgi.py), before
 daphne builds that factory.  tests/games/test_ws_memory.py fails if an attribute this
 relies on goes from the libraries.
+
+Patches: ``daphne.ws_protocol.WebSocketFactory.protocol`` (a subclass of daphne's
+``WebSocketProtocol``, itself autobahn's ``WebSocketServerProtocol`` over Twisted) and
+``autobahn.websocket.protocol.pformat``.
+Written for: autobahn 26.11.1, daphne 4.2.3, Twisted 26.10.0 (config/tripwires.json).
+Tripwires: ``autobahn`` (every entry), ``daphne`` (``WebSocketProtocol``,
+``WebSocketFactory.__init__``), ``Twisted`` (``HTTPChannel``'s producer methods).
+Off (``FRAMEWORK_PATCHES_OFF=lean_websockets``): daphne's protocol as it comes, about 12 KB
+more an idle socket.
+Tested: tests/games/test_ws_memory.py.
 """
 
 from __future__ import annotations
@@ -43,6 +54,8 @@ import sys
 from typing import Any, ClassVar
 
 from zope.interface import implementer
+
+from config import patches
 
 # Read only during the opening handshake (autobahn's processHandshake and daphne's
 # onConnect); a server never reads them once open.
@@ -251,7 +264,7 @@ def lean_protocol() -> type:  # noqa: C901  (a class: its methods, each simple, 
 def install() -> None:
     """Daphne's websocket factory builds ``LeanWebSocketProtocol`` (under Daphne only:
     another server never imports daphne's server module)."""
-    if "daphne.server" not in sys.modules:
+    if "daphne.server" not in sys.modules or not patches.on("lean_websockets"):
         return
     from daphne.ws_protocol import WebSocketFactory
 
