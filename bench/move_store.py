@@ -126,7 +126,7 @@ def _move(optimistic: object, player: object, s: list, rng: random.Random) -> in
     move = None if undo else rng.choice(moves)
     token = g.notation(move) if move is not None else "u"  # stuck now and then: an undo
     out = optimistic.play(sid, player, seq, token)  # type: ignore[attr-defined]
-    if out is None:
+    if not hasattr(out, "session"):  # an Outcome; a Declined goes to the locked path
         raise SystemExit(f"the move store declined move {seq} of {sid} ({token})")
     g.push(move) if move is not None else g.undo()
     s[2] = seq + 1

@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from games.engine import GAMES, IllegalMove, endgame, new_game, seen
-from games.engine.record import UNDO_TOKENS
+from games.engine.undo import is_undo
 
 MAX_MOVES = 5000  # as many as a stored session holds (games/play/outcome.py)
 
@@ -43,7 +43,7 @@ class OfflineTable:
     def _apply(self, token: str) -> None:
         if len(self.tokens) >= MAX_MOVES:
             raise IllegalMove(f"a session holds at most {MAX_MOVES} moves")
-        if token.strip().lower() in UNDO_TOKENS:
+        if is_undo(token):
             self.g.undo()
             self.undos += 1
         else:

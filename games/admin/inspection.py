@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import signals
 from games.engine import IllegalMove, new_game
 from games.engine.cards import CODE
-from games.engine.record import UNDO_TOKENS
+from games.engine.undo import is_undo
 from games.fairplay.review import decisions
 from games.models import AuditEntry, GameSession
 from games.play.outcome import time_bonus
@@ -83,7 +83,7 @@ def replay_steps(session: GameSession,
         gap = at_ms - previous if previous is not None else None
         previous = at_ms
         try:
-            if token.strip().lower() in UNDO_TOKENS:
+            if is_undo(token):
                 g.undo()
             else:
                 g.play(token)

@@ -18,13 +18,11 @@ urlpatterns = [
     path("sessions/", views.SessionsView.as_view(), name="sessions"),
     path("offline-games/", offline.OfflineGamesView.as_view(), name="offline-games"),
     path("sessions/<str:session_id>/", views.SessionView.as_view(), name="session"),
-    path("sessions/<str:session_id>/moves/", views.MoveView.as_view(), name="session-moves"),
-    path("sessions/<str:session_id>/undo/", views.UndoView.as_view(), name="session-undo"),
-    path("sessions/<str:session_id>/hint/", views.HintView.as_view(), name="session-hint"),
-    path("sessions/<str:session_id>/finish/", views.FinishView.as_view(), name="session-finish"),
+    # The session's operations, each at its path in the operations' table (dispatch.py).
+    *(path(f"sessions/<str:session_id>/{view.path}", view.as_view(),
+           name=f"session-{view.path.rstrip('/')}") for view in views.OPERATION_VIEWS),
     path("sessions/<str:session_id>/analysis/", views.AnalysisView.as_view(),
          name="session-analysis"),
     path("sessions/<str:session_id>/replay/", views.ReplayView.as_view(), name="session-replay"),
     path("sessions/<str:session_id>/share/", views.ShareView.as_view(), name="session-share"),
-    path("sessions/<str:session_id>/resign/", views.ResignView.as_view(), name="session-resign"),
 ]

@@ -26,7 +26,7 @@ from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater,
 from games.fairplay import ratelimit
 from games.live import presence
 from games.models import GameSession, Player
-from games.play import hints, locked, operations
+from games.play import dispatch, hints, locked, operations
 from games.play.answer import state
 
 ERR = OpenApiResponse(s.ErrorOut)
@@ -229,59 +229,49 @@ MOVE_ANSWERS = {
 }
 
 
-class MoveView(PlayerAPIView):
+class OperationView(PlayerAPIView):
+    # One of the session's operations, run by the operations' table (games/play/dispatch.py)
+    # as the socket runs it: ``operation`` names its entry, ``body`` the serializer its JSON
+    # body is read by (None: the body is not read).
     rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
+    operation = ""
+    path = ""  # the operation's path under the session (urls.py)
+    body: type[serializers.Serializer] | None = None
 
-    @extend_schema(request=s.MoveIn, responses=MOVE_ANSWERS, summary="Play one move")
-    def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.MoveIn, request.data)
-        outcome = operations.play_move(session_id, player_of(request), data["seq"], data["move"],
-                                     data.get("op"))
-        return Response(state(outcome))
-
-
-class UndoView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Take back the last move")
-    def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.OptionalSeqIn, request.data)
-        outcome = operations.undo(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(state(outcome))
-
-
-class FinishView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Send the remaining cards up")
-    def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.OptionalSeqIn, request.data)
-        outcome = operations.finish(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(state(outcome))
-
-
-class ResignView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=s.OptionalSeqIn, responses=MOVE_ANSWERS, summary="Resign: end the attempt where it stands (a ranked one ranks as unfinished, by cards up)")
-    def post(self, request: Request, session_id: str) -> Response:
-        data = validated(s.OptionalSeqIn, request.data)
-        outcome = operations.resign(session_id, player_of(request), data.get("seq"), data.get("op"))
-        return Response(state(outcome))
-
-
-class HintView(PlayerAPIView):
-    rate_limit_scope = "moves"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=None, responses={200: s.HintOut, 404: ERR, 409: ERR, 429: ERR, 503: ERR},
-                   summary="One move worth playing now (counted)")
-    def post(self, request: Request, session_id: str) -> Response:
+    def operate(self, request: Request, session_id: str) -> Response:
+        data = validated(self.body, request.data) if self.body is not None else {}
         try:
-            outcome = operations.hint(session_id, player_of(request))
+            outcome = dispatch.run(self.operation, session_id, player_of(request), data)
         except HintUnavailable as exc:
             time.sleep(hints.refusal_pause(exc))  # a loop of refused hints asks slowly
             raise
         return Response(state(outcome))
+
+
+def _operation_view(name: str, body: type[serializers.Serializer] | None,
+                    responses: dict[int, Any], summary: str) -> type[OperationView]:
+    """The view of one operation of the table: its path is the entry's (urls.py), its
+    schema the serializer and answers given here."""
+    @extend_schema(request=body, responses=responses, summary=summary)
+    def post(self: OperationView, request: Request, session_id: str) -> Response:
+        return self.operate(request, session_id)
+
+    path = dispatch.OPERATIONS[name].path
+    assert path is not None  # an operation HTTP serves
+    view = f"{name.capitalize()}View"
+    return type(view, (OperationView,), {"operation": name, "path": path, "body": body,
+                                         "post": post, "__module__": __name__,
+                                         "__qualname__": view})
+
+
+MoveView = _operation_view("move", s.MoveIn, MOVE_ANSWERS, "Play one move")
+UndoView = _operation_view("undo", s.OptionalSeqIn, MOVE_ANSWERS, "Take back the last move")
+FinishView = _operation_view("finish", s.OptionalSeqIn, MOVE_ANSWERS,
+                             "Send the remaining cards up")
+ResignView = _operation_view("resign", s.OptionalSeqIn, MOVE_ANSWERS, "Resign: end the attempt where it stands (a ranked one ranks as unfinished, by cards up)")
+HintView = _operation_view("hint", None, {200: s.HintOut, 404: ERR, 409: ERR, 429: ERR,
+                                          503: ERR}, "One move worth playing now (counted)")
+OPERATION_VIEWS = (MoveView, UndoView, FinishView, ResignView, HintView)
 
 
 class ShareView(PlayerAPIView):

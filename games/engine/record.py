@@ -1,6 +1,6 @@
 """A game's compact record (game key, seed, move tokens) and its replay.
 
-The token ``u`` (or ``undo``) in a move list takes the previous move back, so a stored
+An undo token in a move list (``undo.is_undo``) takes the previous move back, so a stored
 session -- moves and undos in the order they were made -- replays to the same table.
 """
 
@@ -14,8 +14,10 @@ from typing import Any
 
 from .catalogue import new_game
 from .game import Game, IllegalMove
+from .undo import TOKENS as UNDO_TOKENS
+from .undo import is_undo
 
-UNDO_TOKENS = frozenset({"u", "undo"})
+__all__ = ["UNDO_TOKENS", "Record", "ReplayError", "positions", "replay"]
 
 
 class ReplayError(ValueError):
@@ -52,7 +54,7 @@ def positions(game: str, seed: int, moves: list[str], scoring: str | None = None
     g = new_game(game, seed, scoring)
     for i, token in enumerate(moves):
         try:
-            if token.strip().lower() in UNDO_TOKENS:
+            if is_undo(token):
                 g.undo()
             else:
                 g.play(token)

@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable
 
 from .game import Game
 from .piles import CELL, FOUNDATION, STOCK, WASTE, Move
-from .solver.hinting import previous_move, undoes
 from .solver.klondike_autoplay import safe_cards
 from .solver.registry import solver_for
+from .undo import previous_move, undoes
 
 
 def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:

@@ -33,12 +33,13 @@ from config.patches.channels import consumer_loop
 from games.accounts import player_cache, session_life
 from games.accounts.session_life import SESSION_KEY
 from games.api.parsers import BadJSON, TooLarge, load_json
-from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
+from games.errors import HintUnavailable, SessionNotFound, TryLater, answer_for
 from games.fairplay import ratelimit
 from games.live import driver, frames, memory, presence, race
 from games.models import Player
 from games.play import hint_pool, hints, operations, optimistic, tables, verdicts
 from games.play.answer import state
+from games.play.dispatch import Operation, named
 from games.play.outcome import clean_op, clean_token
 
 log = logging.getLogger(__name__)
@@ -108,36 +109,29 @@ def _open(browser_session: Any, session_id: str, channel: str
 
 
 def _operate(session_id: str, player: Player, content: dict[str, Any],
-             tried: bool = False) -> dict[str, Any]:
-    """Any message, in a pool thread.  ``tried``: a move the optimistic store on the loop
-    already declined (its rate-limit hit counted there), so it goes straight to the locked
-    path."""
-    kind, seq, op = content.get("type"), content.get("seq"), content.get("op")
-    if kind in {"move", "undo", "finish", "hint", "resign"} and not tried:
-        _limited(ratelimit.hit("moves", f"p{player.pk}"))
-    if kind == "move":
-        outcome = operations.play_move(session_id, player, seq, content.get("move"), op,
-                                       optimistic_first=not tried)
-    elif kind == "undo":
-        outcome = operations.undo(session_id, player, seq, op)
-    elif kind == "finish":
-        outcome = operations.finish(session_id, player, seq, op)
-    elif kind == "resign":
-        outcome = operations.resign(session_id, player, seq, op)
-    elif kind in {"resume", "state"}:
-        outcome = operations.get_session(session_id, player)
-    else:
-        raise BadRequest("type must be move, undo, hint, finish, resign or resume")
-    return {"type": "state", **state(outcome)}
+             declined: optimistic.Declined | None = None) -> dict[str, Any]:
+    """Any message, in a pool thread, by the operations' table (games/play/dispatch.py).
+    ``declined``: a move the optimistic store on the loop declined (its rate-limit hit
+    counted there, its token cleaned and checked), so it goes straight to the locked path
+    with what its check found."""
+    operation = named(content.get("type"))
+    if operation.scope is not None and declined is None:
+        _limited(ratelimit.hit(operation.scope, f"p{player.pk}"))
+    return {"type": "state", **state(operation.run(session_id, player, content, declined))}
 
 
-def _hint_ask(session_id: str, player: Player) -> operations.HintAsked:
-    _limited(ratelimit.hit("moves", f"p{player.pk}"))
-    return operations.hint_ask(session_id, player)
+def _hint_ask(operation: Operation, session_id: str, player: Player
+         ) -> operations.HintAsked:
+    assert operation.ask is not None
+    assert operation.scope is not None
+    _limited(ratelimit.hit(operation.scope, f"p{player.pk}"))
+    return operation.ask(session_id, player)
 
 
-def _hint_state(asked: operations.HintAsked, found: Any) -> dict[str, Any]:
-    return {"type": "state", **state(operations.hint_answer(asked, found))}
+def _hint_state(operation: Operation, asked: operations.HintAsked, found: Any
+            ) -> dict[str, Any]:
+    assert operation.answer is not None
+    return {"type": "state", **state(operation.answer(asked, found))}
 
 
 # A move answered on the loop whose dead-end verdict it had no time for: the session, its
@@ -147,27 +141,29 @@ Unsettled = tuple[Any, int, Any]
 
 async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any],
                         within: float | None = None
-                        ) -> tuple[dict[str, Any] | None, bool, Unsettled | None]:
+                        ) -> tuple[dict[str, Any] | None, optimistic.Declined | None,
+                                   Unsettled | None]:
     """The common socket move without a thread: the optimistic store's check and statement
     (``games.play.optimistic``), the statement through the batched asyncio driver.  (None,
-    tried, None): let ``_operate`` in a pool thread answer it (anything unusual), telling it
-    whether this move was tried here already.  The dead-end verdict gets a bounded share of
-    the loop; when that is not enough, the third value is what settling it needs."""
+    declined, None): let ``_operate`` in a pool thread answer it (anything unusual), with
+    what was found here when this move was tried here already.  The dead-end verdict gets
+    a bounded share of the loop; when that is not enough, the third value is what settling
+    it needs."""
     if content.get("type") != "move" or not driver.usable():
-        return None, False, None
+        return None, None, None
     _limited(ratelimit.hit("moves", f"p{player.pk}", local_only=True))
     token, op = clean_token(content.get("move")), clean_op(content.get("op"))
     hints.cancel(session_id)  # as on every other path: a move makes the running search moot
     pending = optimistic.check(session_id, player, content.get("seq"), token, op)
-    if pending is None:
-        return None, True, None
+    if isinstance(pending, optimistic.Declined):
+        return None, pending, None
     try:
         row = await driver.batched(optimistic.sql(), pending.params, pending.pk)
     except psycopg.Error as exc:
         raise OperationalError(str(exc)) from exc  # answered "unavailable", nothing stored
     outcome = optimistic.stored(pending, row, keep=False)
     if outcome is None:
-        return None, True, None
+        return None, optimistic.Declined(token, op), None
     answer = {"type": "state", **state(outcome, within)}
     unsettled = None
     if outcome.unsettled:
@@ -175,7 +171,7 @@ async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any]
     # Nothing else ran on this loop since the statement answered, so the table itself,
     # not a copy, is kept for the next move.
     optimistic.kept(pending, outcome)
-    return answer, True, unsettled
+    return answer, None, unsettled
 
 
 def _leave(board: tuple[str, Any], channel: str) -> None:
@@ -290,16 +286,18 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
             await self.send_json({"type": "error", "error": "bad_request",
                                   "reason": "send a JSON object with a type"})
             return
-        unsettled, tried = None, False
+        unsettled, declined = None, None
         answer: dict[str, Any] | None
         try:
-            if content.get("type") == "hint":
-                answer = await self._hint()
+            operation = named(content.get("type"))
+            if operation.ask is not None:  # a hint: its search awaited on this loop
+                answer = await self._hint(operation)
             else:
-                answer, tried, unsettled = await _move_on_loop(self.session_id, self.player,
-                                                               content, self.within)
+                answer, declined, unsettled = await _move_on_loop(
+                    self.session_id, self.player, content, self.within)
             if answer is None:
-                answer = await in_pool(_operate)(self.session_id, self.player, content, tried)
+                answer = await in_pool(_operate)(self.session_id, self.player, content,
+                                                  declined)
         except SessionNotFound as exc:  # not this player's any more: the socket closes
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
@@ -335,13 +333,13 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
         if unsettled is not None and unsettled[1] == self.seq:
             self.settling = asyncio.create_task(self._settle(*unsettled))
 
-    async def _hint(self) -> dict[str, Any]:
+    async def _hint(self, operation: Operation) -> dict[str, Any]:
         """A hint: asked and answered in pool threads, its search awaited here on the loop,
         so no thread waits for the solver.  A refusal right after another one waits before
         it is answered (hints.refusal_pause): a loop of refused hints asks slowly."""
         assert self.player is not None
         try:
-            asked = await in_pool(_hint_ask)(self.session_id, self.player)
+            asked = await in_pool(_hint_ask)(operation, self.session_id, self.player)
             found = asked.found or await hint_pool.wait_async(asked.job)
         except HintUnavailable as exc:
             now = asyncio.get_running_loop().time()
@@ -349,7 +347,7 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
                 await asyncio.sleep(hints.refusal_pause(exc))
             self.hint_refused = now
             raise
-        return await in_pool(_hint_state)(asked, found)
+        return await in_pool(_hint_state)(operation, asked, found)
 
     async def _settle(self, pk: Any, seq: int, game: Any) -> None:
         """The verdict the move's answer had no time for, settled in a worker; a dead end is

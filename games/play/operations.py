@@ -26,6 +26,7 @@ from games.daily import deals as daily
 from games.engine import GAMES, Game, IllegalMove, endgame
 from games.engine.reasons import Reason
 from games.engine.solver import SOLVED, Hint
+from games.engine.undo import is_undo, stored
 from games.errors import HintUnavailable, PlayerMerged, RankedAttemptOpen, Refused
 from games.models import Deal, GameSession, Player
 from games.play import analysis_cache, fresh, hint_pool, hints, locked, optimistic, tables
@@ -110,57 +111,60 @@ def get_session(session_id: UUID | str, player: Player) -> Outcome:
 
 
 def play_move(session_id: UUID | str, player: Player, seq: object, token: object,
-              op: object = None, optimistic_first: bool = True) -> Outcome:
+              op: object = None, declined: optimistic.Declined | None = None) -> Outcome:
     """The optimistic store first, then the locked path for whatever it declines.  The
-    socket tries the store itself on its event loop and passes ``optimistic_first=False``
-    for a move it declined, so no move is checked twice before the lock."""
-    hints.cancel(session_id)  # a move makes the running hint search moot
-    token, op = clean_token(token), clean_op(op)
-    fast = optimistic.play(session_id, player, seq, token, op) if optimistic_first else None
-    if fast is not None:
-        return fast
-    with transaction.atomic():
-        session = locked.lock(session_id, player)
-        if locked.open_or_retried(session, seq, required=True, op=op):
-            return locked.repeat(session, op)
-        locked.require_playing(session)
-        g = locked.table(session)
-        if token.lower() in {"u", "undo"}:
-            return _undo(session, g, op)
-        try:
-            g.play(token)
-        except IllegalMove as exc:
-            tables.keep(session.pk, session.seq, g)  # a refused move leaves the table as it was
-            raise Refused(exc.args[0], session.seq) from None
-        # The token is stored as sent: replayed on the same table it parses to the same move.
-        outcome = Outcome(session, g, just_won=locked.record(session, g, [token], op), op=op)
-    return _after_commit(outcome)
+    socket tries the store itself on its event loop and passes what it declined
+    (``declined``: the move cleaned, and checked when a kept table allowed), so no move is
+    parsed or checked twice."""
+    if declined is None:
+        hints.cancel(session_id)  # a move makes the running hint search moot
+        fast = optimistic.play(session_id, player, seq, clean_token(token), clean_op(op))
+        if isinstance(fast, Outcome):
+            return fast
+        declined = fast
+    return _locked_move(session_id, player, seq, declined, required=True)
 
 
 def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None
          ) -> Outcome:
     hints.cancel(session_id)  # a move makes the running hint search moot
     op = clean_op(op)
-    fast = optimistic.play(session_id, player, seq, UNDO, op) if seq is not None else None
-    if fast is not None:
+    # With no seq there is no kept table to check it on: the locked path reads the row.
+    fast = (optimistic.play(session_id, player, seq, UNDO, op) if seq is not None
+            else optimistic.Declined(UNDO, op))
+    if isinstance(fast, Outcome):
         return fast
+    return _locked_move(session_id, player, seq, fast, required=False)
+
+
+def _locked_move(session_id: UUID | str, player: Player, seq: object,
+                 declined: optimistic.Declined, required: bool) -> Outcome:
+    """A move or an undo under the row lock.  Once the row is known to be at ``seq`` (a
+    stale seq or a retry is answered first), what the check on the kept table found stands:
+    its refusal is the answer, its table after a win is the one stored."""
+    token, op = declined.token, declined.op
     with transaction.atomic():
         session = locked.lock(session_id, player)
-        if locked.open_or_retried(session, seq, required=False, op=op):
+        if locked.open_or_retried(session, seq, required=required, op=op):
             return locked.repeat(session, op)
         locked.require_playing(session)
-        return _undo(session, locked.table(session), op)
-
-
-def _undo(session: GameSession, g: Game, op: str | None = None) -> Outcome:
-    try:
-        g.undo()
-    except IllegalMove as exc:
-        tables.keep(session.pk, session.seq, g)
-        raise Refused(exc.args[0], session.seq) from None
-    session.undo_count += 1
-    locked.record(session, g, [UNDO], op)
-    return Outcome(session, g, op=op)
+        if declined.refusal is not None:  # the table after seq is as it was, kept
+            raise Refused(declined.refusal, session.seq)
+        g = declined.game
+        if g is None:
+            g = locked.table(session)
+            try:
+                g.undo() if is_undo(token) else g.play(token)
+            except IllegalMove as exc:
+                tables.keep(session.pk, session.seq, g)  # a refused move leaves it as it was
+                raise Refused(exc.args[0], session.seq) from None
+        if is_undo(token):
+            session.undo_count += 1
+        # The token is stored as sent (an undo as ``u``): replayed on the same table it
+        # parses to the same move.
+        just_won = locked.record(session, g, [stored(token)], op)
+        outcome = Outcome(session, g, just_won=just_won, op=op)
+    return _after_commit(outcome)
 
 
 def resign(session_id: UUID | str, player: Player, seq: object = None, op: object = None

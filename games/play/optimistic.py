@@ -5,8 +5,10 @@ the UPDATE stores it only if the row is still at that ``seq``, still this player
 being played.  The check of the row and the write are one atomic statement, so two moves
 racing on one session (even in two processes) cannot both be stored, and a move either is
 stored whole or not at all.  Anything out of the ordinary -- no table kept here, a refused
-move, a winning move, a row that moved on -- gives None, and the locked path
-(``locked``, through ``operations``) answers it exactly as it always has.
+move, a winning move, a row that moved on -- gives a ``Declined``, and the locked path
+(``locked``, through ``operations``) answers it: what the check found (the engine's
+refusal, the table a winning move left) goes with it, so no move is parsed and checked
+twice.
 
 One core, two drivers: ``check`` and ``stored`` are the whole of the logic; ``play`` runs
 the statement on Django's connection (HTTP), ``games.live.consumer`` runs the same
@@ -27,6 +29,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.daily import days
 from games.engine import Game, IllegalMove
+from games.engine.undo import is_undo
 from games.models import GameSession, Move, Player
 from games.play import moves, tables
 from games.play.outcome import MAX_MOVES, UNDO, Outcome, session_from_row, session_pk
@@ -92,6 +95,19 @@ def rows_param(rows: list[Any]) -> list[str]:
 
 
 @dataclass
+class Declined:
+    """A move the store left to the locked path, cleaned, with what its check found: the
+    engine's refusal (``refusal``) or, for a move it could not store (a win), the table
+    after it (``game``, the move applied to the table after ``seq`` stored moves).  Both
+    hold only while the row is still at ``seq``, which the locked path checks first."""
+
+    token: str
+    op: str | None
+    refusal: str | None = None
+    game: Game | None = None
+
+
+@dataclass
 class Pending:
     """A move checked on the kept table, waiting for ``sql()``; ``params`` is its row there
     and ``pk`` (the row's first column back) tells its answer from the others'."""
@@ -104,40 +120,41 @@ class Pending:
 
 
 def check(session_id: UUID | str, player: Player, seq: object, token: str,
-          op: str | None = None) -> Pending | None:
-    """The move applied to the kept table, or None when the locked path must decide."""
+          op: str | None = None) -> Pending | Declined:
+    """The move applied to the kept table, or what the locked path needs to decide it."""
     if type(seq) is not int or seq >= MAX_MOVES:
-        return None
+        return Declined(token, op)
     pk = session_pk(session_id)
     if pk is None:
-        return None
+        return Declined(token, op)
     item = tables.take_with_facts(pk, seq)
     if item is None:
-        return None
+        return Declined(token, op)
     g, facts = item
     if facts is None or facts[0] != player.pk or g.won:
-        tables.keep(pk, seq, g)
-        return None
+        tables.keep(pk, seq, g, facts)
+        return Declined(token, op)
     now = dt.datetime.now(dt.UTC)  # timezone.now() under USE_TZ, without its settings lookup
     if facts[2] and facts[1].date is not None and days.is_over(facts[1].date, now):
-        tables.keep(pk, seq, g)
-        return None  # a ranked attempt whose day is over: the locked path refuses it
-    is_undo = token.lower() in {"u", "undo"}
+        tables.keep(pk, seq, g, facts)
+        return Declined(token, op)  # a ranked attempt whose day is over: refused there
+    undo = is_undo(token)
     try:
-        if is_undo:
+        if undo:
             g.undo()
         else:
             g.play(token)
-    except IllegalMove:
-        tables.keep(pk, seq, g)  # unchanged: the locked path words the refusal
-        return None
+    except IllegalMove as exc:
+        # Unchanged, and kept with its facts so the next move is checked here again.
+        tables.keep(pk, seq, g, facts)
+        return Declined(token, op, refusal=exc.args[0])
     if g.won:
-        return None  # the win is stored under the lock; the table is rebuilt there
+        return Declined(token, op, game=g)  # the win is stored under the lock
     # The token is stored as sent: replayed on the same table it parses to the same move.
     # A retry of this operation finds its op in the move's row (locked.check_seq).
-    params = {"token": UNDO if is_undo else token, "at": int(now.timestamp() * 1000),
+    params = {"token": UNDO if undo else token, "at": int(now.timestamp() * 1000),
               "op": op, "now": now, "score": g.score if g.has_score else None,
-              "cards_up": g.cards_up, "move_count": g.moves, "undo": int(is_undo),
+              "cards_up": g.cards_up, "move_count": g.moves, "undo": int(undo),
               "id": pk, "player": player.pk, "seq": seq}
     return Pending(pk, g, facts, params, op)
 
@@ -168,14 +185,14 @@ def kept(pending: Pending, outcome: Outcome) -> None:
 
 
 def play(session_id: UUID | str, player: Player, seq: object, token: str,
-         op: str | None = None) -> Outcome | None:
+         op: str | None = None) -> Outcome | Declined:
     """``check`` and ``stored`` around the statement on Django's connection."""
     db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
     if db.vendor != "postgresql" or db.in_atomic_block:
-        return None
+        return Declined(token, op)
     pending = check(session_id, player, seq, token, op)
-    if pending is None:
-        return None
+    if isinstance(pending, Declined):
+        return pending
     db.ensure_connection()
     with db.wrap_database_errors:  # a dropped database reads as Django's errors
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
@@ -184,4 +201,4 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str,
             cursor.execute(sql(), rows_param([pending.params]), prepare=None,  # as the connection
                            binary=True)
             row = cursor.fetchone()
-    return stored(pending, row[1:] if row else None)
+    return stored(pending, row[1:] if row else None) or Declined(token, op)

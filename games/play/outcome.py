@@ -13,10 +13,12 @@ from uuid import UUID
 
 from config.patches.django import from_row
 from games.engine import GAMES, Game
+from games.engine.undo import UNDO
 from games.errors import BadRequest
 from games.models import Deal, GameSession
 
-UNDO = "u"  # how an undo is stored in a move list
+__all__ = ["MAX_MOVES", "UNDO", "Outcome", "clean_op", "clean_token", "session_from_row",
+           "session_pk", "time_bonus"]
 MAX_MOVES = 5000  # far beyond any real game; keeps a runaway client from bloating a row
 
 

@@ -137,7 +137,7 @@ def test_one_move_is_one_small_insert_and_the_list_is_never_read():
 
     token = g.notation(next(iter(g.legal_moves())))
     pending = optimistic.check(s.pk, player, 5, token, "op-plan")
-    assert pending is not None
+    assert isinstance(pending, optimistic.Pending)
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (COSTS OFF) " + optimistic.sql(),
                        optimistic.rows_param([pending.params]))

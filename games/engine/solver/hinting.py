@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import Card
 from ..game import Game, IllegalMove
-from ..piles import CELL, EMPTY, FOUNDATION, STOCK, WASTE, Move, Pile
+from ..piles import EMPTY, FOUNDATION, STOCK, Move
 
 _UNSEEN = 52  # a card the player has not seen, in a key
 
@@ -31,10 +31,6 @@ class Hint:
     line: list[str] = field(default_factory=list)  # the winning line, when one was found
     seconds: float = 0.0
     cancelled: bool = False
-
-
-def previous_move(game: Game) -> Move | None:
-    return game.history[-1][0] if game.history else None
 
 
 def seen_key(g: Game) -> bytes:
@@ -118,30 +114,6 @@ def fresh_moves(game: Game, seen: set[bytes]) -> list[Move]:
     return out
 
 
-def undoes(game: Game, move: Move, card: Card | None, prev: Move | None) -> bool:
-    """Does ``move`` (about to be played in ``game``) only take back ``prev``?  (Taps rank
-    such a move last; a hint never makes it, as its position is the one before.)"""
-    if prev is None:
-        return False
-    src, dst, n = move
-    ps, pd, pn = prev
-    if STOCK in (src, dst, ps, pd) or WASTE in (ps, pd) and WASTE in (src, dst) and n > 1:
-        return False  # turning the stock is never "taking a move back"
-
-    def norm(p: Pile) -> Pile:  # which free cell does not matter
-        return CELL if CELL <= p < FOUNDATION else p
-
-    if n != pn or norm(src) != norm(pd) or norm(dst) != norm(ps):
-        return False
-    if card is None:
-        return True
-    if pd < CELL:
-        return game.tab[pd][-pn] == card
-    if pd < FOUNDATION:
-        return game.cells[pd - CELL] == card
-    return True
-
-
 class AvoidPath:
     """A domain whose first steps leave out every step that goes through a position of
     the path (a step is a move with the turns and safe moves the domain writes around it)."""
@@ -221,4 +193,4 @@ def plain_move(game: Game, seen: set[bytes],
 
 
 __all__ = ["AvoidPath", "Hint", "best_first_step", "fresh_moves", "line_wins", "path",
-           "plain_move", "previous_move", "seen_key", "steps_new", "undoes", "walk_back"]
+           "plain_move", "seen_key", "steps_new", "walk_back"]

@@ -22,7 +22,8 @@ from typing import Any
 
 from ..catalogue import new_game
 from ..game import Game
-from ..record import UNDO_TOKENS, positions
+from ..record import positions
+from ..undo import is_undo
 from .api import solve
 from .search import SOLVED, UNSOLVABLE, Budget, Result
 
@@ -32,7 +33,7 @@ def final_line(game: str, seed: int, moves: list[str]) -> list[tuple[int | None,
     deal (index None) to the last position."""
     line: list[tuple[int | None, Game]] = [(None, new_game(game, seed))]
     for i, (token, g) in enumerate(zip(moves, positions(game, seed, moves), strict=True)):
-        if token.strip().lower() in UNDO_TOKENS:
+        if is_undo(token):
             if len(line) > 1:
                 line.pop()
         else:

@@ -39,14 +39,15 @@ export const me = () => call('GET', '/api/me/');
 export const daily = () => call('GET', '/api/daily/');
 export const createSession = (game, deal) => call('POST', '/api/sessions/', { game, deal });
 export const getSession = (id) => call('GET', S(id));
-export const move = (id, seq, token, op) => call('POST', S(id) + 'moves/', { seq, move: token, op });
-export const undo = (id, seq, op) => call('POST', S(id) + 'undo/', { seq, op });
-export const resign = (id, seq, op) => call('POST', S(id) + 'resign/', { seq, op });
-export const hint = (id, seq, signal) => call('POST', S(id) + 'hint/', { seq }, signal);
+// Each operation on a session and its path under the session (games/play/dispatch.py,
+// OPERATIONS: the same names as the socket's message types).
+export const OPERATIONS = Object.freeze({ move: 'moves/', undo: 'undo/', finish: 'finish/', resign: 'resign/', hint: 'hint/' });
+// An operation over HTTP: its body holds the socket message's fields (seq, move, op).
+export const operate = (kind, id, body, signal) => call('POST', S(id) + OPERATIONS[kind], body, signal);
+export const hint = (id, seq, signal) => operate('hint', id, { seq }, signal);
 export const share = (id) => call('GET', S(id) + 'share/');
 export const replay = (id) => call('GET', S(id) + 'replay/');
 export const analysis = (id) => call('GET', S(id) + 'analysis/');
-export const finish = (id, seq, op) => call('POST', S(id) + 'finish/', { seq, op });
 export const leaderboard = (game, date, offset = 0) => call('GET', `/api/leaderboards/${game}/${date}/` + (offset ? `?offset=${offset}` : ''));
 export const archive = (game, month) => call('GET', `/api/archive/${game}/?month=${month}`);
 export const allTime = (game) => call('GET', `/api/leaderboards/${game}/all-time/`);

@@ -93,11 +93,10 @@ export function connect(session, { onState, onStatus, onVerdict }) {
     });
   }
 
-  async function overHttp(kind, token, opSeq, op) {
-    if (kind === 'move') return api.move(id, opSeq, token, op);
-    if (kind === 'undo') return api.undo(id, opSeq, op);
-    if (kind === 'resign') return api.resign(id, opSeq, op);
-    return api.finish(id, opSeq, op);
+  // The socket's message without its type, at the operation's path (api.OPERATIONS); a
+  // move's token only goes with a move (JSON leaves an undefined field out).
+  function overHttp(kind, token, opSeq, op) {
+    return api.operate(kind, id, { seq: opSeq, move: token, op });
   }
 
   async function attempt(kind, token) {
