@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from games.engine import GAMES, IllegalMove, endgame, new_game, seen
-from games.engine.undo import is_undo
+from games.engine.undo import is_undo, stored
 
 MAX_MOVES = 5000  # as many as a stored session holds (games/play/outcome.py)
 
@@ -48,7 +48,7 @@ class OfflineTable:
             self.undos += 1
         else:
             self.g.play(token)
-        self.tokens.append(token)
+        self.tokens.append(stored(token))  # as a session stored on the server holds it
 
     def state(self) -> dict[str, Any]:
         g = self.g

@@ -67,7 +67,7 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         card = (game.waste[-1] if src == WASTE else game.tab[src][-n] if src < CELL
                 else game.cells[src - CELL])
         up = [m for m in group if FOUNDATION <= m[1] < STOCK]
-        if up and card in safe and not undoes(game, up[0], None, prev):
+        if up and card in safe and not undoes(up[0], prev):
             out.add(up[0])
             continue
         if score is None:  # built only for a card with a choice: it is most of the cost
@@ -75,7 +75,7 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
             if score is None:
                 return set()
         rank = score
-        out.add(min(group, key=lambda m: (undoes(game, m, None, prev), rank(m),
+        out.add(min(group, key=lambda m: (undoes(m, prev), rank(m),
                                           group.index(m))))
     return out
 

@@ -16,7 +16,6 @@ Taps rank such a move last; a hint never makes it (its position is the one befor
 
 from __future__ import annotations
 
-from .cards import Card
 from .game import Game, IllegalMove
 from .piles import CELL, FOUNDATION, STOCK, WASTE, Move, Pile
 
@@ -38,8 +37,10 @@ def previous_move(game: Game) -> Move | None:
     return game.history[-1][0] if game.history else None
 
 
-def undoes(game: Game, move: Move, card: Card | None, prev: Move | None) -> bool:
-    """Does ``move`` (about to be played in ``game``) only take back ``prev``?"""
+def undoes(move: Move, prev: Move | None) -> bool:
+    """Does ``move``, played right after ``prev``, only take ``prev`` back: the very cards
+    ``prev`` moved (as many, from the pile it put them on: the top of a column, the one
+    free cell it filled) back to the pile they came from (any free cell, when it was one)?"""
     if prev is None:
         return False
     src, dst, n = move
@@ -47,18 +48,12 @@ def undoes(game: Game, move: Move, card: Card | None, prev: Move | None) -> bool
     if STOCK in (src, dst, ps, pd) or WASTE in (ps, pd) and WASTE in (src, dst) and n > 1:
         return False  # turning the stock is never "taking a move back"
 
-    def norm(p: Pile) -> Pile:  # which free cell does not matter
+    def norm(p: Pile) -> Pile:  # which free cell they go back to does not matter
         return CELL if CELL <= p < FOUNDATION else p
 
-    if n != pn or norm(src) != norm(pd) or norm(dst) != norm(ps):
-        return False
-    if card is None:
-        return True
-    if pd < CELL:
-        return game.tab[pd][-pn] == card
-    if pd < FOUNDATION:
-        return game.cells[pd - CELL] == card
-    return True
+    # The source must be exactly where ``prev`` put its cards: another free cell holds
+    # another card, and moving that one is a new move.
+    return n == pn and src == pd and norm(dst) == norm(ps)
 
 
 def reverses(game: Game, token: str) -> bool:
@@ -71,4 +66,4 @@ def reverses(game: Game, token: str) -> bool:
         move = game.parse(token)
     except IllegalMove:
         return False
-    return undoes(game, move, None, previous_move(game))
+    return undoes(move, previous_move(game))
