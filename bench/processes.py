@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,12 +106,14 @@ def loop_options(ap: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloop",
-            echo_loop: str = "asyncio"
+            echo_loop: str = "asyncio", codes: Sequence[Path] = ()
             ) -> Iterator[tuple[list[int], list[int], list[int], list[int]]]:
     """The site's Daphne processes and as many bare echoes, started and stopped: their
     ports and pids (bench/api_client.py starts them the same way).  Each runs through
     config/serve.py on the event loop asked for: the site as production runs it (uvloop),
-    the echo as Daphne comes (asyncio's own loop) unless told otherwise."""
+    the echo as Daphne comes (asyncio's own loop) unless told otherwise.  ``codes``: the
+    site from each of these checkouts in turn (``processes`` each, in that order), on one
+    database migrated by this checkout, to compare revisions of the code in one run."""
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     env = {**os.environ, "DATABASE_URL": db,
            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -125,17 +127,20 @@ def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloo
     ensure_database(db)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
-    site_ports = [free_port() for _ in range(processes)]
     echo_ports = [free_port() for _ in range(processes)]
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115
     quiet = {"stdout": log, "stderr": log}
 
-    def daphne(port: int, app: str, loop: str) -> subprocess.Popen[bytes]:
+    def daphne(port: int, app: str, loop: str, cwd: Path = ROOT) -> subprocess.Popen[bytes]:
+        # From ``cwd``: ``-m`` puts it first on the path, so its code is the one imported.
         return subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                                 str(port), app], cwd=ROOT, env={**env, "SERVE_LOOP": loop},
+                                 str(port), app], cwd=cwd, env={**env, "SERVE_LOOP": loop},
                                 **quiet)
 
-    sites = [daphne(port, "config.asgi:application", site_loop) for port in site_ports]
+    dirs = list(codes) or [ROOT]
+    site_ports = [free_port() for _ in range(processes * len(dirs))]
+    sites = [daphne(port, "config.asgi:application", site_loop, dirs[i // processes])
+             for i, port in enumerate(site_ports)]
     echoes = [daphne(port, "bench.echo_app:application", echo_loop) for port in echo_ports]
     try:
         for port, proc in zip(site_ports + echo_ports, sites + echoes, strict=True):

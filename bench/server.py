@@ -6,6 +6,7 @@ fast as the server answers, then N echo clients sending messages of the same siz
 moves (or echoes) per second and round-trip latency p50/p99, and the ratio.
 
     .venv/bin/python bench/server.py --players 50 --seconds 15
+    .venv/bin/python bench/server.py --code ../main --code .   # two revisions, one run
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/solitaire_bench, created
 if missing), REDIS_URL (default redis://127.0.0.1:6379/0).  A player whose game reaches
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import itertools
 import json
@@ -216,63 +218,79 @@ def summary(name: str, latencies: list[float], seconds: float) -> dict[str, floa
     return row
 
 
-async def run(args: argparse.Namespace, site_ports: list[int], echo_ports: list[int],
-              site_pids: list[int], echo_pids: list[int]) -> None:
-    play_lat: list[float] = []
-    echo_lat: list[float] = []
-    plays, echoes = Gate(), Gate()
-    ready = asyncio.Barrier(2 * args.players + 1)  # every socket open before the clock
+class Side:
+    """One server under test (the site from one checkout, or the echo): its clients' gate,
+    their round trips, and what its windows took."""
+
+    def __init__(self, name: str, ports: list[int], pids: list[int]) -> None:
+        self.name, self.ports, self.pids, self.gate = name, ports, pids, Gate()
+        self.latencies: list[float] = []
+        self.seconds = self.cpu = 0.0
+        self.others = {"postgres": 0.0, "redis": 0.0, "client": 0.0}
+
+
+async def run(args: argparse.Namespace, site_groups: list[tuple[list[int], list[int]]],
+              echo_ports: list[int], echo_pids: list[int]) -> None:
+    """``site_groups``: each checkout's site, its ports (what the players connect to) and
+    the pids whose CPU is its own."""
+    codes = args.code or ["."]
+    sites = [Side("validated + stored moves" if len(codes) == 1 else f"moves, {code}",
+                  ports, pids) for code, (ports, pids) in zip(codes, site_groups, strict=True)]
+    bare = Side("bare Daphne echo", echo_ports, echo_pids)
+    sides = [*sites, bare]
+    ready = asyncio.Barrier(len(sides) * args.players + 1)  # every socket open before the clock
     payload = json.dumps({"type": "move", "seq": 42, "move": "8a", "pad": "x" * 1500})
-    # Each player sticks to one process, as behind a load balancer with affinity.
+    # Each player sticks to one process, as behind a load balancer with affinity; each
+    # checkout's players play the same deals (the same seeds).
     tasks = [asyncio.create_task(play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
-                                      args.game, plays, ready, args.restart_after,
-                                      play_lat, i, args.moves))
-             for i, port in zip(range(args.players), itertools.cycle(site_ports),
+                                      args.game, site.gate, ready, args.restart_after,
+                                      site.latencies, i, args.moves))
+             for site in sites
+             for i, port in zip(range(args.players), itertools.cycle(site.ports),
                                 strict=False)]
-    tasks += [asyncio.create_task(echo(f"ws://127.0.0.1:{port}", echoes, ready, payload,
-                                       echo_lat))
+    tasks += [asyncio.create_task(echo(f"ws://127.0.0.1:{port}", bare.gate, ready, payload,
+                                       bare.latencies))
               for _, port in zip(range(args.players), itertools.cycle(echo_ports),
                                  strict=False)]
     await ready.wait()
-    spent = {"play": 0.0, "echo": 0.0}
-    server_cpu = {"play": 0.0, "echo": 0.0}
-    others: dict[str, dict[str, float]] = {
-        side: {"postgres": 0.0, "redis": 0.0, "client": 0.0} for side in spent}
     if args.warmup > 0:  # what a freshly started process does once, left out of the figures
-        for gate, pids in ((plays, site_pids), (echoes, echo_pids)):
-            await gate.window(args.warmup)
-            await quiet(pids)
-        play_lat.clear()
-        echo_lat.clear()
-    for _ in range(args.rounds):
-        for side, gate, pids in (("play", plays, site_pids), ("echo", echoes, echo_pids)):
-            cpu0, rest0 = sum(cpu_seconds(p) for p in pids), others_cpu_seconds()
-            spent[side] += await gate.window(args.seconds / args.rounds)
-            server_cpu[side] += sum(cpu_seconds(p) for p in pids) - cpu0
+        for side in sides:
+            await side.gate.window(args.warmup)
+            await quiet(side.pids)
+            side.latencies.clear()
+    for r in range(args.rounds):
+        # Checkouts take turns in a different order each round: none always goes first.
+        order = [*sites[r % len(sites):], *sites[:r % len(sites)], bare]
+        for side in order:
+            cpu0, rest0 = sum(cpu_seconds(p) for p in side.pids), others_cpu_seconds()
+            side.seconds += await side.gate.window(args.seconds / args.rounds)
+            side.cpu += sum(cpu_seconds(p) for p in side.pids) - cpu0
             rest = others_cpu_seconds()
             for k in rest:
-                others[side][k] += rest[k] - rest0[k]
-            await quiet(pids)
-    plays.finish()
-    echoes.finish()
+                side.others[k] += rest[k] - rest0[k]
+            await quiet(side.pids)
+    for side in sides:
+        side.gate.finish()
     await asyncio.gather(*tasks)
-    play_seconds, echo_seconds = spent["play"], spent["echo"]
-    play_cpu, echo_cpu = server_cpu["play"], server_cpu["echo"]
     zero = {"postgres": 0.0, "redis": 0.0, "client": 0.0}
     print(f"\n{args.players} clients, {args.seconds:.0f} s each in {args.rounds} turn(s), "
           f"game {args.game}, "
           f"{args.moves} moves, {args.processes} server process(es) each side"
           f"{' behind HAProxy' if args.balancer else ''}, "
           f"{verdicts[0]} verdict messages")
-    moves = summary("validated + stored moves", play_lat, play_seconds)
-    bare = summary("bare Daphne echo", echo_lat, echo_seconds)
-    print(f"{'ratio moves/echo':28} {moves['rate'] / bare['rate']:10.1%}")
-    print(f"server CPU per message: moves {play_cpu / max(1, len(play_lat)) * 1000:.2f} ms, "
-          f"echo {echo_cpu / max(1, len(echo_lat)) * 1000:.2f} ms "
-          f"(new deals over HTTP during the run included in the moves' figure)")
-    print(f"the rest of the machine's CPU per message, ms: moves: "
-          f"{_per(zero, others['play'], len(play_lat))}; echo: "
-          f"{_per(zero, others['echo'], len(echo_lat))}")
+    rows = {side.name: summary(side.name, side.latencies, side.seconds) for side in sides}
+    echo_rate = rows[bare.name]["rate"]
+    first = rows[sites[0].name]["rate"]
+    for site, code in zip(sites, codes, strict=True):
+        rate = rows[site.name]["rate"]
+        label = "ratio moves/echo" + ("" if len(sites) == 1 else f", {code}")
+        against = "" if site is sites[0] else f"   {rate / first:7.1%} of {codes[0]}'s moves/s"
+        print(f"{label:28} {rate / echo_rate:10.1%}{against}")
+    for side in sides:
+        print(f"{side.name}: server CPU per message "
+              f"{side.cpu / max(1, len(side.latencies)) * 1000:.2f} ms; the rest of the "
+              f"machine's, ms: {_per(zero, side.others, len(side.latencies))}")
+    print("(new deals over HTTP during the run are included in the moves' figures)")
 
 
 def main() -> None:
@@ -298,16 +316,30 @@ def main() -> None:
                          "(deploy/haproxy.cfg), the clients connecting to the balancer; the "
                          "balancer's CPU is counted with its side's")
     ap.add_argument("--log", help="write the servers' output to this file")
+    ap.add_argument("--code", action="append", metavar="DIR",
+                    help="the site from this checkout (a directory: a worktree of another "
+                         "revision); given more than once, each is measured in turn in the "
+                         "same run, on the same deals, against the same echo (default: this "
+                         "checkout)")
     loop_options(ap)
     args = ap.parse_args()
-    with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (site_ports, echo_ports, site_pids, echo_pids):
+    codes = [Path(c).resolve() for c in args.code or []]
+    for code in codes:
+        if not (code / "config" / "serve.py").is_file():
+            raise SystemExit(f"--code {code}: not a checkout of this site")
+    with servers(args.processes, args.log, args.site_loop, args.echo_loop, codes) as (site_ports, echo_ports, site_pids, echo_pids):
+        n = args.processes
+        groups = [(site_ports[i:i + n], site_pids[i:i + n]) for i in range(0, len(site_ports), n)]
         if not args.balancer:
-            asyncio.run(run(args, site_ports, echo_ports, site_pids, echo_pids))
+            asyncio.run(run(args, groups, echo_ports, echo_pids))
             return
-        with balancer(site_ports, "site") as (site_lb, site_lb_pid), \
-                balancer(echo_ports, "echo") as (echo_lb, echo_lb_pid):
-            asyncio.run(run(args, [site_lb], [echo_lb], [*site_pids, site_lb_pid],
-                            [*echo_pids, echo_lb_pid]))
+        with contextlib.ExitStack() as stack:  # a balancer for each checkout's site
+            fronted = []
+            for i, (ports, pids) in enumerate(groups):
+                lb, lb_pid = stack.enter_context(balancer(ports, f"site{i}"))
+                fronted.append(([lb], [*pids, lb_pid]))
+            echo_lb, echo_lb_pid = stack.enter_context(balancer(echo_ports, "echo"))
+            asyncio.run(run(args, fronted, [echo_lb], [*echo_pids, echo_lb_pid]))
 
 
 if __name__ == "__main__":
