@@ -1,6 +1,6 @@
-"""Every operation over HTTP (and the socket's) on SQLite, the database ``make run`` uses with no DATABASE_URL:
-run by test_sqlite_path.py in a pytest of its own with DATABASE_URL on an SQLite file (the
-name keeps it out of the PostgreSQL run).  On SQLite no statement of PostgreSQL's runs: a
+"""Every operation over HTTP (and the socket's) on SQLite, the database ``make run`` uses
+with no DATABASE_URL: run by test_sqlite_path.py in a pytest of its own with DATABASE_URL
+on an SQLite file (the name keeps it out of the PostgreSQL run).  On SQLite no statement of PostgreSQL's runs: a
 move takes the locked path with the ORM's row lock, a session is read by the ORM, a
 resign is stored under the lock, a start locks the player without FOR UPDATE, and every
 socket message runs in a pool thread."""
