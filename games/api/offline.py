@@ -11,7 +11,6 @@ from rest_framework.response import Response
 from games.accounts import devices
 from games.api import serializers as s
 from games.api.views import ERR, PlayerAPIView, player_of, validated
-from games.engine.undo import stored
 from games.play import offline
 from games.play.outcome import MAX_MOVES
 
@@ -51,9 +50,6 @@ class OfflineGamesView(PlayerAPIView):
     }, summary="Upload a practice game played offline (replayed with the engine, stored as practice)")
     def post(self, request: Request) -> Response:
         data = validated(OfflineGameIn, request.data)
-        # Stored as a session made here holds them: an undo as "u" (games/engine/undo.py),
-        # so every reader of the list (the review's timing, the line shared) reads it alike.
-        data["moves"] = [stored(token) for token in data["moves"]]
         session, new = offline.store(player_of(request), data,
                                      devices.client_keys(request._request))
         body = {"id": str(session.id), "game": session.game, "status": session.status,

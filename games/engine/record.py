@@ -14,10 +14,7 @@ from typing import Any
 
 from .catalogue import new_game
 from .game import Game, IllegalMove
-from .undo import TOKENS as UNDO_TOKENS
 from .undo import is_undo
-
-__all__ = ["UNDO_TOKENS", "Record", "ReplayError", "positions", "replay"]
 
 
 class ReplayError(ValueError):

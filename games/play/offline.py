@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from games.daily import deals as daily
 from games.engine import GAMES, Game, ReplayError, new_game
-from games.engine.record import UNDO_TOKENS, positions
+from games.engine.record import positions
+from games.engine.undo import is_undo, stored
 from games.errors import BadRequest, DealError, Refused
 from games.models import Deal, GameSession, Player
 from games.play.outcome import MAX_MOVES
@@ -88,11 +89,13 @@ def store(player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "
         seq=len(moves),
         # The engine's score without the time bonus: the server never saw the clock.
         score=g.score if g.has_score else None, cards_up=g.cards_up, move_count=g.moves,
-        undo_count=sum(1 for t in moves if t.strip().lower() in UNDO_TOKENS),
+        undo_count=sum(1 for t in moves if is_undo(t)),
         started_at=now, finished_at=now, offline_id=offline_id,
         client_key=client[0], device_key=client[1],
     )
-    session.moves = [[token, stamp] for token in moves]  # stored with the session
+    # Stored as a session played here holds them, an undo as "u" however it was spelt, so
+    # every reader of the list (the review's timing, the line shared) reads it alike.
+    session.moves = [[stored(token), stamp] for token in moves]
     try:
         with transaction.atomic():
             session.save()

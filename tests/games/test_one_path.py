@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.urls import resolve
 
-from games import line_share
 from games.engine import GAMES, new_game
+from games.fairplay import line_share
 from games.models import GameSession
 from games.play import dispatch, locked, tables
 from tests.games.sockets import opened
