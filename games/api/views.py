@@ -256,10 +256,12 @@ def _operation_view(name: str, body: type[serializers.Serializer] | None,
     def post(self: OperationView, request: Request, session_id: str) -> Response:
         return self.operate(request, session_id)
 
-    path = dispatch.OPERATIONS[name].path
-    assert path is not None  # an operation HTTP serves
+    operation = dispatch.OPERATIONS[name]
+    assert operation.path is not None  # an operation HTTP serves
     view = f"{name.capitalize()}View"
-    return type(view, (OperationView,), {"operation": name, "path": path, "body": body,
+    # The rate limit is the table's, the same one the socket counts the operation against.
+    return type(view, (OperationView,), {"operation": name, "path": operation.path,
+                                         "rate_limit_scope": operation.scope, "body": body,
                                          "post": post, "__module__": __name__,
                                          "__qualname__": view})
 

@@ -27,6 +27,7 @@ def test_every_operation_of_the_table_is_served_at_its_path_and_the_page_posts_t
     for name, path in served.items():
         view = resolve(f"/api/sessions/00000000-0000-0000-0000-000000000000/{path}").func
         assert view.cls.operation == name  # type: ignore[attr-defined]
+        assert view.cls.rate_limit_scope == dispatch.OPERATIONS[name].scope == "moves"
     # The page's HTTP fallback reads one map of the same paths (api.js, OPERATIONS).
     js = (ROOT / "frontend/static/frontend/js/api.js").read_text()
     found = re.search(r"OPERATIONS = Object\.freeze\(\{([^}]*)\}\)", js)
