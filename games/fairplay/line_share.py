@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engine import Game, IllegalMove, new_game
+from games.engine.undo import is_undo
 
-UNDO = "u"
 FOLLOWING = 3  # moves in a row on a solver line: the player is following it
 FOLLOW_UP = 4  # solves per sample point at most, follow-ups included
 Key = tuple[Any, ...]
@@ -54,7 +54,7 @@ def path(game: str, seed: int, tokens: Sequence[str]) -> list[tuple[Key, str]]:
     # path back as it was before that move.
     undo: list[list[tuple[Key, str]]] = []
     for token in tokens:
-        if token == UNDO:
+        if is_undo(token):
             try:
                 g.undo()
             except IllegalMove:

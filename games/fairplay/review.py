@@ -25,6 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.engine import HIDDEN_CARD_GAMES, IllegalMove, endgame, new_game
 from games.engine.piles import STOCK
+from games.engine.undo import is_undo
 from games.fairplay import line_share
 from games.models import GameSession
 
@@ -69,7 +70,7 @@ def decisions(session: GameSession, table_moves_only: bool = False) -> list[int]
         if endgame.finish_wins(g):
             break
         try:
-            move = g.undo() if token == "u" else g.play(token)
+            move = g.undo() if is_undo(token) else g.play(token)
         except IllegalMove:
             break  # re-validation reports it; the timing before it still stands
         stock = move is not None and STOCK in move[:2]
