@@ -22,6 +22,7 @@ import fnmatch
 import functools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
@@ -251,6 +252,15 @@ def module_graph(entry: str) -> tuple[str, ...]:
     key = (id(manifest), entry)
     if not settings.DEBUG and key in _graph_cache:
         return _graph_cache[key]
+    found = graph(_module_source, entry)
+    if not settings.DEBUG:
+        _graph_cache[key] = found
+    return found
+
+
+def graph(source: Callable[[str], str], entry: str) -> tuple[str, ...]:
+    """``entry`` and every module it imports, directly or not, in the order they are first
+    met, each module's text read by ``source``."""
     seen: dict[str, None] = {}
     todo = [entry]
     while todo:
@@ -259,8 +269,5 @@ def module_graph(entry: str) -> tuple[str, ...]:
             continue
         seen[name] = None
         folder = name.rsplit("/", 1)[0]
-        todo += [f"{folder}/{m}" for m in _IMPORT.findall(_module_source(name))]
-    graph = tuple(seen)
-    if not settings.DEBUG:
-        _graph_cache[key] = graph
-    return graph
+        todo += [f"{folder}/{m}" for m in _IMPORT.findall(source(name))]
+    return tuple(seen)
