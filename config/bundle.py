@@ -26,10 +26,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from config.static import graph
-
 from django.conf import settings
 from servestatic.storage import CompressedManifestStaticFilesStorage
+
+from config.static import graph
 
 log = logging.getLogger(__name__)
 
