@@ -29,20 +29,23 @@ from typing import Any
 from django.conf import settings
 from servestatic.storage import CompressedManifestStaticFilesStorage
 
-from config.static import graph
+from config.static import BUNDLE, ENTRY, graph
 
 log = logging.getLogger(__name__)
 
-ENTRY = "frontend/js/play.js"
-BUNDLE = "frontend/js/play.bundle.js"
 # Loaded by every page itself (base.html): it and what it imports stay out of the bundle.
 SHARED = "frontend/js/pwa.js"
 
 
 def esbuild() -> str | None:
-    """The esbuild command of ``node_modules`` (``make install``), or None without it."""
-    local = Path(settings.BASE_DIR) / "node_modules" / ".bin" / "esbuild"
-    return str(local) if local.is_file() else shutil.which("esbuild")
+    """The esbuild of ``node_modules`` (``make install``), or None without it: the
+    platform's own executable where npm put it (it needs no Node.js, which the image's
+    last stage lacks), else npm's launcher, else one on the PATH."""
+    modules = Path(settings.BASE_DIR) / "node_modules"
+    for found in (*sorted(modules.glob("@esbuild/*/bin/esbuild")), modules / ".bin" / "esbuild"):
+        if found.is_file():
+            return str(found)
+    return shutil.which("esbuild")
 
 
 def build(root: Path, entry: str = ENTRY, out: str = BUNDLE) -> bool:

@@ -41,6 +41,10 @@ YEAR = 365 * 24 * 3600
 # encoding sent is at most this many bytes is answered from memory (StaticFiles.small).
 SMALL = 64 * 1024
 MODULES = "frontend/js/"  # the site's ES modules, the ones that import each other
+# The table's modules as one file, written at collectstatic (config/bundle.py): imported by
+# no module, so the import map leaves it out.
+ENTRY = "frontend/js/play.js"
+BUNDLE = "frontend/js/play.bundle.js"
 
 # Pyodide (the browser's Python, for offline play: frontend/offline.py), from the npm
 # package `make install` fetches (package.json pins its version).  Its loader finds its
@@ -218,7 +222,8 @@ def import_map() -> str | None:
     text = _map_cache.get(id(manifest))
     if text is None:
         imports = {staticfiles_storage.base_url + name: staticfiles_storage.url(name)
-                   for name in manifest if name.startswith(MODULES) and name.endswith(".js")}
+                   for name in manifest
+                   if name.startswith(MODULES) and name.endswith(".js") and name != BUNDLE}
         text = json.dumps({"imports": dict(sorted(imports.items()))}, separators=(",", ":"))
         # As json_script does, so that the text cannot close the element it sits in.
         text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")

@@ -15,9 +15,9 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from config.bundle import BUNDLE, ENTRY, SHARED
+from config.bundle import SHARED
+from config.static import BUNDLE, ENTRY, module_graph
 from config.static import import_map as _import_map
-from config.static import module_graph
 
 register = template.Library()
 
