@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
 from servestatic.storage import CompressedManifestStaticFilesStorage
 
 from config.static import BUNDLE, ENTRY, graph
@@ -62,6 +63,15 @@ def build(root: Path, entry: str = ENTRY, out: str = BUNDLE) -> bool:
          *(f"--external:./{name.rsplit('/', 1)[-1]}" for name in shared)],
         check=True, capture_output=True, text=True)
     return True
+
+
+def bundled(entry: str) -> str | None:
+    """The bundle standing for ``entry`` in this deploy, or None: DEBUG on (the modules as
+    they are), another entry, or no bundle collected (no esbuild at collectstatic)."""
+    if entry != ENTRY or settings.DEBUG:
+        return None
+    manifest = getattr(staticfiles_storage, "hashed_files", None)
+    return BUNDLE if manifest and BUNDLE in manifest else None
 
 
 class BundledStaticFilesStorage(CompressedManifestStaticFilesStorage):

@@ -9,15 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from config.bundle import SHARED
-from config.static import BUNDLE, ENTRY, module_graph
+from config.bundle import SHARED, bundled
 from config.static import import_map as _import_map
+from config.static import module_graph
 
 register = template.Library()
 
@@ -35,15 +34,6 @@ def import_map(context: dict[str, Any]) -> SafeString:
         return format_html('<script type="importmap" nonce="{}">{}</script>', str(nonce),
                            mark_safe(text))
     return format_html('<script type="importmap">{}</script>', mark_safe(text))
-
-
-def bundled(entry: str) -> str | None:
-    """The bundle standing for ``entry`` in this deploy, or None: DEBUG on (the modules as
-    they are), another entry, or no bundle collected (no esbuild at collectstatic)."""
-    if entry != ENTRY or settings.DEBUG:
-        return None
-    manifest = getattr(staticfiles_storage, "hashed_files", None)
-    return BUNDLE if manifest and BUNDLE in manifest else None
 
 
 @register.simple_tag
