@@ -60,10 +60,11 @@ COPY leaderboards ./leaderboards
 COPY frontend ./frontend
 COPY --from=builder /build/node_modules/pyodide ./node_modules/pyodide
 # The tripwires first: no image is built on a patched library that moved under its patch
-# (config/tripwires.py).  Static files collected once, here: hashed names, brotli and gzip (config/static.py).  The settings refuse to start without secrets when
+# (config/tripwires.py).  Static files collected once, here: hashed names, brotli and gzip (config/static.py), the table's modules bundled by the builder's esbuild, mounted for this command alone (config/bundle.py).  The settings refuse to start without secrets when
 # DEBUG is off; throwaway ones for this command alone, never kept in the image.  Compiled
 # bytecode too, as the code cannot be written at run time.
-RUN python -m config.tripwires \
+RUN --mount=type=bind,from=builder,source=/build/node_modules/@esbuild,target=/app/node_modules/@esbuild \
+    python -m config.tripwires \
  && SECRET_KEY=collectstatic-only DAILY_SECRET=collectstatic-only \
     python manage.py collectstatic --noinput -v 0 \
  && python -m compileall -q config games leaderboards frontend \

@@ -38,7 +38,8 @@ bench-install: $(STAMP)
 	$(BIN)/pip install --quiet --require-hashes -r requirements-bench.lock
 
 # Pyodide for offline play (package.json pins it; frontend/offline.py), with the .br and
-# .gz copies the site serves, and ESLint for make lint (package.json's devDependencies).
+# .gz copies the site serves, esbuild for collectstatic's bundle of the table's modules
+# (config/bundle.py), and ESLint for make lint (package.json's devDependencies).
 # npm's registry only: the site itself serves every file.
 PYODIDE := node_modules/pyodide/pyodide.asm.wasm.br
 $(PYODIDE): package.json package-lock.json

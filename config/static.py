@@ -22,6 +22,7 @@ import fnmatch
 import functools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
@@ -38,6 +39,10 @@ from config.patches.servestatic import SmallFiles
 
 YEAR = 365 * 24 * 3600
 MODULES = "frontend/js/"  # the site's ES modules, the ones that import each other
+# The table's modules as one file, written at collectstatic (config/bundle.py): imported by
+# no module, so the import map leaves it out.
+ENTRY = "frontend/js/play.js"
+BUNDLE = "frontend/js/play.bundle.js"
 
 # Pyodide (the browser's Python, for offline play: frontend/offline.py), from the npm
 # package `make install` fetches (package.json pins its version).  Its loader finds its
@@ -163,7 +168,8 @@ def import_map() -> str | None:
     text = _map_cache.get(id(manifest))
     if text is None:
         imports = {staticfiles_storage.base_url + name: staticfiles_storage.url(name)
-                   for name in manifest if name.startswith(MODULES) and name.endswith(".js")}
+                   for name in manifest
+                   if name.startswith(MODULES) and name.endswith(".js") and name != BUNDLE}
         text = json.dumps({"imports": dict(sorted(imports.items()))}, separators=(",", ":"))
         # As json_script does, so that the text cannot close the element it sits in.
         text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
@@ -197,6 +203,15 @@ def module_graph(entry: str) -> tuple[str, ...]:
     key = (id(manifest), entry)
     if not settings.DEBUG and key in _graph_cache:
         return _graph_cache[key]
+    found = graph(_module_source, entry)
+    if not settings.DEBUG:
+        _graph_cache[key] = found
+    return found
+
+
+def graph(source: Callable[[str], str], entry: str) -> tuple[str, ...]:
+    """``entry`` and every module it imports, directly or not, in the order they are first
+    met, each module's text read by ``source``."""
     seen: dict[str, None] = {}
     todo = [entry]
     while todo:
@@ -205,8 +220,5 @@ def module_graph(entry: str) -> tuple[str, ...]:
             continue
         seen[name] = None
         folder = name.rsplit("/", 1)[0]
-        todo += [f"{folder}/{m}" for m in _IMPORT.findall(_module_source(name))]
-    graph = tuple(seen)
-    if not settings.DEBUG:
-        _graph_cache[key] = graph
-    return graph
+        todo += [f"{folder}/{m}" for m in _IMPORT.findall(source(name))]
+    return tuple(seen)

@@ -28,7 +28,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from config.static import PYODIDE_FILES, _ignored, pyodide_url
+from config.bundle import bundled
+from config.static import ENTRY, PYODIDE_FILES, _ignored, pyodide_url
 from games.engine import GAMES
 
 ROOT = Path(settings.BASE_DIR)
@@ -82,9 +83,11 @@ def page_data() -> dict[str, Any]:
 
 
 def _static_urls() -> list[str]:
-    """Every file of the site's pages (modules, styles, icons), under the names served."""
+    """Every file of the site's pages (modules, styles, icons), under the names served; the
+    table's bundle too, made at collectstatic rather than found in the tree (config/bundle.py)."""
     names = [p.relative_to(STATIC).as_posix() for p in sorted(STATIC.rglob("*")) if p.is_file()]
-    return [static(n) for n in names if not _ignored(n) and not n.startswith(SCREENSHOTS)]
+    made = [bundle] if (bundle := bundled(ENTRY)) else []
+    return [static(n) for n in [*names, *made] if not _ignored(n) and not n.startswith(SCREENSHOTS)]
 
 
 @lru_cache(maxsize=1)

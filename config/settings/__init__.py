@@ -167,10 +167,11 @@ SERVE_STATIC = env_bool("SERVE_STATIC", True)
 # CDNs may keep it a year, and no page can load a file by a plain name whose content
 # changes with a deploy.  With DEBUG on the same storage hands out plain names and nothing
 # needs collecting (make run).  In-process tests render pages with nothing collected.
+# Collecting also bundles the table's modules into one file (config/bundle.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-                    if TESTING else "servestatic.storage.CompressedManifestStaticFilesStorage"},
+                    if TESTING else "config.bundle.BundledStaticFilesStorage"},
 }
 SERVESTATIC_KEEP_ONLY_HASHED_FILES = True
 # Source maps are for developer tools only: compressing them would double collectstatic's time.

@@ -1,6 +1,8 @@
 """``{% import_map %}``: the page's import map, so that every module the entry script
 imports by a relative path loads by its hashed name (config/static.py); ``{% module_urls
-entry %}``: the addresses of the entry and of each module it imports."""
+entry %}``: the addresses of the entry and of each module it imports; ``{% module_entry
+entry %}``: the file the page's module script names (the table's bundle when it was built:
+config/bundle.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from config.bundle import SHARED, bundled
 from config.static import import_map as _import_map
 from config.static import module_graph
 
@@ -33,6 +36,12 @@ def import_map(context: dict[str, Any]) -> SafeString:
     return format_html('<script type="importmap">{}</script>', mark_safe(text))
 
 
+@register.simple_tag
+def module_entry(entry: str) -> str:
+    """The address of the module script that runs ``entry``: its bundle, or itself."""
+    return static(bundled(entry) or entry)
+
+
 _urls: dict[tuple[int, tuple[str, ...]], str] = {}
 
 
@@ -40,8 +49,11 @@ _urls: dict[tuple[int, tuple[str, ...]], str] = {}
 def module_urls(entry: str) -> str:
     """The addresses of ``entry`` and every module it imports, space-separated, each the
     hashed name the import map gives its plain path (so that the module the page imports
-    is the one already fetched): what the table asks for at once (frontend/start.js)."""
-    graph = module_graph(entry)
+    is the one already fetched): what the table asks for at once (frontend/start.js).
+    Bundled, the bundle and the modules it imports (pwa.js and its own: config/bundle.py),
+    so that they are not found only once the bundle is read."""
+    bundle = bundled(entry)
+    graph = module_graph(entry) if bundle is None else (bundle, *module_graph(SHARED))
     key = (id(getattr(staticfiles_storage, "hashed_files", None)), graph)  # one deploy's
     urls = _urls.get(key)
     if urls is None:

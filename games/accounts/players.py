@@ -20,7 +20,7 @@ import icu
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import Max
 from django.http import HttpRequest
 from django.utils import timezone
@@ -32,7 +32,7 @@ from games.accounts.merge import adopt_guest
 from games.accounts.session_life import SESSION_KEY
 from games.errors import PlayerError, TryLater
 from games.fairplay import ratelimit
-from games.models import Player
+from games.models import Player, rows
 
 NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
@@ -61,6 +61,7 @@ _INVISIBLE_TYPES = frozenset({
 })
 _SEPARATORS = " _.-"  # what NAME_RE allows besides letters and digits
 _NO_SEPARATORS = str.maketrans("", "", _SEPARATORS)
+_GUEST_FIELDS = rows.fields(Player, pk=False)  # what a new guest's INSERT writes (_new_guest)
 _KEY_LENGTH = 255  # Player.name_key's max_length; a name's key is at most a few times longer
 
 
@@ -190,9 +191,37 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
     if wait is not None:
         raise TryLater(_("too many new players from your address: try again in %(s)s s")
                        % {"s": wait}, wait)
-    player = _new_player(None)
+    player = _new_guest()
     request.session[SESSION_KEY] = player.pk
     return player
+
+
+@functools.cache
+def _guest_sql() -> str:
+    table, columns = Player._meta.db_table, [f.column for f in _GUEST_FIELDS]
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+            f"({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING RETURNING id")
+
+
+def _new_guest() -> Player:
+    """A new guest under a generated name, stored by one statement (a first visit's table
+    waits for it): an INSERT that does nothing when the name is taken, the unique key
+    deciding, and is made again with another name.  Elsewhere than PostgreSQL,
+    ``_new_player``'s look-up and transaction."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
+        return _new_player(None)
+    for attempt in range(40):
+        name = generated_name(min(6, 3 + attempt // 8))  # as _new_player draws them
+        player = Player(display_name=name, name_key=name_key(name))
+        with db.cursor() as cursor:
+            cursor.execute(_guest_sql(), rows.values(player, _GUEST_FIELDS, db))
+            row = cursor.fetchone()
+        if row is not None:
+            player.pk = row[0]
+            rows.saved(player, DEFAULT_DB_ALIAS)
+            return player
+    raise RuntimeError("no free display name after 40 tries")
 
 
 def _new_player(name: str | None, **fields: object) -> Player:

@@ -209,8 +209,10 @@ class SessionsView(PlayerAPIView):
     }, summary="Start a session on a deal")
     def post(self, request: Request) -> Response:
         data = validated(s.StartSessionIn, request.data)
+        # A first visit's start makes the guest too (docs/frontend.md, "The first card").
+        new_player = players.current_player(request._request, create=False) is None
         outcome = operations.start_session(player_of(request), data["game"], data["deal"],
-                                           devices.client_keys(request._request))
+                                           devices.client_keys(request._request), new_player)
         return Response(state(outcome), status=status.HTTP_201_CREATED)
 
 

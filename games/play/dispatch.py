@@ -4,7 +4,7 @@ the page's HTTP fallback, whose paths are the ``path`` of each entry (docs/api.m
 
 An operation takes the message's fields as the socket and the JSON bodies name them
 (``seq``, ``move``, ``op``); each operation cleans and checks what it reads.  ``scope`` is
-the rate limit it counts against (games/ratelimit.py), the same over HTTP and the socket.
+the rate limit it counts against (games/fairplay/ratelimit.py), the same over HTTP and the socket.
 A hint runs in two halves where the waiting is done elsewhere (the socket awaits the
 search on its loop): ``ask`` then ``answer``; ``run`` is both in one thread.
 """

@@ -13,7 +13,10 @@ A random deal's session (``insert_with_deal``) is started by the same statement 
 deal: the seed's row made or found (games/daily/deals.py, SEEDED) and the session's INSERT
 taking its deal from it, one round trip where the deal's statement and the session's took
 two.  The session is inserted only when the deal is no daily (a FreeCell number can be
-one): a daily needs the ranked checks of the locked start.
+one): a daily needs the ranked checks of the locked start.  Except for a guest made by the
+request that starts its session (a first visit's table): no other request knows that
+player yet, so it has no earlier attempt to look at, and its first session on today's
+daily, ranked, is stored by ``insert`` too.
 """
 
 from __future__ import annotations

@@ -48,9 +48,10 @@ def _after_commit(outcome: Outcome) -> Outcome:
 
 
 def start_session(player: Player, game: str, deal_spec: object,
-                  client: tuple[str, str] = ("", "")) -> Outcome:
+                  client: tuple[str, str] = ("", ""), new_player: bool = False) -> Outcome:
     """A new attempt; ``client`` is the keyed (address, device) of the browser asking
-    (games/accounts/devices.py), kept so a later win can see who played the deal first."""
+    (games/accounts/devices.py), kept so a later win can see who played the deal first.
+    ``new_player``: the player is a guest made by this very request."""
     if deal_spec == "random" and game in GAMES and fresh.usable():
         # The deal and the session by one statement (fresh.py); a daily's FreeCell number,
         # or a seed another request is inserting, goes on below with that seed's deal.
@@ -63,8 +64,13 @@ def start_session(player: Player, game: str, deal_spec: object,
         deal = daily.opened(made or daily.deal_row(game, seed))
     else:
         deal = daily.deal_for_request(game, deal_spec)
-    if deal.date is None and fresh.usable():  # never ranked: one statement (fresh.py)
-        session, g = _new(player, deal, False, client)
+    if (deal.date is None or new_player) and fresh.usable():  # one statement (fresh.py)
+        # Never ranked; or the first session of a guest made by this request, which no
+        # other request knows yet: it has no earlier attempt, none open, and no second
+        # start racing it, so the locked checks below would find nothing.  Ranked when the
+        # deal is today's daily, as the first attempt always is.
+        ranked = deal.date is not None and deal.date == daily.today()
+        session, g = _new(player, deal, ranked, client)
         fresh.insert(session)
         locked.keep_after_commit(session, g)  # at once, in autocommit
         return Outcome(session, g)

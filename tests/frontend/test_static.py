@@ -87,9 +87,31 @@ def test_in_a_browser_every_module_loads_by_its_hashed_name(new_table: Any,
     t = new_table().open("freecell")
     static = [u for u in t.requests if "/static/" in u]
     modules = [u for u in static if u.endswith(".js")]
-    assert len(modules) >= 20, static  # play.js and everything it imports
+    # The table's modules bundled at collectstatic (config/bundle.py), and pwa.js with what
+    # it imports beside it: one instance of each, none of the source modules loaded.
+    assert sorted(u.rsplit("/", 1)[-1].split(".")[0] for u in modules) == [
+        "i18n", "play", "pwa"], static
+    assert any("/play.bundle." in u for u in modules), static
     assert all(HASHED.search(u) for u in static), [u for u in static if not HASHED.search(u)]
     assert not t.errors
+
+
+def test_the_bundle_imports_the_modules_every_page_loads_by_their_paths(
+        live_server_url: str) -> None:
+    status, _, body = get(live_server_url, "/play/klondike/")
+    assert status == 200
+    bundle = re.search(r'<script type="module" src="(/static/frontend/js/play\.bundle\.[^"]+)"',
+                       body.decode())
+    assert bundle, "the table names its bundle"
+    status, headers, code = get(live_server_url, bundle.group(1))
+    assert status == 200
+    assert headers["cache-control"] == IMMUTABLE
+    text = code.decode()
+    # pwa.js and i18n.js by the paths the import map sends to their hashed names, the rest
+    # of the table inside (the entry's own wiring, flow.js's start).
+    assert set(re.findall(r'from\s*"(\./[\w.-]+)"', text)) == {"./pwa.js", "./i18n.js"}
+    assert "window.solitaire={" in text.replace(" ", "")  # play.js, the entry
+    assert "ds:offline:" in text  # offline.js, which flow.js imports
 
 
 @pytest.mark.slow

@@ -100,3 +100,28 @@ def test_a_bad_display_name_is_refused_and_nothing_changes(api, name):
     assert r.status_code == 400
     assert r.json()["reason"]
     assert Player.objects.get(pk=c.me["id"]).display_name == c.me["display_name"]
+
+
+def test_a_new_guest_never_takes_a_name_in_use_and_is_stored_by_one_statement(
+        api, monkeypatch):
+    """A first visit's guest is one INSERT that does nothing on a name already taken
+    (games/accounts/players.py, _new_guest); then another name is drawn.  The player
+    holding the name is left as it was."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.accounts import players
+
+    first = api()
+    taken = first.me["display_name"]
+    names = iter([taken, "Zebra Quince 998"])
+    monkeypatch.setattr(players, "generated_name", lambda digits: next(names))
+    with CaptureQueriesContext(connection) as queries:
+        second = api()
+    made = [q["sql"] for q in queries.captured_queries if "games_player" in q["sql"]]
+    assert len(made) == 2, made  # the taken name's INSERT, which did nothing, then this one
+    assert all(q.lstrip().upper().startswith("INSERT") for q in made), made
+    assert second.me["display_name"] == "Zebra Quince 998"
+    assert second.me["id"] != first.me["id"]
+    assert Player.objects.get(pk=first.me["id"]).display_name == taken
+    assert Player.objects.count() == 2

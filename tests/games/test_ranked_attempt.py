@@ -200,3 +200,39 @@ def test_a_start_waits_for_the_players_row_so_two_starts_cannot_both_be_first():
     assert waited, "the start did not wait for the player's row"
     assert isinstance(results.get("error"), RankedAttemptOpen), results
     assert GameSession.objects.filter(player=player, ranked=True).count() == 1
+
+
+@pytest.mark.parametrize("game", ["klondike", "freecell"])
+def test_a_first_visits_start_makes_the_guest_and_its_one_ranked_attempt(db, game):
+    """The table's first request on a first visit makes the guest and starts the daily in
+    one (frontend/start.js): that first attempt is ranked, the only one, and the same
+    browser's next start of the deal, by either route, is refused as any other's is."""
+    import json
+
+    from django.test import Client
+
+    from games.models import Player
+
+    c = Client(enforce_csrf_checks=True)
+    assert c.get(f"/play/{game}/").status_code == 200  # the CSRF cookie; no guest yet
+    players = Player.objects.count()
+    csrf = c.cookies["csrftoken"].value
+
+    def start(spec):
+        return c.post("/api/sessions/", json.dumps({"game": game, "deal": spec}),
+                      content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
+
+    r = start("daily")
+    assert r.status_code == 201, r.content
+    first = r.json()
+    assert first["ranked"] is True
+    assert Player.objects.count() == players + 1
+    row = GameSession.objects.get(pk=first["id"])
+    assert row.ranked is True
+    assert row.deal.date == today()
+    for spec in ("daily", first["deal"]):
+        again = start(spec)
+        assert again.status_code == 409, again.content
+        assert again.json()["session"] == first["id"]
+    assert GameSession.objects.filter(player=row.player).count() == 1
+    assert Player.objects.count() == players + 1

@@ -111,3 +111,27 @@ def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_change
         assert r.status_code == 503, r.content
     assert c.post("/api/auth/signout/").status_code == 204  # Redis back: it goes through
     assert not Session.objects.filter(session_key=key).exists()
+
+
+def test_a_new_browser_session_is_stored_by_one_insert_and_never_takes_a_key_in_use(
+        db, monkeypatch):
+    """A first visit's session is written without looking its key up first; a key already
+    in use is refused by the INSERT and another is drawn, the row holding it untouched."""
+    from games.accounts import session_life
+
+    first = Client()
+    first.get("/api/me/")
+    taken = first.cookies[settings.SESSION_COOKIE_NAME].value
+    row = Session.objects.get(session_key=taken)
+    with CaptureQueriesContext(connection) as queries:
+        Client().get("/api/me/")
+    assert not [q for q in _session_queries(queries) if q.lstrip().upper().startswith("SELECT")]
+    assert len([q for q in _session_queries(queries) if "INSERT" in q.upper()]) == 1
+
+    keys = iter([taken, "n" * 32])
+    monkeypatch.setattr(session_life, "get_random_string", lambda n, chars: next(keys))
+    second = Client()
+    second.get("/api/me/")
+    assert second.cookies[settings.SESSION_COOKIE_NAME].value == "n" * 32
+    assert Session.objects.get(session_key=taken).session_data == row.session_data
+    assert first.get("/api/me/").json()["id"] != second.get("/api/me/").json()["id"]
