@@ -214,7 +214,7 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
 
     def players(lo: int, hi: int) -> None:
         with psycopg.connect(connection_url, autocommit=True) as c:
-            # name_key as games.accounts.players.name_key makes it for these names (digits
+            # name_key as games.accounts.names.name_key makes it for these names (digits
             # 0 and 1 read as the letters o and l), so the admin's name search finds them.
             c.execute("INSERT INTO games_player (id, display_name, name_key, created_at, "
                       "anonymous, hide_from_race) SELECT %(p)s + i, 'Bench player ' || "

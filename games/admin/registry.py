@@ -13,7 +13,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from games.accounts.players import name_key
+from games.accounts.names import name_key
 from games.admin import deals, inspection, volume
 from games.admin.readonly import ReadOnlyAdmin
 from games.models import AuditEntry, GameSession, Player

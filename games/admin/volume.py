@@ -18,7 +18,7 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.db.models import Q
 
-from games.accounts.players import name_key
+from games.accounts.names import name_key
 from games.models import Deal, Player
 
 HEX = re.compile(r"[0-9a-fA-F-]{4,36}")

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from games.accounts import devices
 from games.api import serializers as s
-from games.api.views import ERR, PlayerAPIView, player_of, validated
+from games.api.base import ERR, PlayerAPIView, player_of, validated
 from games.play import offline
 from games.play.outcome import MAX_MOVES
 

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.api import fair, offline, views
+from games.api import account, fair, offline, views
 
 urlpatterns = [
-    path("me/", views.MeView.as_view(), name="me"),
-    path("auth/signup/", views.SignUpView.as_view(), name="signup"),
-    path("auth/signin/", views.SignInView.as_view(), name="signin"),
-    path("me/email/", views.EmailView.as_view(), name="me-email"),
-    path("auth/signout/", views.SignOutView.as_view(), name="signout"),
+    path("me/", account.MeView.as_view(), name="me"),
+    path("auth/signup/", account.SignUpView.as_view(), name="signup"),
+    path("auth/signin/", account.SignInView.as_view(), name="signin"),
+    path("me/email/", account.EmailView.as_view(), name="me-email"),
+    path("auth/signout/", account.SignOutView.as_view(), name="signout"),
     path("daily/", views.DailyView.as_view(), name="daily"),
     path("me/reviews/", fair.MyReviewsView.as_view(), name="my-reviews"),
     path("archive/<str:game>/", fair.ArchiveView.as_view(), name="archive"),

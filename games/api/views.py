@@ -1,4 +1,6 @@
-"""Thin HTTP views over games.play.operations and games.accounts.players (docs/api.md)."""
+"""Thin HTTP views over games.play.operations: the daily, a session, its operations (one view
+from the operations' table, games/play/dispatch.py), its share, replay and analysis; the
+player's own views are games/api/account.py (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -7,173 +9,22 @@ import time
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpRequest
-from django.middleware.csrf import get_token
-from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from config.patches.rest_framework import lean_get
-from games.accounts import devices, leaving, players, verification
+from games.accounts import devices, players
 from games.api import serializers as s
+from games.api.base import BROKEN, ERR, PlayerAPIView, player_of, validated
 from games.daily import analysis, medals, replays, share
 from games.daily import deals as daily
 from games.engine import DAILY_GAMES, GAMES
-from games.errors import BadRequest, HintUnavailable, SessionNotFound, TryLater, answer_for
-from games.fairplay import ratelimit
+from games.errors import HintUnavailable, SessionNotFound
 from games.live import presence
-from games.models import GameSession, Player
+from games.models import GameSession
 from games.play import dispatch, hints, locked, operations
 from games.play.answer import state
-
-ERR = OpenApiResponse(s.ErrorOut)
-BROKEN = OpenApiResponse(s.ErrorOut, description="record_broken: the stored moves do not "
-                         "replay on the deal")
-
-
-def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise BadRequest("the body must be a JSON object")
-    ser = serializer_cls(data=data)
-    if not ser.is_valid():
-        field, problems = next(iter(ser.errors.items()))
-        raise BadRequest(_problem(str(field), problems))
-    return dict(ser.validated_data)
-
-
-def _problem(where: str, problems: Any) -> str:
-    """The first problem DRF found, with where it is: a list's item by its index (DRF gives
-    those as a mapping, which read as "moves: 0" when joined as it came)."""
-    if isinstance(problems, dict):
-        index, inner = next(iter(problems.items()))
-        return _problem(f"{where}[{index}]", inner)
-    if isinstance(problems, list) and problems and isinstance(problems[0], (dict, list)):
-        return _problem(where, problems[0])
-    return f"{where}: {' '.join(str(p) for p in problems)}"
-
-
-def player_of(request: Request) -> Player:
-    player = players.current_player(request._request)
-    assert player is not None
-    return player
-
-
-def player_json(request: Request, player: Player) -> dict[str, Any]:
-    return player_body(request._request, player)
-
-
-def player_body(request: HttpRequest, player: Player) -> dict[str, Any]:
-    return {
-        "id": player.pk,
-        "display_name": player.display_name,
-        "guest": player.is_guest,
-        "username": player.user.get_username() if player.user else None,
-        "email": (player.user.email or None) if player.user else None,  # proven only
-        "email_pending": verification.pending_address(player.user),
-        "anonymous": player.anonymous,
-        "hide_from_race": player.hide_from_race,
-        "csrf_token": get_token(request),  # also sets the CSRF cookie
-    }
-
-
-class PlayerAPIView(APIView):
-    # Domain errors become answers through games.errors.answer_for, as on the socket.  (A
-    # comment, not a docstring: the schema would show a docstring on every operation.)
-    # A first visit makes a guest, and new guests are limited per address: the schema
-    # documents the 429 (config/schema.py).
-    makes_guest = True
-
-    def handle_exception(self, exc: Exception) -> Response:
-        known = answer_for(exc)  # the same table as the socket's answers (games/errors.py)
-        if known is None:
-            return super().handle_exception(exc)
-        http_status, body = known
-        response = Response(body, status=http_status)
-        if "retry_after" in body:  # the answer the rate limits give
-            response["Retry-After"] = str(body["retry_after"])
-        return response
-
-
-class MeView(PlayerAPIView):
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        # A plain GET skips DRF's machinery (config/patches/rest_framework.py); the rest
-        # comes here.
-        return lean_get(super().as_view(**initkwargs), player_body, players.current_player,
-                        answer_for)
-
-    @extend_schema(responses={200: s.PlayerOut}, summary="The current player (a guest is made on the first visit); sets session and CSRF cookies")
-    def get(self, request: Request) -> Response:
-        return Response(player_json(request, player_of(request)))
-
-    @extend_schema(request=s.RenameIn, responses={200: s.PlayerOut, 400: ERR}, summary="Change the display name, whether the open data names the player, or whether the live race shows them")
-    def patch(self, request: Request) -> Response:
-        data = validated(s.RenameIn, request.data)
-        player = player_of(request)
-        if "display_name" in data:
-            player = players.rename(player, data["display_name"])
-        if "anonymous" in data:
-            players.set_anonymous(player, data["anonymous"])
-        if "hide_from_race" in data:
-            players.set_hide_from_race(player, data["hide_from_race"])
-        return Response(player_json(request, player))
-
-    @extend_schema(request=s.MeDeleteIn, responses={204: None, 400: ERR}, summary="Delete the account (or this guest) and its games; ranked attempts on the boards stay, nameless, so no rank moves (docs/rules.md, \"Your data\")")
-    def delete(self, request: Request) -> Response:
-        # It checks a password: limited per address as signing in is.
-        wait = ratelimit.hit("auth", f"a{ratelimit.client_address(request.META)}")
-        if wait is not None:
-            raise TryLater(gettext("too many tries: try again in %(s)s s") % {"s": wait}, wait)
-        data = validated(s.MeDeleteIn, request.data if request.data else {})
-        leaving.delete(request._request, player_of(request), data.get("password"),
-                       data.get("confirm"))
-        response = Response(status=status.HTTP_204_NO_CONTENT)
-        response.delete_cookie(devices.DEVICE_COOKIE)  # the browser keeps nothing of them
-        return response
-
-
-class SignUpView(PlayerAPIView):
-    rate_limit_scope = "auth"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=s.SignUpIn, responses={201: s.PlayerOut, 400: ERR}, summary="Turn the current guest into an account, keeping its games")
-    def post(self, request: Request) -> Response:
-        data = validated(s.SignUpIn, request.data)
-        player = players.sign_up(request._request, data["username"], data["password"],
-                                 data.get("email"))
-        return Response(player_json(request, player), status=status.HTTP_201_CREATED)
-
-
-class SignInView(PlayerAPIView):
-    rate_limit_scope = "auth"  # games/fairplay/ratelimit.py
-
-    @extend_schema(request=s.CredentialsIn, responses={200: s.PlayerOut, 400: ERR}, summary="Sign in; this browser's guest games join the account")
-    def post(self, request: Request) -> Response:
-        data = validated(s.CredentialsIn, request.data)
-        player = players.sign_in(request._request, data["username"], data["password"])
-        return Response(player_json(request, player))
-
-
-class EmailView(PlayerAPIView):
-    rate_limit_scope = "auth"  # it checks a password: limited as signing in is
-
-    @extend_schema(request=s.EmailIn, responses={200: s.PlayerOut, 400: ERR}, summary="Give, change or remove the account's email (needs the current password); a new address is pending until the link mailed to it is opened")
-    def put(self, request: Request) -> Response:
-        data = validated(s.EmailIn, request.data)
-        player = verification.set_email(request._request, player_of(request), data["email"],
-                                    data["password"])
-        return Response(player_json(request, player))
-
-
-class SignOutView(PlayerAPIView):
-    makes_guest = False
-
-    @extend_schema(request=None, responses={204: None}, summary="Sign out")
-    def post(self, request: Request) -> Response:
-        players.sign_out(request._request)
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DailyView(PlayerAPIView):

@@ -42,24 +42,16 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
 from games.errors import HintUnavailable
 from games.play import hint_budget
+from games.play.hint_jobs import Job, PlayerHints
 from games.play.hint_worker import WorkerPool, _search
 
 log = logging.getLogger(__name__)
-
-# What became of each hint request, per player.  Searched: "started", then one of
-# "searched" (verdict or budget reached), "cancelled" (a move stopped it) or "failed" (the
-# worker died).  Not searched: "joined" (answered by the search of an earlier request),
-# "pending", "over_budget", "queue_full", "dropped" (made room for a player who used less),
-# "expired" (waited longer than its patience).
-COUNTERS = ("started", "searched", "cancelled", "failed", "joined", "pending", "over_budget",
-            "queue_full", "dropped", "expired")
 
 # A search that waited this many budgets for a worker is no longer worth starting; the
 # request waits that, its budget and the grace (a new worker's start-up) for its answer.
@@ -68,36 +60,10 @@ _GRACE_SECONDS = 5.0
 _ASK_COST = 0.05  # seconds of solver time a request counts for, in the queue's order
 
 
-@dataclass(eq=False)
-class Job:
-    """One hint search and every request waiting for its answer."""
-
-    session: str
-    player: str
-    asked: float = field(default_factory=time.monotonic)
-    game: Any = None  # set by ``start``: the job may run from then on
-    lines: list[list[str]] = field(default_factory=list)
-    pool: WorkerPool | None = None
-    slot: int = -1
-    running: bool = False
-    over: bool = False
-    cancelled: bool = False
-    answer: Future[Any] = field(default_factory=Future)  # the Hint, or HintUnavailable
-
-
-@dataclass(eq=False)
-class _Player:
-    job: Job | None = None
-    window: int = 0
-    asks: int = 0  # hint requests in ``window``, refused or not
-    peak: int = 0  # most searches of this player running at once
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
-
-
 _lock = threading.Lock()
 _pool: WorkerPool | None = None
 _pools_started = 0
-_players: dict[str, _Player] = {}
+_players: dict[str, PlayerHints] = {}
 _waiting: list[Job] = []
 _running: set[Job] = set()
 _sessions: dict[str, Job] = {}
@@ -205,7 +171,7 @@ def stats(player_id: object = None) -> dict[str, Any]:
                     "in_flight": len(_running) + len(_waiting), "waiting": len(_waiting),
                     "searching": sum(j.pool.busy[j.slot] for j in _running if j.pool)}
         who = str(player_id)
-        p = _players.get(who) or _Player()
+        p = _players.get(who) or PlayerHints()
         mine = [j for j in (*_running, *_waiting) if j.player == who]
         return {**p.counts, "in_flight": len(mine), "peak": p.peak,
                 "searching": sum(j.pool.busy[j.slot] for j in mine if j.running and j.pool)}
@@ -253,13 +219,13 @@ def reset() -> None:
 
 # -- under the lock --------------------------------------------------------------------------
 
-def _player(who: str) -> _Player:
+def _player(who: str) -> PlayerHints:
     p = _players.get(who)
     if p is None:
         if len(_players) > 10_000:  # players with nothing in flight: counters only
             for k in [k for k, q in _players.items() if q.job is None]:
                 del _players[k]
-        p = _players[who] = _Player()
+        p = _players[who] = PlayerHints()
     return p
 
 

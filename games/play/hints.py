@@ -25,7 +25,7 @@ from games.engine import Game, IllegalMove, seen
 from games.engine.solver.search import SOLVED, UNSOLVABLE
 from games.errors import HintUnavailable
 from games.play import analysis_cache, hint_pool
-from games.play.hint_pool import Job
+from games.play.hint_jobs import Job
 
 __all__ = ["Job", "abandon", "admit", "answer", "cancel", "refusal_pause", "start"]
 

@@ -147,7 +147,7 @@ def test_an_operator_adds_a_deal_with_a_long_seed_and_a_bad_one_is_refused(opera
 
 
 def test_an_operators_rename_keeps_the_look_alike_key_true(operator, api):
-    from games.accounts.players import name_key
+    from games.accounts.names import name_key
     from games.models import Player
 
     c = api()

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.accounts.players import name_key
+from games.accounts.names import name_key
 from games.admin.volume import CappedPaginator
 from games.daily.deals import ensure_daily, today
 from games.models import GameSession, Player

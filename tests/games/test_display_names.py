@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
-from games.accounts import players
-from games.accounts.players import name_key
+from games.accounts import names, players
+from games.accounts.names import name_key
 from games.errors import PlayerError
 from games.models import Player
 
@@ -157,8 +157,8 @@ def test_generated_guest_names_retry_until_they_are_unique(api, monkeypatch):
 def test_generated_names_get_longer_numbers_when_the_short_ones_run_out(db, monkeypatch):
     taken = [f"Calm Fox {n:03d}" for n in range(1000)]
     Player.objects.bulk_create([Player(display_name=n, name_key=name_key(n)) for n in taken])
-    monkeypatch.setattr(players, "_ADJECTIVES", ["Calm"])
-    monkeypatch.setattr(players, "_NOUNS", ["Fox"])
+    monkeypatch.setattr(names, "_ADJECTIVES", ["Calm"])
+    monkeypatch.setattr(names, "_NOUNS", ["Fox"])
     player = players._new_player(None)
     assert len(player.display_name.rsplit(" ", 1)[1]) > 3
 
