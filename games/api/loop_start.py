@@ -76,7 +76,7 @@ _ERRORS = [(getattr(psycopg, name), getattr(db_utils, name)) for name in (
 @functools.cache  # the settings are the process's
 def usable() -> bool:
     middleware = list(settings.MIDDLEWARE)
-    return (driver.usable() and bool(settings.REDIS_URL) and LEAN in middleware
+    return (driver.usable() and redis_async.usable() and LEAN in middleware
             and tuple(middleware[:middleware.index(LEAN)]) == ABOVE
             and settings.SESSION_CACHE_SECONDS > 0 and settings.PLAYER_CACHE_SECONDS > 0
             and "sessions" in settings.CACHES)
@@ -197,7 +197,7 @@ async def _loaded(key: str | None) -> tuple[dict[str, Any], Any, Any] | None:
         return None
     client = redis_async.client(TIMEOUT)
     try:
-        cached = _value(await client.get(
+        cached = _value(await client.call("GET",
             caches["sessions"].make_key(session_life.CACHE_PREFIX + key)))
         if not (isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], dict)):
             return None
@@ -205,7 +205,7 @@ async def _loaded(key: str | None) -> tuple[dict[str, Any], Any, Any] | None:
         player_id = data.get(session_life.SESSION_KEY)
         if player_id is None or USER_SESSION_KEY in data:
             return None
-        player = player_cache.from_cached(_value(await client.get(
+        player = player_cache.from_cached(_value(await client.call("GET",
             caches["default"].make_key(f"{player_cache.PREFIX}{player_id}"))))
     except (redis.RedisError, OSError) as exc:
         log.debug("start handed on, Redis unavailable: %s", exc)

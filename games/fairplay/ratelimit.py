@@ -75,10 +75,8 @@ async def ahit(scope: str, who: str) -> int | None:
         return answer
     key, pending, seconds, entry, limit = step
     try:
-        pipe = redis_async.client(_TIMEOUT).pipeline(transaction=False)
-        pipe.incrby(key, pending)
-        pipe.expire(key, seconds + 1)
-        count = int((await pipe.execute())[0])
+        count = int((await redis_async.client(_TIMEOUT).calls(
+            ("INCRBY", key, pending), ("EXPIRE", key, seconds + 1)))[0])
     except (redis.RedisError, OSError) as exc:
         log.warning("rate limit not enforced, Redis unavailable: %s", exc)
         return None

@@ -143,7 +143,9 @@ def test_a_random_start_is_made_on_the_loop_as_the_thread_makes_it(api, paths):
     stored = GameSession.objects.get(pk=loop["body"]["id"])
     other = GameSession.objects.get(pk=thread["body"]["id"])
     assert stored.player_id == other.player_id  # the guest's, both
-    assert stored.deal.date is None and stored.seq == 0 and not stored.ranked
+    assert stored.deal.date is None
+    assert stored.seq == 0
+    assert not stored.ranked
     # The table is kept for the next move, as the thread keeps it, and the move is taken.
     assert tables.peek(stored.pk, 0) is not None
     moved = guest.api.move(loop["body"]["id"], 0, loop["body"]["legal_moves"][0]["move"])
@@ -170,10 +172,12 @@ def test_a_session_or_player_not_in_redis_is_read_by_the_chain(api, paths):
     player_id = Player.objects.order_by("-pk").values_list("pk", flat=True).first()
     caches["default"].delete(f"{player_cache.PREFIX}{player_id}")
     loop, thread = _both(guest)
-    assert paths["loop"] == [] and loop["status"] == thread["status"] == 201
+    assert paths["loop"] == []
+    assert loop["status"] == thread["status"] == 201
     caches["sessions"].delete(session_life.CACHE_PREFIX + guest.cookies["sessionid"])
     loop, thread = _both(guest)
-    assert paths["loop"] == [] and loop["status"] == 201
+    assert paths["loop"] == []
+    assert loop["status"] == 201
 
 
 def test_redis_down_hands_the_start_to_the_chain(api, paths, settings):
@@ -189,7 +193,8 @@ def test_the_rate_limit_answers_on_the_loop_as_in_the_thread(api, paths, setting
     first, second = Guest(api), Guest(api)
     assert _both(first)[0]["status"] == 201  # the thread's start: the other guest's
     loop, thread = _both(first)
-    assert loop["status"] == 429 and paths["loop"] == [1, 1]
+    assert loop["status"] == 429
+    assert paths["loop"] == [1, 1]
     _same(loop, thread)
     assert loop["headers"]["retry-after"]
     assert _both(second)[0]["status"] == 201
@@ -203,7 +208,8 @@ def test_a_merged_guest_is_refused_as_the_thread_refuses_it(api, paths):
     before = GameSession.objects.count()
     loop, thread = _both(guest)
     assert paths["loop"] == [1]
-    assert loop["status"] >= 400 and loop["status"] < 500
+    assert loop["status"] >= 400
+    assert loop["status"] < 500
     _same(loop, thread)
     assert GameSession.objects.count() == before
 
@@ -220,7 +226,8 @@ def test_postgresql_down_is_a_503_and_nothing_is_stored(api, paths, monkeypatch)
     loop, _ = _both(guest)
     assert paths["loop"] == [1]
     assert loop["status"] == 503
-    assert loop["body"]["error"] and loop["headers"]["retry-after"]
+    assert loop["body"]["error"]
+    assert loop["headers"]["retry-after"]
     assert loop["body"]["request_id"] == loop["headers"]["x-request-id"]
     assert GameSession.objects.count() == before + 1  # the thread's start only
 
