@@ -4,12 +4,14 @@ under ``REDIS_SENTINEL_MASTER``), the same database and credentials.
 
 One connection per loop, its commands written as they come and its replies matched to
 them in order (Redis answers a connection's commands in order), parsed by hiredis, the C
-parser redis-py uses.  ``redis.asyncio`` spent some 90 µs of CPU on a GET (its pool's lock,
-its connection's checks, its parser's layers) where this spends about a tenth of that, and
-concurrent callers share the one connection's round trips.  A connection that fails, or a
-command not answered within the timeout, closes the connection and fails what waits on
-it; the next command connects again, asking the Sentinels (redis.asyncio's Sentinel) which
-server is the primary now, so a failover needs no restart.
+parser redis-py uses.  ``redis.asyncio`` spent several times the CPU of the threaded
+client on each command (its pool's lock, its connection's checks, its parser's layers);
+this spends less than the threaded one, and concurrent callers share the connection's
+round trips.  A connection that fails, a command not answered within the timeout, or a
+server that says it is a replica now (``READONLY``: demoted by a failover) closes the
+connection and fails what waits on it; the next command connects again, asking the
+Sentinels (redis.asyncio's Sentinel) which server is the primary now, so a failover needs
+no restart.
 
 ``usable()`` says whether the settings are ones this client speaks: a plain ``redis://``
 TCP address (TLS or a Unix socket: the callers keep to their threaded path).
@@ -25,9 +27,8 @@ from urllib.parse import urlsplit
 
 import hiredis
 import redis
-from redis.asyncio.sentinel import Sentinel
 
-from config.redis_client import SENTINEL_TIMEOUTS, parse_sentinels, server_options
+from config.redis_client import async_sentinel, server_options
 
 
 def usable() -> bool:
@@ -53,6 +54,10 @@ class _Protocol(asyncio.Protocol):
             if future.done():  # given up on (its timeout): its reply is skipped
                 continue
             if isinstance(reply, hiredis.ReplyError):
+                if str(reply).startswith("READONLY"):  # a replica now: ask the Sentinels again
+                    future.set_exception(redis.ReadOnlyError(str(reply)))
+                    self.close()
+                    return
                 future.set_exception(redis.ResponseError(str(reply)))
             else:
                 future.set_result(reply)
@@ -75,9 +80,7 @@ class Client:
                  timeout: float) -> None:
         self.url, self.master, self.timeout = url, master, timeout
         self.options = server_options(url)
-        self.sentinel = (Sentinel(parse_sentinels(list(sentinels)),
-                                  sentinel_kwargs=dict(SENTINEL_TIMEOUTS))
-                         if sentinels else None)
+        self.sentinel = async_sentinel(sentinels) if sentinels else None
         self.proto: _Protocol | None = None
         self.connecting = asyncio.Lock()
 
@@ -91,6 +94,10 @@ class Client:
         proto = self.proto
         if proto is None or proto.lost:
             proto = await self._connect()
+        return await self._send(proto, commands)
+
+    async def _send(self, proto: _Protocol, commands: tuple[tuple[Any, ...], ...]
+                    ) -> list[Any]:
         assert proto.transport is not None
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in commands]
@@ -107,13 +114,13 @@ class Client:
         async with self.connecting:
             if self.proto is not None and not self.proto.lost:
                 return self.proto
+            proto = None
             try:
                 async with asyncio.timeout(self.timeout):
                     host, port = await self._address()
                     _, proto = await asyncio.get_running_loop().create_connection(
                         _Protocol, host, port)
-                    self.proto = proto
-                    hello = []
+                    hello: list[tuple[Any, ...]] = []
                     if "password" in self.options:
                         hello.append(("AUTH", *([self.options["username"]]
                                                 if "username" in self.options else []),
@@ -121,15 +128,15 @@ class Client:
                     if self.options["db"]:
                         hello.append(("SELECT", self.options["db"]))
                     if hello:
-                        await self.calls(*hello)
-            except (OSError, TimeoutError) as exc:
-                if self.proto is not None:
-                    self.proto.close()
+                        await self._send(proto, tuple(hello))
+            except (OSError, TimeoutError, redis.RedisError) as exc:
+                if proto is not None:
+                    proto.close()
+                if isinstance(exc, redis.RedisError):
+                    raise
                 raise redis.ConnectionError(f"Redis unreachable: {exc!r}") from exc
-            except redis.RedisError:
-                if self.proto is not None:
-                    self.proto.close()
-                raise
+            # Only now others may send on it: after its AUTH and SELECT.
+            self.proto = proto
             return proto
 
     async def _address(self) -> tuple[str, int]:

@@ -47,9 +47,10 @@ from django.middleware.security import SecurityMiddleware
 from django.urls import set_script_prefix
 
 from config import redis_async
-from config.errors import MAX_BODY_BYTES, BodyLimitMiddleware
+from config.errors import BodyLimitMiddleware
 from games import ratelimit
 from games.accounts import devices, player_cache, session_life
+from games.api.parsers import MAX_BODY_BYTES
 from games.api.starts import COUNTED, GIVEN, PATH, Given, LeanStartMiddleware, _never, _route
 from games.engine import GAMES
 from games.live import driver
@@ -107,10 +108,11 @@ class LoopStart:
         if loaded is None:
             return False
         set_script_prefix(get_script_prefix(scope))
-        request = self._ready(scope, body, loaded)
-        if request is None:
+        ready = self._ready(scope, body, loaded)
+        if ready is None:
             return False
-        given = await _start(request, loaded[2], request.lean_fields)  # type: ignore[attr-defined]
+        request, fields = ready
+        given = await _start(request, loaded[2], fields)
         if given is None:
             scope[COUNTED] = True
             return False
@@ -119,9 +121,10 @@ class LoopStart:
         return True
 
     def _ready(self, scope: dict[str, Any], body: bytes, loaded: tuple[Any, Any, Any]
-               ) -> HttpRequest | None:
-        """The chain's request, ready for the start, or None when the chain must have it."""
-        request, _ = self.handler.create_request(scope, io.BytesIO(body))
+               ) -> tuple[HttpRequest, dict[str, Any]] | None:
+        """The chain's request, ready for the start, and the body's fields; None when the
+        chain must have it."""
+        request: HttpRequest | None = self.handler.create_request(scope, io.BytesIO(body))[0]
         if request is None or self.security.process_request(request) is not None:
             return None
         if BodyLimitMiddleware._refusal(request) is not None:
@@ -134,8 +137,7 @@ class LoopStart:
             return None
         if session_life._due(request.session) is not None:
             return None  # a renewal writes the session: the chain's
-        request.lean_fields = ready[1]  # type: ignore[attr-defined]
-        return request
+        return request, ready[1]
 
     def _respond(self, scope: dict[str, Any], request: HttpRequest) -> HttpResponseBase:
         """The chain's answer, on the loop (what config/threads.py's ``_respond`` does in
