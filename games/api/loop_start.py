@@ -108,7 +108,11 @@ class LoopStart:
         if loaded is None:
             return False
         set_script_prefix(get_script_prefix(scope))
-        ready = self._ready(scope, body, loaded)
+        try:
+            ready = self._ready(scope, body, loaded)
+        except Exception:  # nothing counted or stored yet: the chain answers as it always has
+            log.exception("start handed on to the request thread")
+            ready = None
         if ready is None:
             return False
         request, fields = ready

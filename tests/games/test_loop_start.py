@@ -238,3 +238,36 @@ def test_only_a_session_key_django_could_have_made_is_looked_up():
                        ("a" * 32 + ";", "a" * 32)):
         scope = {"headers": [(b"cookie", f"{name}={value}".encode())]}
         assert loop_start._session_key(scope) == key
+
+
+def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(api, paths, settings,
+                                                                          monkeypatch):
+    from games import daily
+    from games.engine import GAMES
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "sessions": (2, 60)}
+    today = daily.ensure_daily("freecell", daily.today())
+    drawn = GAMES["freecell"].random_seed
+    monkeypatch.setattr(GAMES["freecell"], "random_seed", lambda: today.seed)
+    guest = Guest(api)
+    before = GameSession.objects.count()
+
+    async def one() -> dict[str, Any]:
+        handler = Handler()
+        try:
+            return await _call(loop_start.LoopStart(RequestThreads(handler, 2), handler),
+                               guest.scope(), json.dumps(RANDOM).encode())
+        finally:
+            await redis_async.close_all()
+
+    first = asyncio.run(one())
+    # The loop counted it and stored nothing; the thread started it (on the daily, as a
+    # random draw of a daily's number always has) without counting it again.
+    assert first["status"] == 201
+    assert first["body"]["date"] == today.date.isoformat()
+    assert paths == {"loop": [], "thread": [1]}
+    assert GameSession.objects.count() == before + 1
+    monkeypatch.setattr(GAMES["freecell"], "random_seed", drawn)
+    assert asyncio.run(one())["status"] == 201  # the second of two
+    assert paths["loop"] == [1]
+    assert asyncio.run(one())["status"] == 429
