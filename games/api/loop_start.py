@@ -46,13 +46,13 @@ from django.http.response import HttpResponseBase
 from django.middleware.security import SecurityMiddleware
 from django.urls import set_script_prefix
 
-from config import redis_async
+from config import patches, redis_async
 from config.errors import BodyLimitMiddleware
-from games import ratelimit
 from games.accounts import devices, player_cache, session_life
 from games.api.parsers import MAX_BODY_BYTES
 from games.api.starts import COUNTED, GIVEN, PATH, Given, LeanStartMiddleware, _never, _route
 from games.engine import GAMES
+from games.fairplay import ratelimit
 from games.live import driver
 from games.models import Deal
 from games.play import fresh, operations, tables
@@ -77,7 +77,8 @@ _ERRORS = [(getattr(psycopg, name), getattr(db_utils, name)) for name in (
 @functools.cache  # the settings are the process's
 def usable() -> bool:
     middleware = list(settings.MIDDLEWARE)
-    return (driver.usable() and redis_async.usable() and LEAN in middleware
+    return (patches.on("lean_views") and driver.usable() and redis_async.usable()
+            and LEAN in middleware
             and tuple(middleware[:middleware.index(LEAN)]) == ABOVE
             and settings.SESSION_CACHE_SECONDS > 0 and settings.PLAYER_CACHE_SECONDS > 0
             and "sessions" in settings.CACHES)
@@ -85,7 +86,7 @@ def usable() -> bool:
 
 class LoopStart:
     """The ASGI application ahead of ``inner`` (the request threads); ``handler`` is the one
-    whose chain they run (config/threads.py)."""
+    whose chain they run (config/patches/django.py)."""
 
     def __init__(self, inner: Any, handler: Any) -> None:
         self.inner, self.handler = inner, handler
@@ -144,7 +145,7 @@ class LoopStart:
         return request, ready[1]
 
     def _respond(self, scope: dict[str, Any], request: HttpRequest) -> HttpResponseBase:
-        """The chain's answer, on the loop (what config/threads.py's ``_respond`` does in
+        """The chain's answer, on the loop (what config/patches/django.py's ``_respond`` does in
         the thread): LeanStartMiddleware finds the start made and answers it."""
         signals.request_started.send(sender=self.handler.__class__, scope=scope)
         response: HttpResponseBase = self.handler.get_response(request)

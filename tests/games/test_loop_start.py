@@ -22,7 +22,7 @@ from django.conf import settings as django_settings
 from django.core.cache import caches
 
 from config import redis_async
-from config.threads import Handler, RequestThreads
+from config.patches.django import Handler, RequestThreads
 from games.accounts import player_cache, session_life
 from games.api import loop_start, starts
 from games.live import driver
@@ -242,7 +242,7 @@ def test_only_a_session_key_django_could_have_made_is_looked_up():
 
 def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(api, paths, settings,
                                                                           monkeypatch):
-    from games import daily
+    from games.daily import deals as daily
     from games.engine import GAMES
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "sessions": (2, 60)}
