@@ -2,15 +2,15 @@
 
 ``LeanStartMiddleware`` (games/api/starts.py) answers a guest's start without DRF, but in
 the request's thread: the hand-over to that thread and back, and the thread's Redis reads
-and INSERT contending for the interpreter lock with the loop, were a third of the start's
-CPU.  ``LoopStart`` sits ahead of the request threads (config/asgi.py) and, for the start
-it can make exactly, waits on nothing but asyncio: the session's and the player's cached
-copies read by the asyncio Redis client (config/redis_async.py), the rate limit's step
-counted by it too, and the deal and session stored by ``games.play.fresh``'s one statement
-on the asyncio PostgreSQL connections of the play socket (games/live/driver.py).  The
-middleware chain then runs on the loop with the start already made: the middleware above
-``LeanStartMiddleware`` as for any request, and it answering as it does in the thread, so
-the answer is the thread's to the byte.
+and INSERT contending for the interpreter lock with the loop, were a large share of the
+start's CPU (bench/RESULTS.md).  ``LoopStart`` sits ahead of the request threads
+(config/asgi.py) and, for the start it can make exactly, waits on nothing but asyncio: the
+session's and the player's cached copies read by the loop's own Redis client
+(config/redis_async.py), the rate limit's step counted by it too, and the deal and session
+stored by ``games.play.fresh``'s one statement on the asyncio PostgreSQL connections of
+the play socket (games/live/driver.py).  The middleware chain then runs on the loop with
+the start already made: the middleware above ``LeanStartMiddleware`` as for any request,
+and it answering as it does in the thread, so the answer is the thread's to the byte.
 
 Whatever it cannot make so it hands on untouched, the body it read given back as it came,
 to the request threads and the chain, which answer as they always have: a query string, a
@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 
 LEAN = "games.api.starts.LeanStartMiddleware"
 # The middleware above LeanStartMiddleware this path runs as the chain does: none of them
-# reads a store, and the two that may answer themselves are asked first (_refused).
+# reads a store, and the two that may answer themselves are asked first (``_ready``).
 ABOVE = ("config.logs.RequestIdMiddleware", "config.metrics.RequestMetricsMiddleware",
          "django.middleware.security.SecurityMiddleware", "config.security.CSPMiddleware",
          "config.errors.DatabaseUnavailableMiddleware", "config.errors.BodyLimitMiddleware")

@@ -271,3 +271,15 @@ def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(api, pa
     assert asyncio.run(one())["status"] == 201  # the second of two
     assert paths["loop"] == [1]
     assert asyncio.run(one())["status"] == 429
+
+
+def test_the_loop_path_goes_with_the_lean_views_patch(settings):
+    loop_start.usable.cache_clear()
+    settings.PLAYER_CACHE_SECONDS = 60
+    try:
+        assert loop_start.usable()
+        settings.FRAMEWORK_PATCHES = [p for p in settings.FRAMEWORK_PATCHES if p != "lean_views"]
+        loop_start.usable.cache_clear()
+        assert not loop_start.usable()  # LeanStartMiddleware is not in the chain then
+    finally:
+        loop_start.usable.cache_clear()
