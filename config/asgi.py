@@ -46,6 +46,12 @@ lean_daphne_http()  # no form parsing in Twisted, which Daphne never reads (twis
 # Django's requests run in threads kept between requests (config/patches/django.py);
 # /static/ is answered by ServeStatic on the event loop, never entering Django.
 http_app: Any = RequestThreads(django_asgi_app, _request_threads)
+if _request_threads > 0 and patches.on("lean_views"):
+    from games.api.loop_start import LoopStart  # noqa: E402
+
+    # A guest's start of a random deal made on the event loop, the chain's answer to the
+    # byte without the hand-over to a thread (games/api/loop_start.py).
+    http_app = LoopStart(http_app, django_asgi_app)
 if settings.SERVE_STATIC:
     http_app = StaticFiles(http_app)
 

@@ -115,6 +115,14 @@ def _make(url: str, sentinels: tuple[str, ...], master: str,
     return client
 
 
+def async_sentinel(sentinels: tuple[str, ...]) -> Any:
+    """The Sentinels as an event loop's client asks them (config/redis_async.py): each
+    answer names the primary it connects to."""
+    from redis.asyncio.sentinel import Sentinel as AsyncSentinel
+
+    return AsyncSentinel(parse_sentinels(list(sentinels)), sentinel_kwargs=dict(SENTINEL_TIMEOUTS))
+
+
 @lru_cache(maxsize=4)
 def _sentinel(sentinels: tuple[str, ...]) -> Sentinel:
     return Sentinel(parse_sentinels(list(sentinels)), sentinel_kwargs=dict(SENTINEL_TIMEOUTS))

@@ -39,8 +39,9 @@ def get(pk: Any) -> Player | None:
             values = cache.get(f"{PREFIX}{pk}")
         except Exception:  # unreachable: the database answers
             values = None
-        if isinstance(values, list) and len(values) == len(_FIELDS):
-            return Player.from_db("default", _FIELDS, values)
+        found = from_cached(values)
+        if found is not None:
+            return found
     player = Player.objects.filter(pk=pk).first()
     if player is not None and cache is not None:
         try:
@@ -49,6 +50,14 @@ def get(pk: Any) -> Player | None:
         except Exception as exc:
             log.warning("player not cached: %s", exc)
     return player
+
+
+def from_cached(values: Any) -> Player | None:
+    """The player from its cached copy's value (read by a client of its own,
+    games/api/loop_start.py), None when that is no copy of a row."""
+    if isinstance(values, list) and len(values) == len(_FIELDS):
+        return Player.from_db("default", _FIELDS, values)
+    return None
 
 
 def forget(*pks: Any) -> None:

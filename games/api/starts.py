@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -61,6 +62,21 @@ from games.play import operations
 from games.play.answer import state
 
 PATH = "/api/sessions/"
+# Set on the request by games/api/loop_start.py: the start it made on the event loop.
+GIVEN = "lean_start_given"
+# Set in the scope by games/api/loop_start.py when it counted the start in the rate limit
+# and then handed the request on: it is not counted twice.
+COUNTED = "lean_start.counted"
+
+
+@dataclass
+class Given:
+    """A start made before the chain ran: its outcome, the rate limit's wait, or the error
+    it met (answered as ``_answer`` answers each)."""
+
+    outcome: Any = None
+    wait: int | None = None
+    error: Exception | None = None
 
 
 def _never(request: HttpRequest) -> HttpResponse:
@@ -107,13 +123,17 @@ class LeanStartMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method != "POST" or request.path_info != PATH:
             return self.get_response(request)
-        try:
-            ready = self._ready(request)
-        except Exception:  # the chain meets it again and answers as it always has
-            ready = None
-        if ready is None:
-            return self.get_response(request)
-        response = self._answer(request, *ready)
+        given: Given | None = getattr(request, GIVEN, None)
+        if given is not None:  # already _ready, on the event loop
+            response = self._given(request, given)
+        else:
+            try:
+                ready = self._ready(request)
+            except Exception:  # the chain meets it again and answers as it always has
+                ready = None
+            if ready is None:
+                return self.get_response(request)
+            response = self._answer(request, *ready)
         devices.give_device_cookie(request, response)
         self.frames.process_response(request, response)
         self.csrf.process_response(request, response)
@@ -122,9 +142,12 @@ class LeanStartMiddleware:
         session_life.renew_if_due(request, response)
         return self.session.process_response(request, response)
 
-    def _ready(self, request: HttpRequest) -> tuple[Any, Any] | None:
+    def _ready(self, request: HttpRequest, loaded: tuple[Any, Any, Any] | None = None
+               ) -> tuple[Any, Any] | None:
         """(player, the body's fields) when this request is answered here; None, having
-        changed nothing the chain would see differently, when it goes down the chain."""
+        changed nothing the chain would see differently, when it goes down the chain.
+        ``loaded``: the session's data, its stored expiry and its player as the stores hold
+        them, read already (games/api/loop_start.py), so nothing here waits on a store."""
         if request.META.get("QUERY_STRING") or not json_accepted(request):
             return None
         if request.content_type != "application/json":
@@ -134,6 +157,9 @@ class LeanStartMiddleware:
             return None
         self.session.process_request(request)
         session = request.session
+        if loaded is not None:
+            session._session_cache = loaded[0]  # type: ignore[attr-defined]
+            session.stored_expiry = loaded[1]  # type: ignore[attr-defined]
         player_id = session.get(SESSION_KEY)
         if player_id is None or USER_SESSION_KEY in session:
             return None  # a first visit, or an account: Django's authentication reads it
@@ -148,7 +174,7 @@ class LeanStartMiddleware:
         fields = _fields(load_json(request.body))
         if fields is None:
             return None
-        player = player_cache.get(player_id)
+        player = player_cache.get(player_id) if loaded is None else loaded[2]
         if player is None or player.user_id is not None or player.deleted_at is not None:
             return None
         request.user = AnonymousUser()
@@ -158,24 +184,39 @@ class LeanStartMiddleware:
     def _answer(self, request: HttpRequest, player: Any, data: dict[str, Any]) -> HttpResponse:
         """What SessionsView.post answers, its errors as PlayerAPIView and the chain give them."""
         try:
-            wait = ratelimit.hit(_route()[2], f"p{player.pk}")
+            counted = getattr(request, "scope", {}).get(COUNTED)
+            wait = None if counted else ratelimit.hit(_route()[2], f"p{player.pk}")
             if wait is not None:
                 return self._throttled(wait)
             outcome = operations.start_session(player, data["game"], data["deal"],
                                                devices.client_keys(request))
             return self._json(state(outcome), 201)
         except Exception as exc:
-            known = answer_for(exc)
-            if known is not None:
-                response = self._json(known[1], known[0])
-                if "retry_after" in known[1]:
-                    response["Retry-After"] = str(known[1]["retry_after"])
-                return response
-            if isinstance(exc, (*DATABASE_DOWN, SessionStoreDown)):
-                answer = self.database.process_exception(request, exc)
-                assert answer is not None
-                return answer
-            return response_for_exception(request, exc)
+            return self._failed(request, exc)
+
+    def _given(self, request: HttpRequest, given: Given) -> HttpResponse:
+        try:
+            if given.error is not None:
+                raise given.error
+            if given.wait is not None:
+                return self._throttled(given.wait)
+            return self._json(state(given.outcome), 201)
+        except Exception as exc:
+            return self._failed(request, exc)
+
+    def _failed(self, request: HttpRequest, exc: Exception) -> HttpResponse:
+        """The answer to ``exc`` raised by a start, as the DRF view and the chain give it."""
+        known = answer_for(exc)
+        if known is not None:
+            response = self._json(known[1], known[0])
+            if "retry_after" in known[1]:
+                response["Retry-After"] = str(known[1]["retry_after"])
+            return response
+        if isinstance(exc, (*DATABASE_DOWN, SessionStoreDown)):
+            answer = self.database.process_exception(request, exc)
+            assert answer is not None
+            return answer
+        return response_for_exception(request, exc)
 
     def _throttled(self, wait: int) -> HttpResponse:
         # DRF's answer to a throttle (APIView.throttled), through the API's handler.

@@ -24,16 +24,18 @@ import redis
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
-from config import redis_client
+from config import redis_async, redis_client
 from games.accounts.session_life import SESSION_KEY
 
 log = logging.getLogger(__name__)
 _local_lock = threading.Lock()
 
 
+_TIMEOUT = 0.5  # seconds: a Redis that stopped answering must not stall a move
+
+
 def _client() -> redis.Redis:
-    # Short timeouts: a Redis that stopped answering must not stall a move.
-    return redis_client.client(timeout=0.5)
+    return redis_client.client(timeout=_TIMEOUT)
 
 
 # Counting every call in Redis would cost a round trip per move.  Each process counts its
@@ -57,9 +59,41 @@ def hit(scope: str, who: str, local_only: bool = False) -> int | None:
 
     With ``local_only`` (an event loop, which must not wait on Redis) a step that is due
     goes to Redis in the background and the answer comes from this process's count."""
+    answer, step = _count(scope, who, local_only)
+    if step is None:
+        return answer
+    key, pending, seconds, entry, limit = step
+    count = _send(key, pending, seconds, entry)
+    return None if count is None or count <= limit else answer
+
+
+async def ahit(scope: str, who: str) -> int | None:
+    """``hit`` on an event loop, a due step sent to Redis by its asyncio client (so the
+    answer is the shared count's, as ``hit``'s is, without a thread)."""
+    answer, step = _count(scope, who, False)
+    if step is None:
+        return answer
+    key, pending, seconds, entry, limit = step
+    try:
+        count = int((await redis_async.client(_TIMEOUT).calls(
+            ("INCRBY", key, pending), ("EXPIRE", key, seconds + 1)))[0])
+    except (redis.RedisError, OSError) as exc:
+        log.warning("rate limit not enforced, Redis unavailable: %s", exc)
+        return None
+    with _local_lock:
+        entry[1] = max(entry[1], count)
+    return None if count <= limit else answer
+
+
+Step = tuple[str, int, int, list[int], int]  # a due step: key, calls, window, entry, limit
+
+
+def _count(scope: str, who: str, local_only: bool) -> tuple[int | None, Step | None]:
+    """The call counted in this process: (the answer, None) when that decides, or (the wait
+    should the shared count be over the limit, the step to add to it)."""
     limit, seconds = settings.RATE_LIMITS.get(scope, (0, 60))
     if limit <= 0:
-        return None
+        return None, None
     now = time.time()
     window = int(now // seconds)
     key = f"{settings.REDIS_KEY_PREFIX}:rl:{scope}:{who}:{window}"
@@ -74,16 +108,15 @@ def hit(scope: str, who: str, local_only: bool = False) -> int | None:
         pending, total = entry[0] + 1, entry[1] + entry[0] + 1
         if not settings.REDIS_URL or pending < max(1, limit // _STEPS):
             entry[0] = pending
-            return None if total <= limit else wait
+            return (None if total <= limit else wait), None
         entry[0] = 0
         if local_only:
             entry[1] = total  # what Redis will hold at least, once the step lands
             if _queued[0] < _BACKLOG:
                 _queued[0] += 1
                 _sender.submit(_send_queued, key, pending, seconds, entry)
-            return None if total <= limit else wait
-    count = _send(key, pending, seconds, entry)
-    return None if count is None or count <= limit else wait
+            return (None if total <= limit else wait), None
+    return wait, (key, pending, seconds, entry, limit)
 
 
 def _send(key: str, pending: int, seconds: int, entry: list[int]) -> int | None:

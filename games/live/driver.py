@@ -188,6 +188,13 @@ async def batched(sql: str, row: Any, key: Hashable) -> tuple[Any, ...] | None:
     return result
 
 
+async def fetchall(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """``sql`` on its own (not batched) on one of this loop's connections, in autocommit.
+    An idle connection the server dropped is replaced and the statement sent once more, so
+    it must be one that a second run after an unanswered first would not repeat wrongly."""
+    return await _pool().fetchall(sql, params)
+
+
 def close_all() -> None:
     """Close every connection now, from any thread, whatever loop it belongs to (tests call
     it between tests, so no connection outlives the test database)."""

@@ -86,13 +86,25 @@ def insert_with_deal(session: GameSession) -> tuple[Deal | None, bool]:
     ``session.deal`` set to that deal.  When it was not, the caller takes the ordinary
     path.  PlayerMerged if the player is merged or gone."""
     db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(*with_deal_statement(session))
+        row = cursor.fetchone()
+    return with_deal_stored(session, row)
+
+
+def with_deal_statement(session: GameSession) -> tuple[str, list[Any]]:
+    """``insert_with_deal``'s statement and parameters, for a caller that runs it on another
+    connection (games/api/loop_start.py) and reads its row with ``with_deal_stored``."""
+    db = connections[DEFAULT_DB_ALIAS]
     own = [v for f, v in zip(_FIELDS, rows.values(session, _FIELDS, db), strict=True)
            if f is not _DEAL]
-    with db.cursor() as cursor:
-        cursor.execute(_with_deal_sql(db.vendor),
-                       [*daily.seed_params(session.deal, db), *own, session.player_id])
-        row = cursor.fetchone()
-    deal = daily.read_deal(db, row[:-1] if row else None)
+    return _with_deal_sql(db.vendor), [*daily.seed_params(session.deal, db), *own,
+                                       session.player_id]
+
+
+def with_deal_stored(session: GameSession, row: Any) -> tuple[Deal | None, bool]:
+    """``insert_with_deal``'s answer from the statement's row (None: no row)."""
+    deal = daily.read_deal(connections[DEFAULT_DB_ALIAS], row[:-1] if row else None)
     if deal is None:
         return None, False
     if not row[-1]:
