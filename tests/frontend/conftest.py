@@ -115,8 +115,8 @@ def kept_deals(server_env: dict[str, str]) -> dict[str, str]:
     yukon_deal.py), made in the test server's database: tables the same on any date."""
     from tests.engine import kept_deals, yukon_deal
 
-    seeds = {"klondike": kept_deals.KLONDIKE_SEED, "bakers-dozen": kept_deals.BAKERS_DOZEN_SEED,
-             "yukon": yukon_deal.SEED}
+    seeds = {game: seed for game, (seed, _) in kept_deals.LINES.items()}
+    seeds["yukon"] = yukon_deal.SEED
     code = ("import json; from games.models import Deal; print(json.dumps({g: "
             "Deal.objects.get_or_create(game=g, seed=s)[0].public_id "
             f"for g, s in {seeds!r}.items()}}))")

@@ -10,17 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Game, endgame, new_game
-from tests.engine.kept_deals import (
-    BAKERS_DOZEN_LINE,
-    BAKERS_DOZEN_SEED,
-    KLONDIKE_LINE,
-    KLONDIKE_SEED,
-)
+from tests.engine.kept_deals import LINES
 
 from .helpers import play_tokens
-
-LINES = {"klondike": (KLONDIKE_SEED, KLONDIKE_LINE),
-         "bakers-dozen": (BAKERS_DOZEN_SEED, BAKERS_DOZEN_LINE)}
 
 
 def _open(new_table: Any, kept_deals: dict[str, str], game: str, **kw: Any) -> Any:
