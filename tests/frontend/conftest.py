@@ -4,6 +4,7 @@ driven by Playwright with Debian's Chromium (Playwright's own browser download i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -106,6 +107,22 @@ def server_env(static_root: Path, mail_dir: Path) -> Iterator[dict[str, str]]:
         yield env
     finally:
         _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def kept_deals(server_env: dict[str, str]) -> dict[str, str]:
+    """The public ids of the deals whose lines the tests keep (tests/engine/kept_deals.py,
+    yukon_deal.py), made in the test server's database: tables the same on any date."""
+    from tests.engine import kept_deals, yukon_deal
+
+    seeds = {game: seed for game, (seed, _) in kept_deals.LINES.items()}
+    seeds["yukon"] = yukon_deal.SEED
+    code = ("import json; from games.models import Deal; print(json.dumps({g: "
+            "Deal.objects.get_or_create(game=g, seed=s)[0].public_id "
+            f"for g, s in {seeds!r}.items()}}))")
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
+                         env=server_env, check=True, capture_output=True, text=True, timeout=120)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def start_server(env: dict[str, str], log_name: str, app: str = "config.asgi:application",

@@ -116,10 +116,17 @@ def refused_pair(t: Any) -> tuple[str, str]:
     raise AssertionError("every card fits everywhere?")
 
 
-def play_tokens(t: Any, tokens: list[str]) -> None:
+def play_tokens(t: Any, tokens: list[str], until_finish: bool = False) -> dict[str, Any]:
+    """Play ``tokens`` through the API (quicker than by hand), stopping once the finish is
+    offered if ``until_finish``, then show the table; the last move's answer."""
     sid = t.s["id"]
+    body: dict[str, Any] = t.api(f"/api/sessions/{sid}/")["body"]
     for tok in tokens:
-        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": body["seq"], "move": tok})
         assert r["status"] == 200, r
+        body = r["body"]
+        if until_finish and body["can_finish"]:
+            break
     t.page.reload()
     t.page.wait_for_selector("#table[data-ready]")
+    return body

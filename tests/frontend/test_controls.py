@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from games.engine import Game, endgame, seen
 
-from .test_finish import _post, _until
+from .helpers import play_tokens
+from .test_finish import _until
 
 
 def test_the_letter_keys_work_after_a_click_on_any_button(new_table: Any) -> None:
@@ -55,10 +58,10 @@ def test_h_asks_a_hint_after_a_click_on_race(new_table: Any) -> None:
     assert t.page.locator("#notice").inner_text().strip()
 
 
-def test_f_finishes_after_a_click_on_hint(new_table: Any) -> None:
-    t = new_table().open("bakers-dozen")
+def test_f_finishes_after_a_click_on_hint(new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = new_table().open("bakers-dozen", kept_deals["bakers-dozen"])
     path, _ = _until("bakers-dozen", lambda g: g.cards_up > 20 and endgame.can_finish(g))
-    _post(t, path)
+    play_tokens(t, path)
     assert t.s["can_finish"]
     t.page.get_by_role("button", name="Hint").click()
     t.page.locator("#notice.hint, #notice.info").wait_for(timeout=60000)
@@ -94,7 +97,7 @@ def _tap_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _double_click_moves_once(t: Any, game: str) -> None:
     path, g = _until(game, _taps_twice)
-    _post(t, path)
+    play_tokens(t, path)
     m = _double_target(g)
     assert m
     moves, seq = t.s["moves"], t.seq()
@@ -108,12 +111,10 @@ def _double_click_moves_once(t: Any, game: str) -> None:
     assert t.s["moves"] == moves + 1, (m, t.s["moves"])
 
 
-def test_a_double_click_on_a_klondike_card_moves_it_once(new_table: Any) -> None:
-    _double_click_moves_once(new_table().open("klondike"), "klondike")
-
-
-def test_a_double_click_on_a_bakers_dozen_card_moves_it_once(new_table: Any) -> None:
-    _double_click_moves_once(new_table().open("bakers-dozen"), "bakers-dozen")
+@pytest.mark.parametrize("game", ["klondike", "bakers-dozen"])
+def test_a_double_click_on_a_card_moves_it_once(new_table: Any, kept_deals: dict[str, str],
+                                                game: str) -> None:
+    _double_click_moves_once(new_table().open(game, kept_deals[game]), game)
 
 
 def test_a_buried_bakers_dozen_card_says_why_it_cannot_be_taken(new_table: Any) -> None:

@@ -7,61 +7,41 @@ card to its best destination, a column as well as a foundation."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-import pytest
-
 from games.engine import Game, endgame, new_game
+from tests.engine.kept_deals import LINES
 
-from .test_table import _daily_seed
-
-
-@functools.cache
-def _line(game: str, seed: int) -> tuple[str, ...]:
-    from games.engine.solver import solve_deal
-
-    result = solve_deal(game, seed, 20.0)
-    if not result.solved:
-        pytest.skip("the solver found no line for today's deal in time")
-    return tuple(result.moves)
+from .helpers import play_tokens
 
 
-def _post(t: Any, tokens: list[str]) -> dict[str, Any]:
-    """Play ``tokens`` through the API (quicker than by hand), then show the table."""
-    sid, seq = t.s["id"], t.seq()
-    body: dict[str, Any] = {}
-    for tok in tokens:
-        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": tok})
-        assert r["status"] == 200, r
-        body, seq = r["body"], r["body"]["seq"]
-    t.page.reload()
-    t.page.wait_for_selector("#table[data-ready]")
-    return body
+def _open(new_table: Any, kept_deals: dict[str, str], game: str, **kw: Any) -> Any:
+    """A table of ``game``'s kept deal (tests/engine/kept_deals.py): the same on any date."""
+    return new_table(**kw).open(game, kept_deals[game])
 
 
 def _until(game: str, want: Any) -> tuple[list[str], Game]:
-    """The first moves of the solver's line for today's ``game`` after which ``want(g)``,
-    and the table they lead to (found with the engine: the browser never sees it)."""
-    seed = _daily_seed(game)
+    """The first moves of the kept line of ``game`` after which ``want(g)``, and the table
+    they lead to (found with the engine: the browser never sees it)."""
+    seed, line = LINES[game]
     g = new_game(game, seed)
     done: list[str] = []
-    for tok in _line(game, seed):
+    for tok in line:
         if want(g):
             return done, g
         g.play(tok)
         done.append(tok)
-    pytest.skip("the line never reaches such a table")
+    raise AssertionError(f"the kept line of {game} never reaches such a table")
 
 
 def _all_face_up_with_a_stock(t: Any) -> Game:
-    """Klondike's daily played until every card is face up, the stock then refilled if the
-    line had emptied it: the table is shown with cards in the stock."""
+    """Klondike's kept deal played until every card is face up, the stock then refilled if
+    the line had emptied it: the table is shown with cards in the stock."""
     path, g = _until("klondike", lambda g: not any(g.down) and (g.stock or g.waste))
     if not g.stock:
         path.append("r")
         g.play("r")
-    _post(t, path)
+    play_tokens(t, path)
     return g
 
 
@@ -83,8 +63,9 @@ def _idle(t: Any) -> None:
     t.page.wait_for_function("() => !window.solitaire.state.finishing")
 
 
-def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_bare_felt_wins(new_table: Any) -> None:
-    t = new_table().open("klondike")
+def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_bare_felt_wins(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "klondike")
     _all_face_up_with_a_stock(t)
     s = t.s
     assert s["view"]["stock"] > 0
@@ -113,20 +94,21 @@ def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_b
 
 
 def _ready_to_finish(t: Any) -> Game:
-    """Klondike's daily with every card face up and the stock turned out: tap to finish."""
+    """Klondike's kept deal with every card face up and the stock turned out: tap to finish."""
     g = _all_face_up_with_a_stock(t)
     turns = []
     while g.stock:
         g.play("s")
         turns.append("s")
     assert endgame.can_finish(g)
-    body = _post(t, turns)
+    body = play_tokens(t, turns)
     assert body["can_finish"]
     return g
 
 
-def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at_a_time(new_table: Any) -> None:
-    t = new_table().open("klondike")
+def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at_a_time(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "klondike")
     _ready_to_finish(t)
     up, start = t.s["cards_up"], t.s["moves"]
     assert up < 50
@@ -189,11 +171,12 @@ def _ups(g: Game) -> tuple[int, int]:
     return n, g2.cards_up - g.cards_up
 
 
-def test_a_double_click_on_a_foundation_card_sends_up_every_card_that_can_go(new_table: Any) -> None:
-    t = new_table().open("klondike")
+def test_a_double_click_on_a_foundation_card_sends_up_every_card_that_can_go(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "klondike")
     path, g = _until("klondike", lambda g: _ups(g)[0] >= 2 and g.cards_up
                      and not endgame.can_finish(g))
-    _post(t, path)
+    play_tokens(t, path)
     s = t.s
     n, cards = _ups(g)
     want = s["cards_up"] + cards
@@ -209,10 +192,11 @@ def test_a_double_click_on_a_foundation_card_sends_up_every_card_that_can_go(new
     assert not t.errors
 
 
-def test_a_double_click_on_a_foundation_card_while_tap_to_finish_shows_finishes(new_table: Any) -> None:
+def test_a_double_click_on_a_foundation_card_while_tap_to_finish_shows_finishes(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
     """The first click starts the finish; the second is the same gesture, not a press
     that stops it."""
-    t = new_table().open("klondike")
+    t = _open(new_table, kept_deals, "klondike")
     _ready_to_finish(t)
     t.page.locator("#notice", has_text="tap anywhere").wait_for()
     t.settle()
@@ -221,10 +205,11 @@ def test_a_double_click_on_a_foundation_card_while_tap_to_finish_shows_finishes(
     assert t.s["won"]
 
 
-def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_it(new_table: Any) -> None:
-    t = new_table().open("bakers-dozen")
+def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_it(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "bakers-dozen")
     path, g = _until("bakers-dozen", lambda g: _ups(g)[0] and not endgame.can_finish(g))
-    _post(t, path)
+    play_tokens(t, path)
     third = t.page.locator("#btn-third")
     send_up = t.page.get_by_role("button", name="Send up")
     assert not t.s["can_finish"]
@@ -250,7 +235,7 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
         undo.click()
         t.wait_seq(seq)
     assert t.s["cards_up"] == up
-    _post(t, rest[len(path):])
+    play_tokens(t, rest[len(path):])
     assert t.s["can_finish"]
     t.page.get_by_role("button", name="Auto finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=60000)
@@ -259,8 +244,9 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
     assert not t.errors
 
 
-def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(new_table: Any) -> None:
-    t = new_table().open("klondike", "random")
+def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "klondike")
     for _ in range(60):
         s = t.s
         ups = {(m["from"], m["count"]) for m in s["legal_moves"] if m["to"].startswith("foundation")}
@@ -272,7 +258,7 @@ def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(new_ta
         t.pile("stock").click()
         t.wait_seq(seq)
     else:
-        pytest.skip("no column move in this deal")
+        raise AssertionError("no column move in the kept deal")
     m = col[0]
     others = [x["to"] for x in s["legal_moves"] if x["from"] == m["from"] and x["count"] == m["count"]]
     seq = t.seq()
@@ -284,10 +270,11 @@ def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(new_ta
     assert not t.errors
 
 
-def test_a_double_tap_with_a_finger_on_a_foundation_card_sends_the_cards_up(new_table: Any) -> None:
-    t = new_table(390, 844, touch=True).open("bakers-dozen")
+def test_a_double_tap_with_a_finger_on_a_foundation_card_sends_the_cards_up(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = _open(new_table, kept_deals, "bakers-dozen", width=390, height=844, touch=True)
     path, g = _until("bakers-dozen", lambda g: _ups(g)[0] and not endgame.can_finish(g))
-    _post(t, path)
+    play_tokens(t, path)
     up = t.s["cards_up"]
     t.settle()
     card = _foundation_top(t)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .test_finish import _line
-from .test_table import _daily_seed
+from tests.engine.kept_deals import KLONDIKE_LINE
 
 # What the page knows before a move, read in one round trip: the move as the server lists
 # it, the seq, where the focus is and the order the arrows walk.
@@ -35,13 +34,13 @@ def _said(t: Any, before: str) -> str:
     return str(t.page.locator("#live").inner_text())
 
 
-def test_klondike_is_won_with_the_keyboard_alone_and_its_moves_are_said(new_table: Any) -> None:
-    t = new_table().open("klondike")
-    line = _line("klondike", _daily_seed("klondike"))
+def test_klondike_is_won_with_the_keyboard_alone_and_its_moves_are_said(
+        new_table: Any, kept_deals: dict[str, str]) -> None:
+    t = new_table().open("klondike", kept_deals["klondike"])
     t.page.locator("body").press("ArrowRight")
     said: set[str] = set()
     cards = 0  # card moves so far (a turn of the stock is shown, not said)
-    for token in line:
+    for token in KLONDIKE_LINE:
         b = t.page.evaluate(_BEFORE, token)
         if b["canFinish"]:  # every card up, the stock empty (docs/rules.md)
             break

@@ -15,7 +15,7 @@ import pytest
 from games.engine import endgame
 
 from .helpers import play_tokens, tokens_to_dead_end
-from .test_finish import _post, _until
+from .test_finish import _until
 
 SIZES = [(1366, 768), (390, 844), (844, 390)]
 
@@ -120,10 +120,11 @@ def test_no_more_moves_never_hides_a_control(new_table: Any) -> None:
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-US", SIZES[1]), ("fr-FR", SIZES[2])])
-def test_tap_to_finish_never_hides_a_control(new_table: Any, locale: str, size: tuple[int, int]) -> None:
-    t = new_table(*size, locale=locale).open("whitehorse")
+def test_tap_to_finish_never_hides_a_control(new_table: Any, kept_deals: dict[str, str],
+                                             locale: str, size: tuple[int, int]) -> None:
+    t = new_table(*size, locale=locale).open("whitehorse", kept_deals["whitehorse"])
     path, _ = _until("whitehorse", endgame.can_finish)
-    _post(t, path)
+    play_tokens(t, path)
     _check(t, "info", "tap to finish", "tap_finish")
 
 

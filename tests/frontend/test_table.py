@@ -10,6 +10,7 @@ import pytest
 
 from games.engine import DAILY_GAMES, GAMES
 from tests.conftest import fc_solve
+from tests.engine.kept_deals import KLONDIKE_LINE
 
 from .helpers import (
     play_tokens,
@@ -103,8 +104,9 @@ def test_klondike_stock_turns_and_the_waste_turns_back(new_table: Any) -> None:
     assert t.s["view"]["piles"]["waste"] == []
 
 
-def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any) -> None:
-    t = new_table().open("bakers-dozen")
+def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any,
+                                                           kept_deals: dict[str, str]) -> None:
+    t = new_table().open("bakers-dozen", kept_deals["bakers-dozen"])
     s = t.s
     ups = {m["from"] for m in s["legal_moves"] if m["to"].startswith("foundation")}
     m = table_move(t, lambda m: m["to"].startswith("tableau") and m["from"] not in ups)
@@ -219,14 +221,7 @@ def test_freecell_is_won_with_the_keyboard_alone(new_table: Any) -> None:
 def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> None:
     solution = fc_solve(617)
     t = new_table().open("freecell", "617")
-    sid = t.s["id"]
-    for tok in solution:
-        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
-        assert r["status"] == 200
-        if r["body"]["can_finish"]:
-            break
-    t.page.reload()
-    t.page.wait_for_selector("#table[data-ready]")
+    assert play_tokens(t, solution, until_finish=True)["can_finish"]
     up = t.s["cards_up"]
     assert up < 52
     finish = t.page.get_by_role("button", name="Finish")
@@ -248,36 +243,10 @@ def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> N
     assert s["moves"] >= 52 - up
 
 
-def _daily_seed(game: str) -> int:
-    """Today's seed of a daily, read from the test server's database (never sent to players)."""
-    import psycopg
-
-    from .conftest import DB_NAME, PG
-
-    with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
-        row = conn.execute(
-            "SELECT seed FROM games_deal WHERE game = %s AND date IS NOT NULL ORDER BY date DESC LIMIT 1",
-            (game,),
-        ).fetchone()
-    return int(row[0])
-
-
-def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(new_table: Any) -> None:
-    from games.engine.solver import solve_deal
-
-    t = new_table().open("klondike")
-    result = solve_deal("klondike", _daily_seed("klondike"), 20.0)
-    if not result.solved:
-        pytest.skip("the solver found no line for today's deal in time")
-    sid, seq = t.s["id"], t.s["seq"]
-    for tok in result.moves:
-        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": tok})
-        assert r["status"] == 200, r
-        seq = r["body"]["seq"]
-        if r["body"]["can_finish"]:
-            break
-    t.page.reload()
-    t.page.wait_for_selector("#table[data-ready]")
+def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(new_table: Any,
+                                                                  kept_deals: dict[str, str]) -> None:
+    t = new_table().open("klondike", kept_deals["klondike"])
+    assert play_tokens(t, KLONDIKE_LINE, until_finish=True)["can_finish"]
     assert t.s["cards_up"] < 52
     t.page.locator("#notice", has_text="tap anywhere").wait_for()
     t.pile("tableau:3").click()
