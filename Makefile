@@ -80,6 +80,7 @@ LINT_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 # The JavaScript: the ES modules and the page's inline script (eslint.config.js).
 lint: $(STAMP) $(PYODIDE)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/mypy
 	node_modules/.bin/eslint frontend/static frontend/templates/frontend/start.js eslint.config.js
 	DEBUG=1 DATABASE_URL=$(LINT_DATABASE_URL) $(BIN)/python manage.py makemigrations --check --dry-run

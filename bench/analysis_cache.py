@@ -74,8 +74,11 @@ from games.play import analysis_cache, hint_pool, hints  # noqa: E402
 
 spent: Counter[str] = Counter()  # seconds per call and outcome ("hint hit", "hint miss")
 count: Counter[str] = Counter()
-CALLS = {"dead": "dead-end verdicts settled", "hint": "hints at a dead end",
-         "analysis": "post-game analyses"}
+CALLS = {
+    "dead": "dead-end verdicts settled",
+    "hint": "hints at a dead end",
+    "analysis": "post-game analyses",
+}
 
 
 def timed(call: str, fn, *args):  # type: ignore[no-untyped-def]
@@ -98,8 +101,12 @@ def settle(daily: analysis_cache.Daily, g):  # type: ignore[no-untyped-def]
     return found
 
 
-def one_player(args: argparse.Namespace, daily: analysis_cache.Daily, seed: int, n: int,
-               ) -> tuple[list[str], int]:
+def one_player(
+    args: argparse.Namespace,
+    daily: analysis_cache.Daily,
+    seed: int,
+    n: int,
+) -> tuple[list[str], int]:
     rng = random.Random(n)
     g = new_game(args.game, seed)
     tokens: list[str] = []
@@ -150,25 +157,41 @@ def main() -> None:
     for n in range(args.players):
         tokens, _ = one_player(args, daily, args.seed, n)
         played += len(tokens)
-        timed("analysis", turning_point, args.game, args.seed, tokens, args.analysis_seconds,
-              12, analysis_cache.caching_solver(daily, deal))
+        timed(
+            "analysis",
+            turning_point,
+            args.game,
+            args.seed,
+            tokens,
+            args.analysis_seconds,
+            12,
+            analysis_cache.caching_solver(daily, deal),
+        )
     hint_pool.reset()
     totals = analysis_cache.counts(daily)
-    print(f"\n{args.players} players, {args.game} seed {args.seed}, random moves (follow "
-          f"{args.follow:.0%}), {played} moves in all, {time.monotonic() - t0:.0f} s")
+    print(
+        f"\n{args.players} players, {args.game} seed {args.seed}, random moves (follow "
+        f"{args.follow:.0%}), {played} moves in all, {time.monotonic() - t0:.0f} s"
+    )
     print(f"{'entries':8} {'lookups':>8} {'hits':>6} {'hit rate':>9} {'stored':>7}")
     for kind in analysis_cache.KINDS:
         looked, hit = totals.get(f"{kind}:lookups", 0), totals.get(f"{kind}:hits", 0)
-        print(f"{kind:8} {looked:8d} {hit:6d} {hit / max(1, looked):9.0%} "
-              f"{totals.get(f'{kind}:stored', 0):7d}")
+        print(
+            f"{kind:8} {looked:8d} {hit:6d} {hit / max(1, looked):9.0%} "
+            f"{totals.get(f'{kind}:stored', 0):7d}"
+        )
     print(f"\n{'calls':28} {'calls':>6} {'any hit':>8} {'ms a miss':>10} {'ms a hit':>9}")
     for call, name in CALLS.items():
         hit, miss = count[f"{call} hit"], count[f"{call} miss"]
-        print(f"{name:28} {hit + miss:6d} {hit:8d} "
-              f"{spent[f'{call} miss'] / max(1, miss) * 1000:10.1f} "
-              f"{spent[f'{call} hit'] / max(1, hit) * 1000:9.1f}")
-    print("(a hint on a table with nothing hidden, FreeCell's, looks up solve entries; an "
-          "analysis makes one lookup per position it searches)")
+        print(
+            f"{name:28} {hit + miss:6d} {hit:8d} "
+            f"{spent[f'{call} miss'] / max(1, miss) * 1000:10.1f} "
+            f"{spent[f'{call} hit'] / max(1, hit) * 1000:9.1f}"
+        )
+    print(
+        "(a hint on a table with nothing hidden, FreeCell's, looks up solve entries; an "
+        "analysis makes one lookup per position it searches)"
+    )
 
 
 if __name__ == "__main__":

@@ -68,12 +68,16 @@ def main() -> None:
         seen.state(new_game(game, 1))
     rows = {g: answers(g, args.deals, args.moves, args.bound_ms / 1000) for g in GAMES}
     base = sum(rows["freecell"]) / len(rows["freecell"])
-    print(f"{'game':15} {'answers':>8} {'mean us':>8} {'p50 us':>7} {'p99 us':>7} "
-          f"{'max us':>8} {'mean / FreeCell':>16}")
+    print(
+        f"{'game':15} {'answers':>8} {'mean us':>8} {'p50 us':>7} {'p99 us':>7} "
+        f"{'max us':>8} {'mean / FreeCell':>16}"
+    )
     for game, ts in rows.items():
         mean = sum(ts) / len(ts)
-        print(f"{game:15} {len(ts):8d} {mean / 1000:8.0f} {ts[len(ts) // 2] / 1000:7.0f} "
-              f"{ts[int(len(ts) * 0.99)] / 1000:7.0f} {ts[-1] / 1000:8.0f} {mean / base:16.1f}x")
+        print(
+            f"{game:15} {len(ts):8d} {mean / 1000:8.0f} {ts[len(ts) // 2] / 1000:7.0f} "
+            f"{ts[int(len(ts) * 0.99)] / 1000:7.0f} {ts[-1] / 1000:8.0f} {mean / base:16.1f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -68,8 +68,9 @@ class Client:
             headers["Content-Type"] = "application/json"
         for attempt in (1, 2):  # a kept connection the server closed meanwhile: once more
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(urllib.parse.urlsplit(self.base).netloc,
-                                                       timeout=TIMEOUT)
+                self.conn = http.client.HTTPConnection(
+                    urllib.parse.urlsplit(self.base).netloc, timeout=TIMEOUT
+                )
             try:
                 self.conn.request(method, path, body=data, headers=headers)
                 r = self.conn.getresponse()
@@ -78,8 +79,9 @@ class Client:
             except (OSError, http.client.HTTPException) as e:
                 self.conn.close()
                 self.conn = None
-                if attempt == 2 or not isinstance(e, (http.client.RemoteDisconnected,
-                                                      ConnectionResetError, BrokenPipeError)):
+                if attempt == 2 or not isinstance(
+                    e, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
+                ):
                     raise Refused(f"http {type(e).__name__}") from e
         for header in r.headers.get_all("Set-Cookie") or []:
             self.cookies.load(header)
@@ -148,8 +150,12 @@ class Play:
 
 
 def over(state: dict, restart_after: int) -> bool:
-    return (state["status"] != "playing" or state["no_legal_move"]
-            or not state["legal_moves"] or state["moves"] >= restart_after)
+    return (
+        state["status"] != "playing"
+        or state["no_legal_move"]
+        or not state["legal_moves"]
+        or state["moves"] >= restart_after
+    )
 
 
 class Windows:
@@ -167,9 +173,17 @@ class Windows:
         return not self.done
 
 
-async def player(base: str, game: str, window: Windows, ready: asyncio.Barrier,
-                 restart_after: int, latencies: list[float], sizes: list[int],
-                 counts: dict[str, int], seed: int) -> None:
+async def player(
+    base: str,
+    game: str,
+    window: Windows,
+    ready: asyncio.Barrier,
+    restart_after: int,
+    latencies: list[float],
+    sizes: list[int],
+    counts: dict[str, int],
+    seed: int,
+) -> None:
     rng = random.Random(seed)
     client = Client(base)
     first = True
@@ -181,12 +195,19 @@ async def player(base: str, game: str, window: Windows, ready: asyncio.Barrier,
                 await asyncio.to_thread(client.sign_in_as_guest)
             session = await asyncio.to_thread(client.new_session, game)
             url = base.replace("http", "ws", 1) + f"/ws/sessions/{session['id']}/"
-            async with websockets.connect(url, origin=base,  # type: ignore[arg-type]
-                                          additional_headers={"Cookie": client.cookie_header()},
-                                          max_size=2**20, open_timeout=TIMEOUT) as ws:
+            async with websockets.connect(
+                url,
+                origin=base,  # type: ignore[arg-type]
+                additional_headers={"Cookie": client.cookie_header()},
+                max_size=2**20,
+                open_timeout=TIMEOUT,
+            ) as ws:
                 hello = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-                if hello.get("type") != "hello" or hello.get("id") != session["id"] \
-                        or hello.get("seq") != session["seq"]:
+                if (
+                    hello.get("type") != "hello"
+                    or hello.get("id") != session["id"]
+                    or hello.get("seq") != session["seq"]
+                ):
                     raise Refused("greeting not the session's hello")
                 play = Play(ws, hello)
                 if first:  # the clock starts once every player is at its table
@@ -237,8 +258,7 @@ def summary(name: str, latencies: list[float], seconds: float, done: int) -> dic
     lat = sorted(latencies) or [0.0]
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     row = {"rate": done / seconds, "p50": p(0.50), "p99": p(0.99)}
-    print(f"{name:24} {row['rate']:8.0f}/s   p50 {row['p50']:7.2f} ms   "
-          f"p99 {row['p99']:7.2f} ms")
+    print(f"{name:24} {row['rate']:8.0f}/s   p50 {row['p50']:7.2f} ms   p99 {row['p99']:7.2f} ms")
     return row
 
 
@@ -259,21 +279,37 @@ async def turn(gate: asyncio.Event, seconds: float, count: list[float]) -> float
     return spent
 
 
-async def run(args: argparse.Namespace, bases: list[str], echo_urls: list[str],
-              cpu: object = None) -> None:
+async def run(
+    args: argparse.Namespace, bases: list[str], echo_urls: list[str], cpu: object = None
+) -> None:
     latencies: list[float] = []
     sizes: list[int] = []
     counts = {"verdicts": 0, "games": 0}
     window = Windows()
     ready = asyncio.Barrier(args.players + 1)
-    tasks = [asyncio.create_task(player(base, args.game, window, ready, args.restart_after,
-                                        latencies, sizes, counts, args.seed + i))
-             for i, base in zip(range(args.players), itertools.cycle(bases), strict=False)]
+    tasks = [
+        asyncio.create_task(
+            player(
+                base,
+                args.game,
+                window,
+                ready,
+                args.restart_after,
+                latencies,
+                sizes,
+                counts,
+                args.seed + i,
+            )
+        )
+        for i, base in zip(range(args.players), itertools.cycle(bases), strict=False)
+    ]
     await ready.wait()
     echo_lat: list[float] = []
     payload = ["{}"]
-    echoes = [asyncio.create_task(echo(url, window, payload, echo_lat))
-              for _, url in zip(range(args.players), itertools.cycle(echo_urls), strict=False)]
+    echoes = [
+        asyncio.create_task(echo(url, window, payload, echo_lat))
+        for _, url in zip(range(args.players), itertools.cycle(echo_urls), strict=False)
+    ]
     # The moves and the echo take turns (--rounds windows each), so both meet the same
     # drift in the machine's speed; the echo's messages have the size of the median answer
     # seen so far.
@@ -298,11 +334,12 @@ async def run(args: argparse.Namespace, bases: list[str], echo_urls: list[str],
     window.moves.set()
     window.echo.set()
     await asyncio.gather(*tasks, *echoes)
-    print(f"\n{args.players} players, {args.seconds:.0f} s in {args.rounds} turn(s), {args.game}, "
-          f"random legal moves (stock included), {counts['games']} games resigned or ended "
-          f"and restarted, {counts['verdicts']} verdict messages")
-    moves = summary("moves (docs/api.md)", latencies,
-                    play_seconds, moves_done)
+    print(
+        f"\n{args.players} players, {args.seconds:.0f} s in {args.rounds} turn(s), {args.game}, "
+        f"random legal moves (stock included), {counts['games']} games resigned or ended "
+        f"and restarted, {counts['verdicts']} verdict messages"
+    )
+    moves = summary("moves (docs/api.md)", latencies, play_seconds, moves_done)
     if play_cpu is not None:
         print(f"{'server CPU per move':24} {play_cpu / max(1, moves_done) * 1000:8.2f} ms")
     if echo_urls:
@@ -321,8 +358,12 @@ def main() -> None:
     ap.add_argument("--game", default="klondike")
     ap.add_argument("--restart-after", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=4,
-                    help="turns of moves and echo, so both meet the same drift of the machine")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="turns of moves and echo, so both meet the same drift of the machine",
+    )
     ap.add_argument("--url", help="a running site (http://host:port); default: start one")
     ap.add_argument("--echo-url", help="a running echo (ws://host:port/ws/echo/)")
     ap.add_argument("--processes", type=int, default=1)
@@ -335,10 +376,20 @@ def main() -> None:
     if args.url:
         asyncio.run(run(args, [args.url.rstrip("/")], [args.echo_url] if args.echo_url else []))
         return
-    with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (site_ports, echo_ports, site_pids, _):
-        asyncio.run(run(args, [f"http://127.0.0.1:{p}" for p in site_ports],
-                        [f"ws://127.0.0.1:{p}/ws/echo/" for p in echo_ports],
-                        lambda: sum(cpu_seconds(p) for p in site_pids)))
+    with servers(args.processes, args.log, args.site_loop, args.echo_loop) as (
+        site_ports,
+        echo_ports,
+        site_pids,
+        _,
+    ):
+        asyncio.run(
+            run(
+                args,
+                [f"http://127.0.0.1:{p}" for p in site_ports],
+                [f"ws://127.0.0.1:{p}/ws/echo/" for p in echo_ports],
+                lambda: sum(cpu_seconds(p) for p in site_pids),
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -62,13 +62,25 @@ def old_day_board(game: str, day: dt.date) -> Any:
     from games.models import GameSession
     from leaderboards.models import Entry
 
-    scored = Entry.objects.filter(game=game, date=day, session__disqualified=False,
-                                  session__ranked=True)
-    total = scored.count() + GameSession.objects.filter(
-        deal__game=game, deal__date=day, ranked=True, disqualified=False,
-        started_at__isnull=False, entry__isnull=True).count()
-    rows = list(scored.select_related("player").annotate(status=F("session__status"))
-                .order_by("sort_key", "session_id")[:100])
+    scored = Entry.objects.filter(
+        game=game, date=day, session__disqualified=False, session__ranked=True
+    )
+    total = (
+        scored.count()
+        + GameSession.objects.filter(
+            deal__game=game,
+            deal__date=day,
+            ranked=True,
+            disqualified=False,
+            started_at__isnull=False,
+            entry__isnull=True,
+        ).count()
+    )
+    rows = list(
+        scored.select_related("player")
+        .annotate(status=F("session__status"))
+        .order_by("sort_key", "session_id")[:100]
+    )
     return total, rows
 
 
@@ -81,8 +93,11 @@ def old_rebuild(game: str, day: dt.date) -> int:
     assert r is not None
     tmp, batch, count = f"{index.key(game, day)}:old", {}, 0
     r.delete(tmp)
-    for sid, key in (Entry.objects.filter(game=game, date=day, session__disqualified=False)
-                     .values_list("session_id", "sort_key").iterator(chunk_size=10_000)):
+    for sid, key in (
+        Entry.objects.filter(game=game, date=day, session__disqualified=False)
+        .values_list("session_id", "sort_key")
+        .iterator(chunk_size=10_000)
+    ):
         batch[str(sid)] = key
         if len(batch) >= 10_000:
             r.zadd(tmp, batch)
@@ -99,13 +114,22 @@ def old_period_board(game: str) -> list[Any]:
     from leaderboards.models import Entry
 
     qs = Entry.objects.filter(game=game, session__disqualified=False, session__ranked=True)
-    rows = list(qs.values("player_id", "player__display_name").annotate(
-        wins=Count("id", filter=Q(won=True)), played=Count("id"),
-        best_time_ms=Min("time_ms", filter=Q(won=True)),
-        best_score=Max("score", filter=Q(won=True))).filter(wins__gt=0)
-        .order_by("-wins", "best_time_ms", "player_id")[:100])
-    list(qs.filter(won=True, player_id__in=[r["player_id"] for r in rows])
-         .values_list("player_id", "date"))
+    rows = list(
+        qs.values("player_id", "player__display_name")
+        .annotate(
+            wins=Count("id", filter=Q(won=True)),
+            played=Count("id"),
+            best_time_ms=Min("time_ms", filter=Q(won=True)),
+            best_score=Max("score", filter=Q(won=True)),
+        )
+        .filter(wins__gt=0)
+        .order_by("-wins", "best_time_ms", "player_id")[:100]
+    )
+    list(
+        qs.filter(won=True, player_id__in=[r["player_id"] for r in rows]).values_list(
+            "player_id", "date"
+        )
+    )
     return rows
 
 
@@ -133,10 +157,18 @@ def old_admin() -> Any:
 # -- the run -------------------------------------------------------------------------------
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sessions", type=int, default=1_035_000,
-                    help="Klondike sessions of the big day (a million entries by default)")
-    ap.add_argument("--small", type=int, default=10_350,
-                    help="Klondike sessions of the small day (ten thousand entries)")
+    ap.add_argument(
+        "--sessions",
+        type=int,
+        default=1_035_000,
+        help="Klondike sessions of the big day (a million entries by default)",
+    )
+    ap.add_argument(
+        "--small",
+        type=int,
+        default=10_350,
+        help="Klondike sessions of the small day (ten thousand entries)",
+    )
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--shared", action="store_true")
     ap.add_argument("--pg-options", default="")
@@ -147,8 +179,9 @@ def main() -> int:
     if args.shared:
         from close_day import ensure_fresh_database
 
-        db = os.environ.get("DATABASE_URL",
-                            "postgres://postgres@127.0.0.1:5432/solitaire_boards_bench")
+        db = os.environ.get(
+            "DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_boards_bench"
+        )
         redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         ensure_fresh_database(db)
     else:
@@ -168,14 +201,25 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
-    env = {"DATABASE_URL": db, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": "boardsbench",
-           "CELERY_QUEUE": "boardsbench", "CELERY_TASK_ALWAYS_EAGER": "0",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
-           "DAILY_CERTIFY_ON_DEMAND": "0", "ALLOWED_HOSTS": "testserver",
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True)
+    env = {
+        "DATABASE_URL": db,
+        "REDIS_URL": redis_url,
+        "REDIS_KEY_PREFIX": "boardsbench",
+        "CELERY_QUEUE": "boardsbench",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "DAILY_CERTIFY_ON_DEMAND": "0",
+        "ALLOWED_HOSTS": "testserver",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        check=True,
+    )
     os.environ.update(env)
     import django
 
@@ -194,8 +238,10 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
     urlpatterns[:] = [path("before/", old_admin().urls), path("", include("config.urls"))]
     settings.ROOT_URLCONF = __name__
     # The admin's pages name static files; without collectstatic, their plain names.
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     # A worker would take these; the bench times the request, not the task it asks for.
     settings.CELERY_TASK_ALWAYS_EAGER = False
     from config.celery import app
@@ -208,13 +254,16 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
     game = "klondike"  # every session of both days: one board of each size
     rows: list[tuple[str, float | None, float, float]] = []
 
-    def row(label: str, before: Callable[[], Any] | None, now: Callable[[], Any],
-            repeat: int = args.repeat) -> None:
+    def row(
+        label: str,
+        before: Callable[[], Any] | None,
+        now: Callable[[], Any],
+        repeat: int = args.repeat,
+    ) -> None:
         b = timed(before, max(3, repeat // 3))[0] if before else None
         n, worst = timed(now, repeat)
         rows.append((label, b, n, worst))
-        print(f"  {label}: {'' if b is None else f'{b:.1f} ms before, '}{n:.1f} ms now",
-              flush=True)
+        print(f"  {label}: {'' if b is None else f'{b:.1f} ms before, '}{n:.1f} ms now", flush=True)
 
     for day, n in ((big, args.sessions), (small, args.small)):
         for g in DAILY_GAMES:
@@ -227,14 +276,24 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
             # task indexes them), every other attempt still on the board unfinished.
             index.rebuild(game, day)
             deal = Deal.objects.get(game=game, date=day).pk
-            row(f"live day board, first page, {n:,} sessions",
-                lambda: old_day_board(game, big), lambda: ranking.board(game, big))
-            row("  its count and order of unfinished attempts (a task)", None,
-                lambda deal=deal: pending.refresh(game, big, deal), 3)
+            row(
+                f"live day board, first page, {n:,} sessions",
+                lambda: old_day_board(game, big),
+                lambda: ranking.board(game, big),
+            )
+            row(
+                "  its count and order of unfinished attempts (a task)",
+                None,
+                lambda deal=deal: pending.refresh(game, big, deal),
+                3,
+            )
         t = time.perf_counter()
         closing.close(day)
-        print(f"{day}: {n} sessions seeded in {seeded:.0f} s, closed in "
-              f"{time.perf_counter() - t:.0f} s (load {load()})", flush=True)
+        print(
+            f"{day}: {n} sessions seeded in {seeded:.0f} s, closed in "
+            f"{time.perf_counter() - t:.0f} s (load {load()})",
+            flush=True,
+        )
     from leaderboards.models import Entry
 
     sizes = {d: Entry.objects.filter(game=game, date=d).count() for d in (big, small)}
@@ -248,10 +307,16 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
     prefix = str(sample.pk)[:8]
 
     for d, label in ((small, f"{sizes[small]:,}"), (big, f"{sizes[big]:,}")):
-        row(f"day board, first page, {label} entries",
-            lambda d=d: old_day_board(game, d), lambda d=d: ranking.board(game, d))
-        row(f"  the same over HTTP (whole request), {label}", None,
-            lambda d=d: client.get(f"/api/leaderboards/{game}/{d}/"))
+        row(
+            f"day board, first page, {label} entries",
+            lambda d=d: old_day_board(game, d),
+            lambda d=d: ranking.board(game, d),
+        )
+        row(
+            f"  the same over HTTP (whole request), {label}",
+            None,
+            lambda d=d: client.get(f"/api/leaderboards/{game}/{d}/"),
+        )
     r = index.client()
     assert r is not None
 
@@ -262,22 +327,44 @@ def run(args: argparse.Namespace, db: str, redis_url: str) -> int:
     row(f"day board, index lost, {sizes[big]:,}", lambda: old_rebuild(game, big), lost, 5)
     index.rebuild(game, big)
     periods.refresh(game, None, None)
-    row(f"all-time board ({entries:,} entries)", lambda: old_period_board(game),
-        lambda: periods.board(game), args.repeat)
-    row("  the same over HTTP (whole request)", None,
-        lambda: client.get(f"/api/leaderboards/{game}/all-time/"))
-    row("  its computation after a change (a task)", None,
-        lambda: stats.period_board(game, None, None), 3)
+    row(
+        f"all-time board ({entries:,} entries)",
+        lambda: old_period_board(game),
+        lambda: periods.board(game),
+        args.repeat,
+    )
+    row(
+        "  the same over HTTP (whole request)",
+        None,
+        lambda: client.get(f"/api/leaderboards/{game}/all-time/"),
+    )
+    row(
+        "  its computation after a change (a task)",
+        None,
+        lambda: stats.period_board(game, None, None),
+        3,
+    )
     monday, sunday = periods.week(big)
-    row("week board", lambda: stats.period_board(game, monday, sunday),
-        lambda: periods.board(game, monday, sunday))
-    for label, query in (("admin session list", ""), ("admin search, id prefix", prefix),
-                         ("admin search, player name", name)):
+    row(
+        "week board",
+        lambda: stats.period_board(game, monday, sunday),
+        lambda: periods.board(game, monday, sunday),
+    )
+    for label, query in (
+        ("admin session list", ""),
+        ("admin search, id prefix", prefix),
+        ("admin search, player name", name),
+    ):
         q = f"?q={query}" if query else ""
-        row(label, lambda q=q: client.get(f"/before/games/gamesession/{q}"),
-            lambda q=q: client.get(f"/admin/games/gamesession/{q}"), 6)
-    print(f"\n{'':48} {'before ms':>10} {'now ms':>8} {'slowest':>8} {'ratio':>7}   "
-          f"(load {load()})")
+        row(
+            label,
+            lambda q=q: client.get(f"/before/games/gamesession/{q}"),
+            lambda q=q: client.get(f"/admin/games/gamesession/{q}"),
+            6,
+        )
+    print(
+        f"\n{'':48} {'before ms':>10} {'now ms':>8} {'slowest':>8} {'ratio':>7}   (load {load()})"
+    )
     for label, before, now, worst in rows:
         ratio = f"{before / now:6.0f}x" if before else ""
         b = f"{before:10.1f}" if before is not None else " " * 10

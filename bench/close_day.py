@@ -63,9 +63,15 @@ print(f"BENCH {time.perf_counter() - t:.3f} {resource.getrusage(resource.RUSAGE_
 def close(env: dict[str, str], day: dt.date, code: Path) -> tuple[float, int]:
     """Run the close in a process of its own, relaying its lines; (seconds, peak KiB)."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CLOSE, day.isoformat()], cwd=code,
-                            env={**env, "PYTHONPATH": str(code)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, bufsize=1)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLOSE, day.isoformat()],
+        cwd=code,
+        env={**env, "PYTHONPATH": str(code)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+    )
     assert proc.stdout is not None
     found = None
     for line in proc.stdout:
@@ -79,19 +85,37 @@ def close(env: dict[str, str], day: dt.date, code: Path) -> tuple[float, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sessions", type=int, action="append",
-                    help="ranked sessions in the day (repeat for several days)")
-    ap.add_argument("--shared", action="store_true",
-                    help="DATABASE_URL (dropped and made afresh) and REDIS_URL, not private ones")
+    ap.add_argument(
+        "--sessions",
+        type=int,
+        action="append",
+        help="ranked sessions in the day (repeat for several days)",
+    )
+    ap.add_argument(
+        "--shared",
+        action="store_true",
+        help="DATABASE_URL (dropped and made afresh) and REDIS_URL, not private ones",
+    )
     ap.add_argument("--pg-options", default="", help="options for the private cluster")
-    ap.add_argument("--solver-seconds", type=float, default=5.0,
-                    help="solver budget per candidate for the day's deals")
-    ap.add_argument("--code", type=Path, default=ROOT,
-                    help="a checkout of another version (git worktree add --detach DIR REV) "
-                         "whose migrations make the database and whose close_day closes: "
-                         "the before of a comparison")
-    ap.add_argument("--seed-only", action="store_true",
-                    help="seed and stop (with --shared: to look at the day's rows afterwards)")
+    ap.add_argument(
+        "--solver-seconds",
+        type=float,
+        default=5.0,
+        help="solver budget per candidate for the day's deals",
+    )
+    ap.add_argument(
+        "--code",
+        type=Path,
+        default=ROOT,
+        help="a checkout of another version (git worktree add --detach DIR REV) "
+        "whose migrations make the database and whose close_day closes: "
+        "the before of a comparison",
+    )
+    ap.add_argument(
+        "--seed-only",
+        action="store_true",
+        help="seed and stop (with --shared: to look at the day's rows afterwards)",
+    )
     args = ap.parse_args()
     days = args.sessions or [1_000_000]
     if any(not 1 <= n <= 20_000_000 for n in days):
@@ -100,8 +124,9 @@ def main() -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     private = []
     if args.shared:
-        db = os.environ.get("DATABASE_URL",
-                            "postgres://postgres@127.0.0.1:5432/solitaire_close_bench")
+        db = os.environ.get(
+            "DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_close_bench"
+        )
         redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         ensure_fresh_database(db)
     else:
@@ -121,15 +146,24 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> int:
-    env = {**os.environ, "DATABASE_URL": db, "REDIS_URL": redis_url,
-           "REDIS_KEY_PREFIX": "closebench", "CELERY_QUEUE": "closebench",
-           "CELERY_TASK_ALWAYS_EAGER": "1", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "INFO", "DAILY_CERTIFY_ON_DEMAND": "0", "PYTHONUNBUFFERED": "1",
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "REDIS_URL": redis_url,
+        "REDIS_KEY_PREFIX": "closebench",
+        "CELERY_QUEUE": "closebench",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "INFO",
+        "DAILY_CERTIFY_ON_DEMAND": "0",
+        "PYTHONUNBUFFERED": "1",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+    }
     t = time.perf_counter()
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=args.code,
-                   env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=args.code, env=env, check=True
+    )
     print(f"migrated by {args.code} in {time.perf_counter() - t:.1f} s", flush=True)
     os.environ.update(env)
     import django
@@ -159,11 +193,15 @@ def run(args: argparse.Namespace, days: list[int], db: str, redis_url: str) -> i
         results.append((sessions, seeded, seconds, peak, before, load()))
     if not results:
         return 0
-    print(f"\n{'sessions':>10} {'seeding s':>10} {'close s':>9} {'per 100k s':>11} "
-          f"{'peak MB':>8}  load before / after")
+    print(
+        f"\n{'sessions':>10} {'seeding s':>10} {'close s':>9} {'per 100k s':>11} "
+        f"{'peak MB':>8}  load before / after"
+    )
     for sessions, seeded, seconds, peak, before, after in results:
-        print(f"{sessions:>10} {seeded:>10.1f} {seconds:>9.1f} "
-              f"{seconds / sessions * 100_000:>11.2f} {peak / 1024:>8.0f}  {before} / {after}")
+        print(
+            f"{sessions:>10} {seeded:>10.1f} {seconds:>9.1f} "
+            f"{seconds / sessions * 100_000:>11.2f} {peak / 1024:>8.0f}  {before} / {after}"
+        )
     sessions, _, seconds, *_ = results[-1]
     print(f"closed {sessions} sessions in {seconds:.1f} s")
     return 0

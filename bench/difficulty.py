@@ -87,15 +87,19 @@ def measure(game: str, dates: list[dt.date]) -> tuple[list[float], int, float, i
     per_move: list[float] = []
     uncertified, passed, t0 = 0, 0, time.monotonic()
     for date in dates:
-        cert = certify(date, game, SECRET, budget=settings.SOLVER_BUDGET_SECONDS,
-                       max_candidates=MAX_CANDIDATES)
+        cert = certify(
+            date, game, SECRET, budget=settings.SOLVER_BUDGET_SECONDS, max_candidates=MAX_CANDIDATES
+        )
         if cert is None or not cert.states or not cert.par:
             uncertified += 1
             continue
         passed += cert.candidate
         per_move.append(cert.states / cert.par)
-        print(f"  {game} {date} candidate {cert.candidate} par {cert.par} "
-              f"states {cert.states} ({cert.states / cert.par:.2f}/move)", file=sys.stderr)
+        print(
+            f"  {game} {date} candidate {cert.candidate} par {cert.par} "
+            f"states {cert.states} ({cert.states / cert.par:.2f}/move)",
+            file=sys.stderr,
+        )
     return per_move, uncertified, time.monotonic() - t0, passed
 
 
@@ -120,9 +124,12 @@ def main() -> None:
             f"{game:<15} {len(values):>2}  {min(values):>6.2f} {q1:>6.2f} {q2:>6.2f} {q3:>6.2f} "
             f"{max(values):>7.2f}  {current[0]:g}, {current[1]:g} -> {counts(values, current)}"
             f"   {proposed[0]:g}, {proposed[1]:g} -> {counts(values, proposed)}"
-            f"   {uncertified} unc., {passed} passed over, {seconds:.0f} s")
-    print("game            N     min     q1 median     q3     max  "
-          "current: easy/medium/hard   proposed (tertiles)")
+            f"   {uncertified} unc., {passed} passed over, {seconds:.0f} s"
+        )
+    print(
+        "game            N     min     q1 median     q3     max  "
+        "current: easy/medium/hard   proposed (tertiles)"
+    )
     print("\n".join(rows))
 
 

@@ -22,10 +22,16 @@ class Echo(AsyncWebsocketConsumer):
 async def healthz(scope: dict, receive: object, send: object) -> None:
     """200 to any HTTP request: the balancer's health checks (``--balancer``) pass as they do
     on the site's /healthz."""
-    await send({"type": "http.response.start", "status": 200,  # type: ignore[operator]
-                "headers": [(b"content-type", b"text/plain")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,  # type: ignore[operator]
+            "headers": [(b"content-type", b"text/plain")],
+        }
+    )
     await send({"type": "http.response.body", "body": b"ok"})  # type: ignore[operator]
 
 
-application = ProtocolTypeRouter({"http": healthz,
-                                  "websocket": URLRouter([path("ws/echo/", Echo.as_asgi())])})
+application = ProtocolTypeRouter(
+    {"http": healthz, "websocket": URLRouter([path("ws/echo/", Echo.as_asgi())])}
+)

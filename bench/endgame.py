@@ -60,12 +60,18 @@ def quantiles(times: list[float]) -> dict[str, float]:
     t = sorted(times)
     total = sum(t) or 1.0
     at = lambda q: t[min(len(t) - 1, int(q * len(t)))] * 1e6  # noqa: E731
-    return {"p50": at(0.5), "p99": at(0.99), "max": t[-1] * 1e6, "mean": total / len(t) * 1e6,
-            "top": sum(t[int(0.99 * len(t)):]) / total}
+    return {
+        "p50": at(0.5),
+        "p99": at(0.99),
+        "max": t[-1] * 1e6,
+        "mean": total / len(t) * 1e6,
+        "top": sum(t[int(0.99 * len(t)) :]) / total,
+    }
 
 
-def play(key: str, moves: int, restart_after: int, bound: float | None, seed: int
-         ) -> dict[str, list[float]]:
+def play(
+    key: str, moves: int, restart_after: int, bound: float | None, seed: int
+) -> dict[str, list[float]]:
     """One random game after another; per move: the exact verdict's time, the bounded
     one's, the settling's (deferred moves only) and the whole answer's."""
     rng = random.Random(seed)
@@ -131,16 +137,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=6000, help="timed moves per game")
     ap.add_argument("--restart-after", type=int, default=150)
-    ap.add_argument("--bound-ms", type=float, default=0.5,
-                    help="the event loop's share per verdict (the server's DEAD_END_LOOP_MS)")
+    ap.add_argument(
+        "--bound-ms",
+        type=float,
+        default=0.5,
+        help="the event loop's share per verdict (the server's DEAD_END_LOOP_MS)",
+    )
     ap.add_argument("--games", nargs="*", default=GAMES)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     base = quantiles(answer_times("freecell", args.moves, args.restart_after, args.seed))
-    print(f"baseline: FreeCell's whole answer after a move, p50 {base['p50']:.0f} us, "
-          f"p99 {base['p99']:.0f} us, max {base['max']:.0f} us\n")
-    head = (f"{'game':<15} {'verdict':<8} {'p50 us':>7} {'p99 us':>8} {'max us':>9} "
-            f"{'mean us':>8} {'top1%':>6} {'p99/base':>9} {'max/base':>9} {'deferred':>9}")
+    print(
+        f"baseline: FreeCell's whole answer after a move, p50 {base['p50']:.0f} us, "
+        f"p99 {base['p99']:.0f} us, max {base['max']:.0f} us\n"
+    )
+    head = (
+        f"{'game':<15} {'verdict':<8} {'p50 us':>7} {'p99 us':>8} {'max us':>9} "
+        f"{'mean us':>8} {'top1%':>6} {'p99/base':>9} {'max/base':>9} {'deferred':>9}"
+    )
     print(head)
     print("-" * len(head))
     for key in args.games:
@@ -150,14 +164,17 @@ def main() -> None:
             if not times[kind]:
                 continue
             q = quantiles(times[kind])
-            share = (f"{len(times['settled']) / len(times['loop']):>9.2%}"
-                     if kind == "loop" else "")
-            print(f"{key:<15} {kind:<8} {q['p50']:>7.0f} {q['p99']:>8.0f} {q['max']:>9.0f} "
-                  f"{q['mean']:>8.0f} {q['top']:>6.0%} {q['p99'] / base['p99']:>9.2f} "
-                  f"{q['max'] / base['max']:>9.2f} {share}")
-    print("\nexact: all the verdict needs (HTTP); loop: what the socket's event loop spends on "
-          "it; settled: the deferred verdicts, in a worker (deferred: their share of moves); "
-          "finish: whether finish is offered (can_finish), the answer's other endgame part")
+            share = f"{len(times['settled']) / len(times['loop']):>9.2%}" if kind == "loop" else ""
+            print(
+                f"{key:<15} {kind:<8} {q['p50']:>7.0f} {q['p99']:>8.0f} {q['max']:>9.0f} "
+                f"{q['mean']:>8.0f} {q['top']:>6.0%} {q['p99'] / base['p99']:>9.2f} "
+                f"{q['max'] / base['max']:>9.2f} {share}"
+            )
+    print(
+        "\nexact: all the verdict needs (HTTP); loop: what the socket's event loop spends on "
+        "it; settled: the deferred verdicts, in a worker (deferred: their share of moves); "
+        "finish: whether finish is offered (can_finish), the answer's other endgame part"
+    )
 
 
 if __name__ == "__main__":

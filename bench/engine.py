@@ -141,20 +141,30 @@ def baseline_rate(seconds: float) -> float:
     return n / (clock() - start)
 
 
-METRICS = (("playout steps/s", True), ("apply+undo/s", True), ("replay 150 (ms)", False),
-           ("state (us)", False))  # (name, higher is better)
+METRICS = (
+    ("playout steps/s", True),
+    ("apply+undo/s", True),
+    ("replay 150 (ms)", False),
+    ("state (us)", False),
+)  # (name, higher is better)
 
 
 def measure(key: str, seconds: float) -> tuple[float, float, float, float]:
-    return (playout_rate(key, seconds), apply_undo_rate(key, seconds),
-            replay_ms(key, seconds), state_us(key, seconds))
+    return (
+        playout_rate(key, seconds),
+        apply_undo_rate(key, seconds),
+        replay_ms(key, seconds),
+        state_us(key, seconds),
+    )
 
 
 def compare(before: str, games: list[str], seconds: float, rounds: int) -> None:
     """This tree's engine against the one at ``before``, game by game in turns."""
     print(f"load average before: {os.getloadavg()}")
-    print(f"before: {before}\nafter:  {ROOT}\n{rounds} rounds of {seconds} s of CPU time "
-          "per figure, the best of each\n")
+    print(
+        f"before: {before}\nafter:  {ROOT}\n{rounds} rounds of {seconds} s of CPU time "
+        "per figure, the best of each\n"
+    )
     header = f"{'game':<18} {'figure':<16} {'before':>12} {'after':>12} {'after/before':>13}"
     print(header)
     print("-" * len(header))
@@ -163,12 +173,30 @@ def compare(before: str, games: list[str], seconds: float, rounds: int) -> None:
         for r in range(rounds):
             order = (before, str(ROOT)) if r % 2 == 0 else (str(ROOT), before)
             for tree in order:
-                print(f"  {key}: round {r + 1}/{rounds}, {'after' if tree == str(ROOT) else 'before'}"
-                      "...", end="\r", file=sys.stderr, flush=True)
+                print(
+                    f"  {key}: round {r + 1}/{rounds}, {'after' if tree == str(ROOT) else 'before'}"
+                    "...",
+                    end="\r",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 out = subprocess.run(
-                    [sys.executable, __file__, "--engine", tree, "--games", key,
-                     "--seconds", str(seconds), "--json", "--cpu"],
-                    check=True, capture_output=True, text=True).stdout
+                    [
+                        sys.executable,
+                        __file__,
+                        "--engine",
+                        tree,
+                        "--games",
+                        key,
+                        "--seconds",
+                        str(seconds),
+                        "--json",
+                        "--cpu",
+                    ],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 runs[tree].append(tuple(json.loads(out)[key]))
         for m, (name, higher) in enumerate(METRICS):
             best = max if higher else min
@@ -177,8 +205,10 @@ def compare(before: str, games: list[str], seconds: float, rounds: int) -> None:
             print(f"{key:<18} {name:<16} {b:>12,.3f} {a:>12,.3f} {a / b:>13.3f}", flush=True)
     print(" " * 40, end="\r", file=sys.stderr)
     print(f"\nload average after: {os.getloadavg()}")
-    print("ratios: above 1 is faster for the rates (playout, apply+undo), slower for the "
-          "times (replay, state)")
+    print(
+        "ratios: above 1 is faster for the rates (playout, apply+undo), slower for the "
+        "times (replay, state)"
+    )
 
 
 def main() -> None:
@@ -186,8 +216,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--engine", help="measure the engine of this tree instead")
-    parser.add_argument("--against", metavar="DIR",
-                        help="compare with the engine of the tree at DIR, in turns")
+    parser.add_argument(
+        "--against", metavar="DIR", help="compare with the engine of the tree at DIR, in turns"
+    )
     parser.add_argument("--rounds", type=int, default=10, help="turns per game with --against")
     parser.add_argument("--json", action="store_true", help="the figures as JSON, no table")
     parser.add_argument("--cpu", action="store_true", help="count CPU time, not wall time")
@@ -200,15 +231,19 @@ def main() -> None:
         return
     base = baseline_rate(args.seconds)
     print(f"baseline: random.choice over a 20-item list copy = {base:,.0f}/s\n")
-    header = (f"{'game':<18} {'playout steps/s':>16} {'x base':>7} {'apply+undo/s':>13} "
-              f"{'x base':>7} {'replay 150 (ms)':>16} {'state (us)':>11}")
+    header = (
+        f"{'game':<18} {'playout steps/s':>16} {'x base':>7} {'apply+undo/s':>13} "
+        f"{'x base':>7} {'replay 150 (ms)':>16} {'state (us)':>11}"
+    )
     print(header)
     print("-" * len(header))
     for key in args.games:
         print(f"  measuring {key}...", end="\r", file=sys.stderr, flush=True)
         p, a, r, st = measure(key, args.seconds)
-        print(f"{key:<18} {p:>16,.0f} {p / base:>7.3f} {a:>13,.0f} {a / base:>7.3f} {r:>16.3f}"
-              f" {st:>11.0f}")
+        print(
+            f"{key:<18} {p:>16,.0f} {p / base:>7.3f} {a:>13,.0f} {a / base:>7.3f} {r:>16.3f}"
+            f" {st:>11.0f}"
+        )
     print("\ntargets (FreeCell): playout >= 20,000/s; apply+undo >= 200,000/s; replay < 2 ms")
 
 

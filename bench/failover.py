@@ -75,9 +75,22 @@ class Web:
     def start(self) -> None:
         out = open(self.log, "ab")  # noqa: SIM115 - the child's
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
-             "--proxy-headers", "config.asgi:application"],
-            cwd=self.code, env=self.env, stdout=out, stderr=out)
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "--proxy-headers",
+                "config.asgi:application",
+            ],
+            cwd=self.code,
+            env=self.env,
+            stdout=out,
+            stderr=out,
+        )
         wait_port(self.port, self.proc)
 
 
@@ -87,8 +100,16 @@ def scenario(name: str, args: Any, webs: list[Web], lb_port: int, db_url: str) -
     players = []
     for i, b in enumerate(browsers):
         session = b.start("freecell", 1000 + i)
-        players.append(PlaySocket(f"ws://127.0.0.1:{lb_port}", base, b.cookie_header(),
-                                  session, fc_solution(1000 + i), jitter=not args.old_client))
+        players.append(
+            PlaySocket(
+                f"ws://127.0.0.1:{lb_port}",
+                base,
+                b.cookie_header(),
+                session,
+                fc_solution(1000 + i),
+                jitter=not args.old_client,
+            )
+        )
     load = Requests(base, rate=args.rate)
     stops: list[float] = []
 
@@ -121,11 +142,19 @@ def scenario(name: str, args: Any, webs: list[Web], lb_port: int, db_url: str) -
 
     asyncio.run(run())
     back = [b for p in players for b in p.returns(stops)]
-    intact = all(stored_session(db_url, p.url.rsplit("/", 2)[-2])["tokens"] == p.acknowledged
-                 and not [e for e in p.errors if e[0] != "connect"] for p in players)
-    return {"requests": len(load.outcomes), "failed": len(load.failed()),
-            "statuses": sorted({str(o[2]) for o in load.failed()}),
-            "back": max(back) if back else None, "cuts": len(back), "intact": intact}
+    intact = all(
+        stored_session(db_url, p.url.rsplit("/", 2)[-2])["tokens"] == p.acknowledged
+        and not [e for e in p.errors if e[0] != "connect"]
+        for p in players
+    )
+    return {
+        "requests": len(load.outcomes),
+        "failed": len(load.failed()),
+        "statuses": sorted({str(o[2]) for o in load.failed()}),
+        "back": max(back) if back else None,
+        "cuts": len(back),
+        "intact": intact,
+    }
 
 
 def main() -> None:
@@ -149,21 +178,30 @@ def main() -> None:
         pg.start()
         pg.create_database()
         rd.start()
-        env = site_env(pg.url, rd.url, STATIC_ROOT=str(collected_static()), LOG_LEVEL="INFO",
-                       RATE_LIMIT_MOVES="100000", RATE_LIMIT_GUESTS="100000")
+        env = site_env(
+            pg.url,
+            rd.url,
+            STATIC_ROOT=str(collected_static()),
+            LOG_LEVEL="INFO",
+            RATE_LIMIT_MOVES="100000",
+            RATE_LIMIT_GUESTS="100000",
+        )
         env.pop("PYTHONPATH", None)
         migrate(env)
         lb_port = free_port()
-        webs = [Web(args.code, env, free_port(), logs / f"web{i + 1}.log")
-                for i in range(args.web)]
+        webs = [Web(args.code, env, free_port(), logs / f"web{i + 1}.log") for i in range(args.web)]
         for web in webs:
             web.start()
         text = args.config.read_text()
         out = open(logs / "lb.log", "ab")  # noqa: SIM115
         if "LB_ADMIN_SOCKET" in text:
             balancer = Balancer(lb_port, free_port(), logs / "haproxy.sock")
-            lb = subprocess.Popen([*balancer.command()[:2], str(args.config)],
-                                  env=balancer.env, stdout=out, stderr=out)
+            lb = subprocess.Popen(
+                [*balancer.command()[:2], str(args.config)],
+                env=balancer.env,
+                stdout=out,
+                stderr=out,
+            )
             for i, web in enumerate(webs):
                 balancer.add(f"web{i + 1}", web.port)
         else:
@@ -173,8 +211,11 @@ def main() -> None:
         wait_port(lb_port, lb)
         time.sleep(2.5)  # every server checked up
         for name in args.scenario.split(","):
-            print(f"==> {name}: {args.seconds:.0f} s, {args.rate:g} requests/s, "
-                  f"{args.players} play sockets", flush=True)
+            print(
+                f"==> {name}: {args.seconds:.0f} s, {args.rate:g} requests/s, "
+                f"{args.players} play sockets",
+                flush=True,
+            )
             result = scenario(name, args, webs, lb_port, pg.url)
             rows.append((name, result, os.getloadavg()[0]))
             time.sleep(3)
@@ -186,13 +227,17 @@ def main() -> None:
             lb.kill()
         rd.close()
         pg.close()
-    print(f"\n{'scenario':10} {'requests':>8} {'failed':>7}  {'sockets cut':>11} "
-          f"{'back within':>11}  {'moves intact':>12}  load")
+    print(
+        f"\n{'scenario':10} {'requests':>8} {'failed':>7}  {'sockets cut':>11} "
+        f"{'back within':>11}  {'moves intact':>12}  load"
+    )
     for name, r, load in rows:
         back = "-" if r["back"] is None else f"{r['back']:.2f} s"
-        print(f"{name:10} {r['requests']:8d} {r['failed']:7d}  {r['cuts']:11d} {back:>11}  "
-              f"{'yes' if r['intact'] else 'NO':>12}  {load:.2f}"
-              + (f"  ({', '.join(r['statuses'])})" if r["statuses"] else ""))
+        print(
+            f"{name:10} {r['requests']:8d} {r['failed']:7d}  {r['cuts']:11d} {back:>11}  "
+            f"{'yes' if r['intact'] else 'NO':>12}  {load:.2f}"
+            + (f"  ({', '.join(r['statuses'])})" if r["statuses"] else "")
+        )
 
 
 if __name__ == "__main__":

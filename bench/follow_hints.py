@@ -70,10 +70,12 @@ def greedy_move(g: Any, been: set[bytes]) -> str | None:
         g.undo()
         if new:
             fresh.append((m, turns))
-    for want in (lambda m, t: FOUNDATION <= m[1] < STOCK and not FOUNDATION <= m[0] < STOCK,
-                 lambda m, t: t,
-                 lambda m, t: m[0] == WASTE and m[1] != STOCK,
-                 lambda m, t: STOCK in (m[0], m[1])):
+    for want in (
+        lambda m, t: FOUNDATION <= m[1] < STOCK and not FOUNDATION <= m[0] < STOCK,
+        lambda m, t: t,
+        lambda m, t: m[0] == WASTE and m[1] != STOCK,
+        lambda m, t: STOCK in (m[0], m[1]),
+    ):
         for m, t in fresh:
             if want(m, t):
                 return str(g.notation(m))
@@ -119,12 +121,25 @@ def run_worker(args: argparse.Namespace) -> None:
         print(json.dumps({"seed": seed, **out}), flush=True)
 
 
-def worker(tree: Path, game: str, player: str, seeds: list[int], a: argparse.Namespace
-           ) -> list[dict[str, Any]]:
+def worker(
+    tree: Path, game: str, player: str, seeds: list[int], a: argparse.Namespace
+) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    cmd = [sys.executable, str(ROOT / "bench" / "follow_hints.py"), "--worker", "--game", game,
-           "--player", player, "--seconds", str(a.seconds), "--max-moves", str(a.max_moves),
-           "--seeds", *map(str, seeds)]
+    cmd = [
+        sys.executable,
+        str(ROOT / "bench" / "follow_hints.py"),
+        "--worker",
+        "--game",
+        game,
+        "--player",
+        player,
+        "--seconds",
+        str(a.seconds),
+        "--max-moves",
+        str(a.max_moves),
+        "--seeds",
+        *map(str, seeds),
+    ]
     done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
@@ -159,42 +174,66 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         before = Path(tmp)
         if "hint before" in players:
-            archive = subprocess.run(["git", "archive", a.before, "games/engine"], cwd=ROOT,
-                                     capture_output=True, check=True).stdout
+            archive = subprocess.run(
+                ["git", "archive", a.before, "games/engine"],
+                cwd=ROOT,
+                capture_output=True,
+                check=True,
+            ).stdout
             subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
             (before / "games" / "__init__.py").touch()
         rows = []
         for game in a.games.split(","):
-            print(f"certifying {a.deals} {game} deals ({a.certify:.0f} s each at most)...",
-                  file=sys.stderr, flush=True)
+            print(
+                f"certifying {a.deals} {game} deals ({a.certify:.0f} s each at most)...",
+                file=sys.stderr,
+                flush=True,
+            )
             seeds = certified(game, a.deals, a.first, a.certify)
             jobs = []
             with ProcessPoolExecutor(a.jobs) as pool:
                 for player in players:
                     tree = before if player == "hint before" else ROOT
                     name = "hint" if player == "hint before" else player
-                    parts = [seeds[i::a.jobs] for i in range(a.jobs)]
-                    jobs.append((player, [pool.submit(worker, tree, game, name, part, a)
-                                          for part in parts if part]))
+                    parts = [seeds[i :: a.jobs] for i in range(a.jobs)]
+                    jobs.append(
+                        (
+                            player,
+                            [
+                                pool.submit(worker, tree, game, name, part, a)
+                                for part in parts
+                                if part
+                            ],
+                        )
+                    )
                 for player, futures in jobs:
                     results = [r for f in futures for r in f.result()]
                     rows.append((game, player, seeds, results))
-                    print(f"  {game} {player}: {sum(r['won'] for r in results)}"
-                          f"/{len(results)} won", file=sys.stderr, flush=True)
-    print(f"\nfollowing the hint alone, no undo; certified deals (solver {a.certify:.0f} s, "
-          f"every card known), seeds from {a.first}; a hint's budget {a.seconds:g} s of CPU;"
-          f" at most {a.max_moves} moves; load {os.getloadavg()[0]:.2f}")
-    print(f"{'game':16} {'player':12} {'deals':>5} {'won':>4} {'won %':>6} {'cards up':>8}"
-          f" {'moves':>6} {'loops':>6} {'hint p50':>9} {'p95 ms':>7}")
+                    print(
+                        f"  {game} {player}: {sum(r['won'] for r in results)}/{len(results)} won",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    print(
+        f"\nfollowing the hint alone, no undo; certified deals (solver {a.certify:.0f} s, "
+        f"every card known), seeds from {a.first}; a hint's budget {a.seconds:g} s of CPU;"
+        f" at most {a.max_moves} moves; load {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{'game':16} {'player':12} {'deals':>5} {'won':>4} {'won %':>6} {'cards up':>8}"
+        f" {'moves':>6} {'loops':>6} {'hint p50':>9} {'p95 ms':>7}"
+    )
     for game, player, _seeds, results in rows:
         n = len(results)
         won = sum(r["won"] for r in results)
         times = [t for r in results for t in r["times"]]
-        print(f"{game:16} {player:12} {n:5} {won:4} {100 * won / max(n, 1):5.0f}%"
-              f" {sum(r['up'] for r in results) / max(n, 1):8.1f}"
-              f" {sum(r['moves'] for r in results) / max(n, 1):6.0f}"
-              f" {sum(r['loops'] for r in results):6}"
-              f" {percentile(times, 0.5):9.0f} {percentile(times, 0.95):7.0f}")
+        print(
+            f"{game:16} {player:12} {n:5} {won:4} {100 * won / max(n, 1):5.0f}%"
+            f" {sum(r['up'] for r in results) / max(n, 1):8.1f}"
+            f" {sum(r['moves'] for r in results) / max(n, 1):6.0f}"
+            f" {sum(r['loops'] for r in results):6}"
+            f" {percentile(times, 0.5):9.0f} {percentile(times, 0.95):7.0f}"
+        )
 
 
 if __name__ == "__main__":

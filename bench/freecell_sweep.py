@@ -60,8 +60,13 @@ print(json.dumps(out))
 
 
 def chunk(where: Path, a: int, b: int, budget: float) -> dict[int, list]:
-    r = subprocess.run([sys.executable, "-c", CHILD, str(a), str(b), str(budget)], cwd=where,
-                       capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", CHILD, str(a), str(b), str(budget)],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return {int(k): v for k, v in json.loads(r.stdout).items()}
 
 
@@ -106,32 +111,42 @@ def main() -> None:
         cpu, states = sum(r[2] for r in rows), sum(r[1] for r in rows)
         measured += cpu / fc[s] <= 100
         if cpu / fc[s] > 100:
-            over.append(f"{s}-{s + 99}: {cpu / fc[s]:.0f}x measured ({cpu:.2f} s against "
-                        f"fc-solve's {fc[s]:.3f} s)")
+            over.append(
+                f"{s}-{s + 99}: {cpu / fc[s]:.0f}x measured ({cpu:.2f} s against "
+                f"fc-solve's {fc[s]:.3f} s)"
+            )
         ratio = states * a.per_state * 1e-6 / fc[s]
         model += ratio <= 100
         if ratio > 100:
             top = max(range(s, s + 100), key=lambda d: res[d][1])
-            over.append(f"{s}-{s + 99}: {ratio:.0f}x in the model (deal {top}: "
-                        f"{res[top][1]:,} states)")
+            over.append(
+                f"{s}-{s + 99}: {ratio:.0f}x in the model (deal {top}: {res[top][1]:,} states)"
+            )
     states = [v[1] for v in res.values()]
     slow = sorted(res, key=lambda d: -res[d][1])[:5]
-    verdicts = {k: sum(v[0] == k for v in res.values()) for k in ("solved", "unsolvable",
-                                                                      "unknown")}
-    table(f"FreeCell, Microsoft deals {lo}-{hi} ({'compiled' if a.compiled else 'interpreted'})",
-          ["measure", "value"], [
-              ["solved / proven / unknown", "{solved} / {unsolvable} / {unknown}".format(
-                  **verdicts)],
-              ["states in all", f"{sum(states) / 1e6:.2f} million"],
-              ["states a deal: median, p99", f"{statistics.median(states):.0f}, "
-               f"{sorted(states)[int(len(states) * 0.99)]:,}"],
-              ["moves a line: median", f"{statistics.median(v[3] for v in res.values()):.0f}"],
-              ["slowest deals", ", ".join(f"{d}: {res[d][1]:,}" for d in slow)],
-              ["CPU s in all (fc-solve)", f"{sum(v[2] for v in res.values()):.1f} "
-               f"({sum(fc.values()):.2f})"],
-              ["sets within 100x, measured", f"{measured} of {len(sets)}"],
-              [f"sets within 100x, model ({a.per_state} us a state)", f"{model} of {len(sets)}"],
-          ])
+    verdicts = {
+        k: sum(v[0] == k for v in res.values()) for k in ("solved", "unsolvable", "unknown")
+    }
+    table(
+        f"FreeCell, Microsoft deals {lo}-{hi} ({'compiled' if a.compiled else 'interpreted'})",
+        ["measure", "value"],
+        [
+            ["solved / proven / unknown", "{solved} / {unsolvable} / {unknown}".format(**verdicts)],
+            ["states in all", f"{sum(states) / 1e6:.2f} million"],
+            [
+                "states a deal: median, p99",
+                f"{statistics.median(states):.0f}, {sorted(states)[int(len(states) * 0.99)]:,}",
+            ],
+            ["moves a line: median", f"{statistics.median(v[3] for v in res.values()):.0f}"],
+            ["slowest deals", ", ".join(f"{d}: {res[d][1]:,}" for d in slow)],
+            [
+                "CPU s in all (fc-solve)",
+                f"{sum(v[2] for v in res.values()):.1f} ({sum(fc.values()):.2f})",
+            ],
+            ["sets within 100x, measured", f"{measured} of {len(sets)}"],
+            [f"sets within 100x, model ({a.per_state} us a state)", f"{model} of {len(sets)}"],
+        ],
+    )
     for line in over:
         print(f"  over 100x: {line}")
 

@@ -60,8 +60,14 @@ def reads(player: HttpPlayer, session: str, stop: threading.Event, out: list[flo
         time.sleep(0.01)  # a player's page polling, not a flood of its own
 
 
-def loop(guest: HttpPlayer, method: str, path: str, stop: threading.Event,
-         answers: Counter[str], lat: list[float]) -> None:
+def loop(
+    guest: HttpPlayer,
+    method: str,
+    path: str,
+    stop: threading.Event,
+    answers: Counter[str],
+    lat: list[float],
+) -> None:
     while not stop.is_set():
         t0 = time.perf_counter()
         try:
@@ -72,16 +78,25 @@ def loop(guest: HttpPlayer, method: str, path: str, stop: threading.Event,
         lat.append(time.perf_counter() - t0)
 
 
-def phase(name: str, other: HttpPlayer, session: str, seconds: float, pid: int,
-          guest: HttpPlayer | None = None, call: tuple[str, str] = ("", ""), loops: int = 0
-          ) -> dict[str, float]:
+def phase(
+    name: str,
+    other: HttpPlayer,
+    session: str,
+    seconds: float,
+    pid: int,
+    guest: HttpPlayer | None = None,
+    call: tuple[str, str] = ("", ""),
+    loops: int = 0,
+) -> dict[str, float]:
     """The other player's reads for ``seconds`` while ``loops`` loops of ``call`` run."""
     stop = threading.Event()
     lat: list[float] = []
     answers: Counter[str] = Counter()
     loop_lat: list[float] = []
-    threads = [threading.Thread(target=loop, args=(guest, *call, stop, answers, loop_lat))
-               for _ in range(loops)]
+    threads = [
+        threading.Thread(target=loop, args=(guest, *call, stop, answers, loop_lat))
+        for _ in range(loops)
+    ]
     for t in threads:
         t.start()
     if threads:
@@ -98,8 +113,10 @@ def phase(name: str, other: HttpPlayer, session: str, seconds: float, pid: int,
     row = {"p50": percentile(lat, 0.50), "p95": percentile(lat, 0.95)}
     mix = ", ".join(f"{k} {v}" for k, v in answers.most_common()) or "-"
     loop_p50 = f"{percentile(loop_lat, 0.5):8.1f}" if loop_lat else "       -"
-    print(f"{name:24} {len(lat):6} {row['p50']:8.1f} {row['p95']:8.1f} {cpu:7.0%}"
-          f" {sum(answers.values()):7} {loop_p50}   {mix}")
+    print(
+        f"{name:24} {len(lat):6} {row['p50']:8.1f} {row['p95']:8.1f} {cpu:7.0%}"
+        f" {sum(answers.values()):7} {loop_p50}   {mix}"
+    )
     return row
 
 
@@ -110,21 +127,40 @@ def main() -> None:
     ap.add_argument("--log", help="write the server's output to this file")
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
-    env = {**os.environ, "DATABASE_URL": db,
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench-hints", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING", "RATE_LIMIT_MOVES": "0",
-           # A throwaway server: its own keys unless the environment gives some.
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench-hints",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMIT_MOVES": "0",
+        # A throwaway server: its own keys unless the environment gives some.
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+    }
     ensure_database(db)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     port = free_port()
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
-    server = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                               str(port), "config.asgi:application"],
-                              cwd=ROOT, env=env, stdout=log, stderr=log)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
     try:
         wait_for(port, server)
         base = f"http://127.0.0.1:{port}"
@@ -133,23 +169,47 @@ def main() -> None:
         hard = guest.call("POST", "/api/sessions/", {"game": "freecell", "deal": HARD})["id"]
         guest.call("POST", f"/api/sessions/{hard}/hint/", {})  # the pool starts on a hint
         workers = os.environ.get("HINT_WORKERS", "default")
-        print(f"\nanother player's GET /api/sessions/<id>/, {args.seconds:.0f} s a phase; "
-              f"{args.loops} hint loops from one guest; HINT_WORKERS {workers}")
-        print(f"{'phase':24} {'GETs':>6} {'p50 ms':>8} {'p95 ms':>8} {'server':>7}"
-              f" {'loops':>7} {'p50 ms':>8}   loops' answers")
+        print(
+            f"\nanother player's GET /api/sessions/<id>/, {args.seconds:.0f} s a phase; "
+            f"{args.loops} hint loops from one guest; HINT_WORKERS {workers}"
+        )
+        print(
+            f"{'phase':24} {'GETs':>6} {'p50 ms':>8} {'p95 ms':>8} {'server':>7}"
+            f" {'loops':>7} {'p50 ms':>8}   loops' answers"
+        )
         alone = phase("alone", other, session, args.seconds, server.pid)
         # The same number of loops of a plain read: what any flood of requests from one
         # guest costs the others, searches or not.
-        reads_ = phase(f"{args.loops} GET loops", other, session, args.seconds, server.pid,
-                       guest, ("GET", f"/api/sessions/{hard}/"), args.loops)
-        busy = phase(f"{args.loops} hint loops", other, session, args.seconds, server.pid,
-                     guest, ("POST", f"/api/sessions/{hard}/hint/"), args.loops)
+        reads_ = phase(
+            f"{args.loops} GET loops",
+            other,
+            session,
+            args.seconds,
+            server.pid,
+            guest,
+            ("GET", f"/api/sessions/{hard}/"),
+            args.loops,
+        )
+        busy = phase(
+            f"{args.loops} hint loops",
+            other,
+            session,
+            args.seconds,
+            server.pid,
+            guest,
+            ("POST", f"/api/sessions/{hard}/hint/"),
+            args.loops,
+        )
         for name, row in (("GET loops", reads_), ("hint loops", busy)):
-            print(f"{'ratio ' + name + ' / alone':24} {'':6} {row['p50'] / alone['p50']:7.1f}x"
-                  f" {row['p95'] / alone['p95']:7.1f}x")
-        print("(GETs, p50, p95: the other player's reads; server: the Daphne process's CPU, "
-              "not its hint workers'; loops: the guest's requests answered, their p50, and "
-              "the hints' sources)")
+            print(
+                f"{'ratio ' + name + ' / alone':24} {'':6} {row['p50'] / alone['p50']:7.1f}x"
+                f" {row['p95'] / alone['p95']:7.1f}x"
+            )
+        print(
+            "(GETs, p50, p95: the other player's reads; server: the Daphne process's CPU, "
+            "not its hint workers'; loops: the guest's requests answered, their p50, and "
+            "the hints' sources)"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)

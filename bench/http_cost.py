@@ -47,8 +47,12 @@ from processes import ensure_database, free_port, tree_cpu_seconds, wait_for  # 
 
 ROOT = Path(__file__).resolve().parent.parent
 # The settings that undo this benchmark's findings, for --baseline ("server/0" rows).
-BASELINE_ENV = {"REQUEST_THREADS": "0", "SESSION_CACHE_SECONDS": "0",
-                "PLAYER_CACHE_SECONDS": "0", "DB_CHECK_AFTER_SECONDS": "0"}
+BASELINE_ENV = {
+    "REQUEST_THREADS": "0",
+    "SESSION_CACHE_SECONDS": "0",
+    "PLAYER_CACHE_SECONDS": "0",
+    "DB_CHECK_AFTER_SECONDS": "0",
+}
 
 
 class Client:
@@ -63,14 +67,20 @@ class Client:
 
     async def call(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
         data = json.dumps(body).encode() if body is not None else b""
-        head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
-                "Accept-Encoding: identity"]
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            "Accept-Encoding: identity",
+        ]
         if self.cookies:
             head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
         if method != "GET":
-            head += ["Content-Type: application/json", f"Content-Length: {len(data)}",
-                     f"X-CSRFToken: {self.cookies.get('csrftoken', '')}",
-                     f"Origin: http://127.0.0.1:{self.port}"]
+            head += [
+                "Content-Type: application/json",
+                f"Content-Length: {len(data)}",
+                f"X-CSRFToken: {self.cookies.get('csrftoken', '')}",
+                f"Origin: http://127.0.0.1:{self.port}",
+            ]
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
         raw = await self.reader.readuntil(b"\r\n\r\n")
         lines = raw.decode("latin-1").split("\r\n")
@@ -88,8 +98,13 @@ class Client:
         return status, await self.reader.readexactly(length)
 
 
-async def measure(ports: list[int], pids: list[int], seconds: float, connections: int,
-                  request: tuple[str, str, object]) -> dict[str, float]:
+async def measure(
+    ports: list[int],
+    pids: list[int],
+    seconds: float,
+    connections: int,
+    request: tuple[str, str, object],
+) -> dict[str, float]:
     """``connections`` clients, dealt round the servers' ports (as a load balancer would)."""
     clients = [Client(ports[i % len(ports)]) for i in range(connections)]
     for c in clients:
@@ -115,18 +130,26 @@ async def measure(ports: list[int], pids: list[int], seconds: float, connections
         c.writer.close()
     lat = sorted(latencies)
     q = lambda x: lat[min(len(lat) - 1, int(x * len(lat)))] * 1000  # noqa: E731
-    return {"rate": len(lat) / elapsed, "elapsed": elapsed, "p50": q(0.5), "p99": q(0.99),
-            "cpu_ms": cpu / max(1, len(lat)) * 1000, "errors": errors[0]}
+    return {
+        "rate": len(lat) / elapsed,
+        "elapsed": elapsed,
+        "p50": q(0.5),
+        "p99": q(0.99),
+        "cpu_ms": cpu / max(1, len(lat)) * 1000,
+        "errors": errors[0],
+    }
 
 
 def combined(runs: list[dict[str, float]]) -> dict[str, float]:
     """One row from its rounds: rates and CPU weighted by requests, the worst p99."""
     n = [r["rate"] * r["elapsed"] for r in runs]
-    return {"rate": sum(n) / sum(r["elapsed"] for r in runs),
-            "p50": sorted(r["p50"] for r in runs)[len(runs) // 2],
-            "p99": max(r["p99"] for r in runs),
-            "cpu_ms": sum(r["cpu_ms"] * k for r, k in zip(runs, n, strict=True)) / sum(n),
-            "errors": sum(int(r["errors"]) for r in runs)}
+    return {
+        "rate": sum(n) / sum(r["elapsed"] for r in runs),
+        "p50": sorted(r["p50"] for r in runs)[len(runs) // 2],
+        "p99": max(r["p99"] for r in runs),
+        "cpu_ms": sum(r["cpu_ms"] * k for r, k in zip(runs, n, strict=True)) / sum(n),
+        "errors": sum(int(r["errors"]) for r in runs),
+    }
 
 
 def loop_env(server: str) -> dict[str, str]:
@@ -141,13 +164,41 @@ def command(server: str, port: int, websockets: bool = False) -> list[str]:
         return [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), app]
     if server.startswith("uvicorn"):  # uvicorn-wsproto: that websocket implementation
         ws = server.partition("-")[2] or "websockets-sansio"
-        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
-                "--loop", "uvloop", "--http", "httptools", "--ws", ws, "--no-access-log",
-                "--log-level", "warning", app]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--ws",
+            ws,
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            app,
+        ]
     if server == "granian":
-        return [sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
-                "--port", str(port), "--ws" if websockets else "--no-ws",
-                "--log-level", "warning", app]
+        return [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--ws" if websockets else "--no-ws",
+            "--log-level",
+            "warning",
+            app,
+        ]
     raise SystemExit(f"unknown server {server!r}: daphne, daphne-asyncio, uvicorn or granian")
 
 
@@ -156,66 +207,123 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--servers", default="daphne,uvicorn")
-    ap.add_argument("--rounds", type=int, default=1,
-                    help="measure each request this many times in turn, each row then the "
-                         "sum of its rounds (the machine's speed drifts from second to "
-                         "second; taking the rows in turns shares the drift); every server "
-                         "(and checkout) takes its turn in each round")
-    ap.add_argument("--processes", type=int, default=1,
-                    help="server processes, the connections dealt round them as a load "
-                         "balancer would (the production shape: one process a core)")
-    ap.add_argument("--code", action="append", type=Path,
-                    help="a checkout to serve (again for another: before and after in one "
-                         "run); default this one")
-    ap.add_argument("--only", help="the requests to measure, by name, comma-separated "
-                                   "(healthz, static, me, start); default all")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure each request this many times in turn, each row then the "
+        "sum of its rounds (the machine's speed drifts from second to "
+        "second; taking the rows in turns shares the drift); every server "
+        "(and checkout) takes its turn in each round",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes, the connections dealt round them as a load "
+        "balancer would (the production shape: one process a core)",
+    )
+    ap.add_argument(
+        "--code",
+        action="append",
+        type=Path,
+        help="a checkout to serve (again for another: before and after in one "
+        "run); default this one",
+    )
+    ap.add_argument(
+        "--only",
+        help="the requests to measure, by name, comma-separated "
+        "(healthz, static, me, start); default all",
+    )
     ap.add_argument("--log", help="append the servers' output to this file")
-    ap.add_argument("--baseline", action="store_true",
-                    help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
-                         "no cached sessions or players, the pool's check on every "
-                         "checkout)")
-    ap.add_argument("--patches-off", action="store_true",
-                    help="each server also with every library patch off "
-                         "(FRAMEWORK_PATCHES_OFF=all, config/patches/)")
+    ap.add_argument(
+        "--baseline",
+        action="store_true",
+        help="each server also as it was (BASELINE_ENV: Django's own ASGI handler, "
+        "no cached sessions or players, the pool's check on every "
+        "checkout)",
+    )
+    ap.add_argument(
+        "--patches-off",
+        action="store_true",
+        help="each server also with every library patch off "
+        "(FRAMEWORK_PATCHES_OFF=all, config/patches/)",
+    )
     args = ap.parse_args()
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
     static_root = Path(tempfile.mkdtemp(prefix="bench-static-"))
-    env = {**os.environ, "DATABASE_URL": db, "DEBUG": "0",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING", "RATE_LIMIT_GUESTS": "0", "RATE_LIMIT_SESSIONS": "0",
-           "SERVE_STATIC": "1", "STATIC_ROOT": str(static_root),
-           "SECRET_KEY": secrets.token_urlsafe(50), "DAILY_SECRET": secrets.token_urlsafe(50)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "DEBUG": "0",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMIT_GUESTS": "0",
+        "RATE_LIMIT_SESSIONS": "0",
+        "SERVE_STATIC": "1",
+        "STATIC_ROOT": str(static_root),
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+    }
     codes = [c.resolve() for c in (args.code or [ROOT])]
     ensure_database(db)
     print("==> migrating and collecting static files", flush=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=codes[0], env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=codes[0], env=env, check=True
+    )
     roots = {}
     for i, code in enumerate(codes):  # each checkout's own files (its modules may differ)
         roots[code] = static_root / str(i)
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=code, env={**env, "STATIC_ROOT": str(roots[code])}, check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=code,
+            env={**env, "STATIC_ROOT": str(roots[code])},
+            check=True,
+        )
     manifest = json.loads((roots[codes[0]] / "staticfiles.json").read_text())["paths"]
     static = "/static/" + manifest["frontend/js/notice.js"]  # about 1 KB
-    requests = [("GET /healthz", "healthz", ("GET", "/healthz", None)),
-                ("static file, 1 KB", "static", ("GET", static, None)),
-                ("GET /api/me/", "me", ("GET", "/api/me/", None)),
-                ("POST /api/sessions/", "start", ("POST", "/api/sessions/",
-                                                   {"game": "freecell", "deal": "random"}))]
+    requests = [
+        ("GET /healthz", "healthz", ("GET", "/healthz", None)),
+        ("static file, 1 KB", "static", ("GET", static, None)),
+        ("GET /api/me/", "me", ("GET", "/api/me/", None)),
+        (
+            "POST /api/sessions/",
+            "start",
+            ("POST", "/api/sessions/", {"game": "freecell", "deal": "random"}),
+        ),
+    ]
     if args.only:
         requests = [r for r in requests if r[1] in args.only.split(",")]
-    runs = [(server + (f"@{code.name}" if len(codes) > 1 else ""), server, code,
-             {**env, "STATIC_ROOT": str(roots[code])})
-            for code in codes for server in args.servers.split(",")]
+    runs = [
+        (
+            server + (f"@{code.name}" if len(codes) > 1 else ""),
+            server,
+            code,
+            {**env, "STATIC_ROOT": str(roots[code])},
+        )
+        for code in codes
+        for server in args.servers.split(",")
+    ]
     if args.baseline:
-        runs = [run for label, server, code, run_env in runs for run in (
-            (label + "/0", server, code, {**run_env, **BASELINE_ENV}),
-            (label, server, code, run_env))]
+        runs = [
+            run
+            for label, server, code, run_env in runs
+            for run in (
+                (label + "/0", server, code, {**run_env, **BASELINE_ENV}),
+                (label, server, code, run_env),
+            )
+        ]
     if args.patches_off:
-        runs = [run for label, server, code, run_env in runs for run in (
-            (label + "/off", server, code, {**run_env, "FRAMEWORK_PATCHES_OFF": "all"}),
-            (label, server, code, run_env))]
+        runs = [
+            run
+            for label, server, code, run_env in runs
+            for run in (
+                (label + "/off", server, code, {**run_env, "FRAMEWORK_PATCHES_OFF": "all"}),
+                (label, server, code, run_env),
+            )
+        ]
     rows = []
     procs: dict[str, list[subprocess.Popen[bytes]]] = {}
     ports: dict[str, list[int]] = {}
@@ -223,9 +331,16 @@ def main() -> None:
     try:
         for label, server, code, run_env in runs:  # all up at once, measured in turns
             ports[label] = [free_port() for _ in range(args.processes)]
-            procs[label] = [subprocess.Popen(command(server, port), cwd=code,
-                                             env={**run_env, **loop_env(server)},
-                                             stdout=out, stderr=out) for port in ports[label]]
+            procs[label] = [
+                subprocess.Popen(
+                    command(server, port),
+                    cwd=code,
+                    env={**run_env, **loop_env(server)},
+                    stdout=out,
+                    stderr=out,
+                )
+                for port in ports[label]
+            ]
         for label, *_ in runs:
             for port, proc in zip(ports[label], procs[label], strict=True):
                 wait_for(port, proc)
@@ -234,12 +349,19 @@ def main() -> None:
         for i in range(args.rounds):
             for label, *_ in runs:
                 for name, _, request in requests:
-                    runs_of.setdefault((label, name), []).append(asyncio.run(measure(
-                        ports[label], [p.pid for p in procs[label]],
-                        args.seconds / args.rounds, args.connections, request)))
+                    runs_of.setdefault((label, name), []).append(
+                        asyncio.run(
+                            measure(
+                                ports[label],
+                                [p.pid for p in procs[label]],
+                                args.seconds / args.rounds,
+                                args.connections,
+                                request,
+                            )
+                        )
+                    )
             loads.append(os.getloadavg()[0])
-            print(f"==> round {i + 1}/{args.rounds}, load average {loads[-1]:.1f}",
-                  flush=True)
+            print(f"==> round {i + 1}/{args.rounds}, load average {loads[-1]:.1f}", flush=True)
         for label, *_ in runs:
             base: dict[str, float] = {}
             for name, _, _ in requests:
@@ -254,15 +376,21 @@ def main() -> None:
             for proc in procs[label]:
                 proc.wait(10)
         shutil.rmtree(static_root, ignore_errors=True)
-    print(f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row "
-          f"({args.rounds} round(s) in turn), {args.processes} server process(es), load "
-          f"average {min(loads):.1f}-{max(loads):.1f}\n")
+    print(
+        f"\n{args.connections} keep-alive connections, {args.seconds:.0f} s a row "
+        f"({args.rounds} round(s) in turn), {args.processes} server process(es), load "
+        f"average {min(loads):.1f}-{max(loads):.1f}\n"
+    )
     first = requests[0][0]
-    print(f"{'server':20} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'CPU ms/req':>10} {'errors':>6} {'CPU vs ' + first.split()[-1]:>14}")
+    print(
+        f"{'server':20} {'request':24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'CPU ms/req':>10} {'errors':>6} {'CPU vs ' + first.split()[-1]:>14}"
+    )
     for server, name, r, ratio in rows:
-        print(f"{server:20} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
-              f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:13.2f}x")
+        print(
+            f"{server:20} {name:24} {r['rate']:8.0f} {r['p50']:8.2f} {r['p99']:8.2f} "
+            f"{r['cpu_ms']:10.2f} {r['errors']:6d} {ratio:13.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ FD_MARGIN = 200  # the server's own files: listening socket, database and Redis 
 
 # --- the client side: one process, many sockets ------------------------------------------
 
+
 async def client(port: int, source: str, targets: list[list[str]], at_once: int) -> None:
     import websockets
 
@@ -67,10 +68,16 @@ async def client(port: int, source: str, targets: list[list[str]], at_once: int)
             try:
                 ws = await websockets.connect(
                     f"ws://127.0.0.1:{port}/ws/sessions/{session_id}/",
-                    additional_headers={"Cookie": f"sessionid={cookie}",
-                                        "Origin": f"http://127.0.0.1:{port}"},
-                    local_addr=(source, 0), open_timeout=120, ping_interval=None,
-                    max_queue=1, compression=None)
+                    additional_headers={
+                        "Cookie": f"sessionid={cookie}",
+                        "Origin": f"http://127.0.0.1:{port}",
+                    },
+                    local_addr=(source, 0),
+                    open_timeout=120,
+                    ping_interval=None,
+                    max_queue=1,
+                    compression=None,
+                )
                 first = json.loads(await asyncio.wait_for(ws.recv(), 120))
                 assert first["type"] == "hello", first
                 sockets.append(ws)
@@ -80,14 +87,17 @@ async def client(port: int, source: str, targets: list[list[str]], at_once: int)
 
     why: collections.Counter[str] = collections.Counter()
     await asyncio.gather(*(one(s, c) for s, c in targets))
-    print(json.dumps({"open": len(sockets), "failed": failed[0],
-                      "why": why.most_common(3)}), flush=True)
+    print(
+        json.dumps({"open": len(sockets), "failed": failed[0], "why": why.most_common(3)}),
+        flush=True,
+    )
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # "close"
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
     print(json.dumps({"closed": len(sockets)}), flush=True)
 
 
 # --- the bench ---------------------------------------------------------------------------
+
 
 def make_sessions(count: int) -> list[list[str]]:
     """``count`` guests, each with a browser session and a practice FreeCell session."""
@@ -103,15 +113,22 @@ def make_sessions(count: int) -> list[list[str]]:
     deal, _ = Deal.objects.get_or_create(game="freecell", seed=617, date=None)
     tag = secrets.token_hex(3)
     players = Player.objects.bulk_create(
-        [Player(display_name=f"Idle {tag} {i}") for i in range(count)], batch_size=2000)
+        [Player(display_name=f"Idle {tag} {i}") for i in range(count)], batch_size=2000
+    )
     games = GameSession.objects.bulk_create(
-        [GameSession(player=p, deal=deal, game="freecell") for p in players], batch_size=2000)
+        [GameSession(player=p, deal=deal, game="freecell") for p in players], batch_size=2000
+    )
     store, expiry = SessionStore(), timezone.now() + dt.timedelta(days=1)
     keys = [secrets.token_hex(16) for _ in players]
     Session.objects.bulk_create(
-        [Session(session_key=k, session_data=store.encode({SESSION_KEY: p.pk}),
-                 expire_date=expiry) for k, p in zip(keys, players, strict=True)],
-        batch_size=2000)
+        [
+            Session(
+                session_key=k, session_data=store.encode({SESSION_KEY: p.pk}), expire_date=expiry
+            )
+            for k, p in zip(keys, players, strict=True)
+        ],
+        batch_size=2000,
+    )
     return [[str(g.pk), k] for g, k in zip(games, keys, strict=True)]
 
 
@@ -119,24 +136,39 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sockets", type=int, default=20000)
     ap.add_argument("--sessions", type=int, default=0, help="default: one per socket")
-    ap.add_argument("--server", default="daphne", help="daphne (production's launcher, on uvloop), daphne-asyncio, "
-                    "uvicorn or granian")
+    ap.add_argument(
+        "--server",
+        default="daphne",
+        help="daphne (production's launcher, on uvloop), daphne-asyncio, uvicorn or granian",
+    )
     ap.add_argument("--clients", type=int, default=4, help="client processes")
     ap.add_argument("--at-once", type=int, default=200, help="handshakes at once per client")
     ap.add_argument("--settle", type=float, default=5, help="seconds before each reading")
-    ap.add_argument("--trace", action="store_true",
-                    help="run the server under tracemalloc (bench/idle_trace.py) and print "
-                         "what each socket holds, by library and by type")
-    ap.add_argument("--allocator", action="store_true",
-                    help="with --trace: no tracemalloc, only Python's allocator's statistics "
-                         "(arenas held, bytes in use and free) at each reading")
-    ap.add_argument("--cycles", type=int, default=1,
-                    help="open and close the sockets this many times: whether what the "
-                         "allocator kept after one round is taken again by the next")
-    ap.add_argument("--pause", action="store_true",
-                    help="wait for Enter at each reading (to inspect the server)")
-    ap.add_argument("--client", nargs=3, metavar=("PORT", "SOURCE", "FILE"),
-                    help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--trace",
+        action="store_true",
+        help="run the server under tracemalloc (bench/idle_trace.py) and print "
+        "what each socket holds, by library and by type",
+    )
+    ap.add_argument(
+        "--allocator",
+        action="store_true",
+        help="with --trace: no tracemalloc, only Python's allocator's statistics "
+        "(arenas held, bytes in use and free) at each reading",
+    )
+    ap.add_argument(
+        "--cycles",
+        type=int,
+        default=1,
+        help="open and close the sockets this many times: whether what the "
+        "allocator kept after one round is taken again by the next",
+    )
+    ap.add_argument(
+        "--pause",
+        action="store_true",
+        help="wait for Enter at each reading (to inspect the server)",
+    )
+    ap.add_argument("--client", nargs=3, metavar=("PORT", "SOURCE", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     hard = raise_nofile()
     if args.client:
@@ -147,22 +179,33 @@ def main() -> None:
 
     room = hard - FD_MARGIN
     if args.sockets > room:
-        print(f"==> the open-files hard limit is {hard}: {room} sockets, not {args.sockets}",
-              flush=True)
+        print(
+            f"==> the open-files hard limit is {hard}: {room} sockets, not {args.sockets}",
+            flush=True,
+        )
         args.sockets = room
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
-    env = {**os.environ, "DATABASE_URL": db, "DEBUG": "0",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING", "RATE_LIMIT_GUESTS": "0", "SERVE_STATIC": "0",
-           "SECRET_KEY": os.environ.get("SECRET_KEY", secrets.token_urlsafe(50)),
-           "DAILY_SECRET": secrets.token_urlsafe(50), "HINT_WORKERS": "0",
-           "DEAD_END_WORKERS": "0"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "DEBUG": "0",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMIT_GUESTS": "0",
+        "SERVE_STATIC": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", secrets.token_urlsafe(50)),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+        "HINT_WORKERS": "0",
+        "DEAD_END_WORKERS": "0",
+    }
     os.environ.update(env)  # make_sessions signs the cookies with the server's key
     ensure_database(db)
     print("==> migrating", flush=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     sys.path.insert(0, str(ROOT))
     sessions = args.sessions or args.sockets
     print(f"==> {sessions} players and sessions", flush=True)
@@ -177,8 +220,13 @@ def main() -> None:
         argv = [argv[0], str(Path(__file__).with_name("idle_trace.py")), trace_out, *argv[1:]]
     if args.allocator:
         env["IDLE_TRACE_ALLOCATOR_ONLY"] = "1"
-    server = subprocess.Popen(argv, cwd=ROOT, env={**env, **loop_env(args.server)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env={**env, **loop_env(args.server)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     traces: list[dict] = []
     files: list[str] = []
     clients: list[subprocess.Popen[str]] = []
@@ -188,8 +236,11 @@ def main() -> None:
         rows.append((name, sockets, rss_kb(server.pid), seconds, sockets_open(server.pid)))
         if trace_out:
             traces.append(take_trace(server.pid, trace_out))
-        print(f"    {name}: {rows[-1][2] / 1024:.1f} MB, files: {open_fds(server.pid)}"
-              f" (server pid {server.pid})", flush=True)
+        print(
+            f"    {name}: {rows[-1][2] / 1024:.1f} MB, files: {open_fds(server.pid)}"
+            f" (server pid {server.pid})",
+            flush=True,
+        )
         if args.pause:
             input("    Enter to go on ")
 
@@ -199,7 +250,7 @@ def main() -> None:
         run_clients(port, [warm], files, clients, close=True)
         time.sleep(args.settle)
         reading("before", 0, 0)
-        shares = [targets[i::args.clients] for i in range(args.clients)]
+        shares = [targets[i :: args.clients] for i in range(args.clients)]
         for cycle in range(1, args.cycles + 1):
             mark = f" ({cycle})" if args.cycles > 1 else ""
             t0 = time.monotonic()
@@ -218,8 +269,7 @@ def main() -> None:
                 c.wait(60)
             clients.clear()
             # The server takes a while to see thousands of closes: wait for its sockets to go.
-            while (sockets_open(server.pid) > rows[0][4] + 10
-                   and time.monotonic() - t0 < 300):
+            while sockets_open(server.pid) > rows[0][4] + 10 and time.monotonic() - t0 < 300:
                 time.sleep(0.5)
             took = time.monotonic() - t0
             time.sleep(args.settle)
@@ -241,28 +291,40 @@ def main() -> None:
             os.unlink(trace_out)
 
     base, top = rows[0][2], rows[1][2]
-    print(f"\n{args.server}, one process, {rows[1][1]} idle play sockets over {sessions} "
-          f"sessions, {args.clients} client processes\n")
-    print(f"{'reading':16} {'sockets':>8} {'RSS MB':>8} {'vs before':>10} {'seconds':>8}"
-          "   (seconds: to open them all, to see them all closed)")
+    print(
+        f"\n{args.server}, one process, {rows[1][1]} idle play sockets over {sessions} "
+        f"sessions, {args.clients} client processes\n"
+    )
+    print(
+        f"{'reading':16} {'sockets':>8} {'RSS MB':>8} {'vs before':>10} {'seconds':>8}"
+        "   (seconds: to open them all, to see them all closed)"
+    )
     for name, count, rss, seconds, _ in rows:
-        print(f"{name:16} {count:8d} {rss / 1024:8.1f} {(rss - base) / 1024:+10.1f} "
-              f"{seconds:8.1f}")
+        print(f"{name:16} {count:8d} {rss / 1024:8.1f} {(rss - base) / 1024:+10.1f} {seconds:8.1f}")
     if rows[1][1]:
-        print(f"\nper open socket: {(top - base) / rows[1][1]:.1f} KB; kept after closing: "
-              f"{(rows[-1][2] - base) / 1024:.1f} MB "
-              f"({(rows[-1][2] - base) / max(1, top - base):.0%} of what they took)")
+        print(
+            f"\nper open socket: {(top - base) / rows[1][1]:.1f} KB; kept after closing: "
+            f"{(rows[-1][2] - base) / 1024:.1f} MB "
+            f"({(rows[-1][2] - base) / max(1, top - base):.0%} of what they took)"
+        )
     for i in range(3, len(rows) - 1, 2):  # each later round against the closed one before
         opened, after = rows[i], rows[i - 1]
-        print(f"{opened[0]}: {(opened[2] - after[2]) / 1024:+.1f} MB over the closed "
-              f"reading before it ({(opened[2] - after[2]) / max(1, opened[1]):.1f} KB a "
-              f"socket), against {(top - base) / 1024:+.1f} MB for the first round")
+        print(
+            f"{opened[0]}: {(opened[2] - after[2]) / 1024:+.1f} MB over the closed "
+            f"reading before it ({(opened[2] - after[2]) / max(1, opened[1]):.1f} KB a "
+            f"socket), against {(top - base) / 1024:+.1f} MB for the first round"
+        )
     if traces and rows[1][1]:
         print_trace(traces, rows[1][1])
 
 
-def run_clients(port: int, shares: list[list[list[str]]], files: list[str],
-                clients: list[subprocess.Popen[str]], close: bool) -> int:
+def run_clients(
+    port: int,
+    shares: list[list[list[str]]],
+    files: list[str],
+    clients: list[subprocess.Popen[str]],
+    close: bool,
+) -> int:
     """Start one client process per share, wait until each has its sockets open; with
     ``close``, have them closed and the processes gone again.  The sockets opened."""
     started = []
@@ -271,17 +333,25 @@ def run_clients(port: int, shares: list[list[list[str]]], files: list[str],
         with os.fdopen(fd, "w") as f:
             json.dump(share, f)
         files.append(name)
-        started.append(subprocess.Popen(
-            [sys.executable, __file__, "--client", str(port), f"127.0.0.{2 + i}", name],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+        started.append(
+            subprocess.Popen(
+                [sys.executable, __file__, "--client", str(port), f"127.0.0.{2 + i}", name],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        )
     opened = 0
     for c in started:
         assert c.stdout is not None
         report = json.loads(c.stdout.readline() or '{"open": 0, "failed": -1}')
         opened += report["open"]
         if report["failed"]:
-            print(f"    a client could not open {report['failed']} sockets: "
-                  + "; ".join(f"{n} x {why}" for why, n in report.get("why", [])), flush=True)
+            print(
+                f"    a client could not open {report['failed']} sockets: "
+                + "; ".join(f"{n} x {why}" for why, n in report.get("why", [])),
+                flush=True,
+            )
     if close:
         for c in started:
             assert c.stdin is not None

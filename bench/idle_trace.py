@@ -37,11 +37,11 @@ def library(filename: str) -> str:
     if "site-packages/" in filename:
         return filename.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
     if filename.startswith(STDLIB):
-        rest = filename[len(STDLIB):].lstrip("/")
+        rest = filename[len(STDLIB) :].lstrip("/")
         top = rest.split("/", 1)[0].removesuffix(".py")
         return top if top in {"asyncio", "json", "re", "uuid", "http"} else "stdlib"
     if filename.startswith(ROOT):
-        return "site:" + filename[len(ROOT):].lstrip("/").split("/", 1)[0]
+        return "site:" + filename[len(ROOT) :].lstrip("/").split("/", 1)[0]
     return filename if filename.startswith("<") else "other"
 
 
@@ -58,9 +58,13 @@ def obmalloc() -> dict[str, int]:
             os.close(saved)
         f.seek(0)
         text = f.read()
-    wanted = {"# arenas allocated current": "arenas", "bytes in allocated blocks": "used",
-              "bytes in available blocks": "free_in_pools", "unused pools": "empty_pools",
-              "# arenas reclaimed": "arenas_freed"}
+    wanted = {
+        "# arenas allocated current": "arenas",
+        "bytes in allocated blocks": "used",
+        "bytes in available blocks": "free_in_pools",
+        "unused pools": "empty_pools",
+        "# arenas reclaimed": "arenas_freed",
+    }
     found: dict[str, int] = {}
     for line in text.splitlines():
         for label, key in wanted.items():
@@ -71,15 +75,15 @@ def obmalloc() -> dict[str, int]:
 
 def reading() -> dict[str, object]:
     unreachable = gc.collect()  # many: cycles the server itself had not collected yet
-    stats = tracemalloc.take_snapshot().statistics("lineno") if tracemalloc.is_tracing() \
-        else []
+    stats = tracemalloc.take_snapshot().statistics("lineno") if tracemalloc.is_tracing() else []
     by_lib: Counter[str] = Counter()
     by_line: Counter[str] = Counter()
     for stat in stats:
         frame = stat.traceback[0]
         by_lib[library(frame.filename)] += stat.size
-        by_line[f"{library(frame.filename)} {Path(frame.filename).name}:{frame.lineno}"] += \
+        by_line[f"{library(frame.filename)} {Path(frame.filename).name}:{frame.lineno}"] += (
             stat.size
+        )
     counts: Counter[str] = Counter()
     sizes: Counter[str] = Counter()
     for obj in gc.get_objects():
@@ -87,9 +91,14 @@ def reading() -> dict[str, object]:
         name = f"{kind.__module__}.{kind.__qualname__}"
         counts[name] += 1
         sizes[name] += sys.getsizeof(obj)
-    return {"unreachable": unreachable, "obmalloc": obmalloc(), "libraries": dict(by_lib),
-            "lines": dict(by_line.most_common(400)), "counts": dict(counts),
-            "sizes": dict(sizes)}
+    return {
+        "unreachable": unreachable,
+        "obmalloc": obmalloc(),
+        "libraries": dict(by_lib),
+        "lines": dict(by_line.most_common(400)),
+        "counts": dict(counts),
+        "sizes": dict(sizes),
+    }
 
 
 def take_trace(pid: int, out: str) -> dict:
@@ -115,19 +124,30 @@ def print_trace(traces: list[dict], sockets: int) -> None:
         return diff[:n] if n else diff
 
     libs = [kv for kv in per("libraries", before, opened) if abs(kv[1]) >= 1]
-    print(f"\ntracemalloc, bytes per open socket by library (total "
-          f"{sum(v for _, v in libs) / 1024:.1f} KB), and still allocated after closing:")
+    print(
+        f"\ntracemalloc, bytes per open socket by library (total "
+        f"{sum(v for _, v in libs) / 1024:.1f} KB), and still allocated after closing:"
+    )
     kept = dict(per("libraries", before, closed))
     for name, size in libs:
         print(f"    {name:28} {size:8.0f} {kept.get(name, 0):8.0f}")
-    print("\neach reading's own collection found unreachable: "
-          + ", ".join(str(t.get("unreachable")) for t in traces))
-    print("Python's allocator at each reading, MB (arenas held; in use, free in used pools, "
-          "in empty pools; arenas given back so far):")
+    print(
+        "\neach reading's own collection found unreachable: "
+        + ", ".join(str(t.get("unreachable")) for t in traces)
+    )
+    print(
+        "Python's allocator at each reading, MB (arenas held; in use, free in used pools, "
+        "in empty pools; arenas given back so far):"
+    )
     for t in traces:
         ob = t.get("obmalloc", {})
-        print("    " + ", ".join(f"{k} {v / 2**20:.1f}" if k not in ("arenas", "arenas_freed")
-                                 else f"{k} {v}" for k, v in ob.items()))
+        print(
+            "    "
+            + ", ".join(
+                f"{k} {v / 2**20:.1f}" if k not in ("arenas", "arenas_freed") else f"{k} {v}"
+                for k, v in ob.items()
+            )
+        )
     print("\nthe lines that allocated most per open socket:")
     for name, size in per("lines", before, opened, 30):
         print(f"    {size:8.0f}  {name}")

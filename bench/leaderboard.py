@@ -33,8 +33,14 @@ def entries(n: int, rng: random.Random) -> list[tuple[str, int]]:
     out = []
     for _ in range(n):
         won = rng.random() < 0.7
-        key = sort_key(GAME, won, None, rng.randint(60_000, 3_600_000), rng.randint(80, 400),
-                       rng.randint(0, 51))
+        key = sort_key(
+            GAME,
+            won,
+            None,
+            rng.randint(60_000, 3_600_000),
+            rng.randint(80, 400),
+            rng.randint(0, 51),
+        )
         out.append((str(uuid.UUID(int=rng.getrandbits(128))), key))
     return out
 
@@ -42,8 +48,10 @@ def entries(n: int, rng: random.Random) -> list[tuple[str, int]]:
 def report(name: str, samples: list[float]) -> None:
     s = sorted(samples)
     p = lambda q: s[min(len(s) - 1, int(q * len(s)))] * 1000  # noqa: E731
-    print(f"{name:38} p50 {p(0.5):8.3f} ms   p99 {p(0.99):8.3f} ms   "
-          f"mean {statistics.fmean(s) * 1000:8.3f} ms   ({len(s)} lookups)")
+    print(
+        f"{name:38} p50 {p(0.5):8.3f} ms   p99 {p(0.99):8.3f} ms   "
+        f"mean {statistics.fmean(s) * 1000:8.3f} ms   ({len(s)} lookups)"
+    )
 
 
 def main() -> None:
@@ -79,16 +87,21 @@ def main() -> None:
             admin.execute(f'CREATE DATABASE "{name}"')
     with psycopg.connect(url, autocommit=True) as pg:
         pg.execute("DROP TABLE IF EXISTS bench_rank")
-        pg.execute("CREATE TABLE bench_rank (session_id uuid PRIMARY KEY, game text, "
-                   "date date, sort_key bigint)")
+        pg.execute(
+            "CREATE TABLE bench_rank (session_id uuid PRIMARY KEY, game text, "
+            "date date, sort_key bigint)"
+        )
         t0 = time.perf_counter()
-        with pg.cursor().copy("COPY bench_rank (session_id, game, date, sort_key) FROM STDIN") as cp:
+        with pg.cursor().copy(
+            "COPY bench_rank (session_id, game, date, sort_key) FROM STDIN"
+        ) as cp:
             for sid, k in rows:
                 cp.write_row((sid, GAME, DAY, k))
         pg.execute("CREATE INDEX bench_rank_idx ON bench_rank (game, date, sort_key, session_id)")
         pg.execute("VACUUM ANALYZE bench_rank")
-        print(f"PostgreSQL: {len(rows)} rows loaded and indexed in "
-              f"{time.perf_counter() - t0:.1f} s")
+        print(
+            f"PostgreSQL: {len(rows)} rows loaded and indexed in {time.perf_counter() - t0:.1f} s"
+        )
         keys = dict(rows)
         pg_rank_t, pg_near_t = [], []
         for sid in probes[: args.pg_lookups]:
@@ -97,12 +110,15 @@ def main() -> None:
             ahead = pg.execute(
                 "SELECT count(*) FROM bench_rank WHERE game=%s AND date=%s AND "
                 "(sort_key < %s OR (sort_key = %s AND session_id < %s))",
-                (GAME, DAY, k, k, sid)).fetchone()[0]
+                (GAME, DAY, k, k, sid),
+            ).fetchone()[0]
             pg_rank_t.append(time.perf_counter() - t)
             t = time.perf_counter()
-            pg.execute("SELECT session_id, sort_key FROM bench_rank WHERE game=%s AND date=%s "
-                       "ORDER BY sort_key, session_id OFFSET %s LIMIT 11",
-                       (GAME, DAY, max(0, ahead - 5))).fetchall()
+            pg.execute(
+                "SELECT session_id, sort_key FROM bench_rank WHERE game=%s AND date=%s "
+                "ORDER BY sort_key, session_id OFFSET %s LIMIT 11",
+                (GAME, DAY, max(0, ahead - 5)),
+            ).fetchall()
             pg_near_t.append(time.perf_counter() - t)
         pg.execute("DROP TABLE bench_rank")
     r.delete(key)

@@ -74,8 +74,16 @@ def pick(state: dict, rng: random.Random) -> str | None:
     return rng.choice(table if table and rng.random() < 0.7 else moves)["move"]
 
 
-async def player(i: int, bases: list[str], games: list[str], stop: float, think: float,
-                 max_moves: int, totals: Totals, pool: ThreadPoolExecutor) -> None:
+async def player(
+    i: int,
+    bases: list[str],
+    games: list[str],
+    stop: float,
+    think: float,
+    max_moves: int,
+    totals: Totals,
+    pool: ThreadPoolExecutor,
+) -> None:
     rng = random.Random(i)
     base = bases[i % len(bases)]
     loop = asyncio.get_running_loop()
@@ -98,17 +106,20 @@ async def player(i: int, bases: list[str], games: list[str], stop: float, think:
         totals.sessions.append(played)
         headers = {"Cookie": browser.cookie_header(), "Origin": base}
         try:
-            async with websockets.connect(f"{ws_base}/ws/sessions/{session['id']}/",
-                                          additional_headers=headers, max_size=None,
-                                          open_timeout=60, ping_timeout=None) as ws:
+            async with websockets.connect(
+                f"{ws_base}/ws/sessions/{session['id']}/",
+                additional_headers=headers,
+                max_size=None,
+                open_timeout=60,
+                ping_timeout=None,
+            ) as ws:
                 state = json.loads(await ws.recv())
                 while time.monotonic() < stop and not state["won"] and state["seq"] < max_moves:
                     move = pick(state, rng)
                     if move is None:
                         break
                     t0 = time.perf_counter()
-                    await ws.send(json.dumps({"type": "move", "seq": state["seq"],
-                                              "move": move}))
+                    await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
                     answer = json.loads(await ws.recv())
                     totals.latencies.append(time.perf_counter() - t0)
                     if answer.get("type") != "state":
@@ -138,18 +149,23 @@ def verify(db_url: str, sessions: list[Played]) -> dict[str, int]:
         rows = conn.execute(
             "SELECT s.id::text, s.moves, s.seq, s.score, s.cards_up, s.status, s.time_ms, "
             "s.game, d.seed FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id "
-            "WHERE s.id = ANY(%s::uuid[])", (list(by_id),)).fetchall()
+            "WHERE s.id = ANY(%s::uuid[])",
+            (list(by_id),),
+        ).fetchall()
         move_rows: dict[str, dict[int, str]] = {}
         for sid, i, token in conn.execute(
-                "SELECT session_id::text, seq, token FROM games_move "
-                "WHERE session_id = ANY(%s::uuid[])", (list(by_id),)).fetchall():
+            "SELECT session_id::text, seq, token FROM games_move "
+            "WHERE session_id = ANY(%s::uuid[])",
+            (list(by_id),),
+        ).fetchall():
             move_rows.setdefault(sid, {})[i] = token
     for sid, moves, seq, score, cards_up, status, time_ms, game, seed in rows:
         p = by_id.pop(sid)
         # A move's row, else the legacy list's entry (games/play/moves.py).
         mine = move_rows.get(sid, {})
-        stored = [mine[i] if i in mine else moves[i][0] for i in range(seq)
-                  if i in mine or i < len(moves)]
+        stored = [
+            mine[i] if i in mine else moves[i][0] for i in range(seq) if i in mine or i < len(moves)
+        ]
         out["sessions"] += 1
         out["acked"] += len(p.acked)
         out["stored"] += len(stored)
@@ -160,8 +176,11 @@ def verify(db_url: str, sessions: list[Played]) -> dict[str, int]:
         out["extra"] += len(stored) - common
         try:
             g = replay(game, int(seed), stored)
-            want = None if not g.has_score else g.score + (
-                time_bonus(game, time_ms) if status == "won" else 0)
+            want = (
+                None
+                if not g.has_score
+                else g.score + (time_bonus(game, time_ms) if status == "won" else 0)
+            )
             if seq != len(stored) or cards_up != g.cards_up or score != want:
                 out["bad_replay"] += 1
         except Exception:  # noqa: BLE001 - an illegal stored move
@@ -182,8 +201,10 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Totals:
     totals = Totals()
     stop = time.monotonic() + args.seconds
     with ThreadPoolExecutor(max_workers=32) as pool:
-        tasks = [player(i, bases, args.games, stop, args.think, args.max_moves, totals, pool)
-                 for i in range(args.players)]
+        tasks = [
+            player(i, bases, args.games, stop, args.think, args.max_moves, totals, pool)
+            for i in range(args.players)
+        ]
         try:
             await asyncio.wait_for(asyncio.gather(*tasks), args.seconds + 60)
         except TimeoutError:
@@ -200,8 +221,11 @@ def main() -> int:
     ap.add_argument("--games", default="klondike,freecell,bakers-dozen,whitehorse")
     ap.add_argument("--max-moves", type=int, default=300, help="moves before a new deal")
     ap.add_argument("--log", help="write the servers' output to this file")
-    ap.add_argument("--shared", action="store_true",
-                    help="use DATABASE_URL / REDIS_URL instead of a private PostgreSQL and Redis")
+    ap.add_argument(
+        "--shared",
+        action="store_true",
+        help="use DATABASE_URL / REDIS_URL instead of a private PostgreSQL and Redis",
+    )
     args = ap.parse_args()
     args.games = args.games.split(",")
     if not 1 <= args.players <= MAX_PLAYERS or not 1 <= args.seconds <= MAX_SECONDS:
@@ -229,22 +253,45 @@ def main() -> int:
 
 
 def _main(args: argparse.Namespace, db: str, redis_url: str) -> int:
-    env = {**os.environ, "DATABASE_URL": db, "REDIS_URL": redis_url,
-           "REDIS_KEY_PREFIX": "load", "CELERY_QUEUE": "load",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
-           "DAILY_CERTIFY_ON_DEMAND": "0",
-           # Every simulated player is a new guest from this one address.
-           "RATE_LIMIT_GUESTS": "0",
-           # A throwaway pair: the servers refuse to start on a public secret.
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "REDIS_URL": redis_url,
+        "REDIS_KEY_PREFIX": "load",
+        "CELERY_QUEUE": "load",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "DAILY_CERTIFY_ON_DEMAND": "0",
+        # Every simulated player is a new guest from this one address.
+        "RATE_LIMIT_GUESTS": "0",
+        # A throwaway pair: the servers refuse to start on a public secret.
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
     ports = [free_port() for _ in range(args.servers)]
-    servers = [subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                                 str(p), "config.asgi:application"], cwd=ROOT, env=env,
-                                stdout=log, stderr=log) for p in ports]
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(p),
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        for p in ports
+    ]
     try:
         for p, s in zip(ports, servers, strict=True):
             wait_for(p, s)
@@ -260,17 +307,25 @@ def _main(args: argparse.Namespace, db: str, redis_url: str) -> int:
             except subprocess.TimeoutExpired:
                 s.kill()
     lat = totals.latencies
-    print(f"\n{args.players} websocket players on {args.servers} Daphne processes, "
-          f"{args.seconds:.0f} s, think {args.think:.1f} s, games {', '.join(args.games)}")
-    print(f"acknowledged moves   {len(lat):10d}   ({len(lat) / elapsed:.0f} moves/s over "
-          f"{elapsed:.0f} s including setup)")
-    print(f"round trip           p50 {percentile(lat, 0.5):8.1f} ms   "
-          f"p99 {percentile(lat, 0.99):8.1f} ms   max {percentile(lat, 1.0):8.1f} ms")
+    print(
+        f"\n{args.players} websocket players on {args.servers} Daphne processes, "
+        f"{args.seconds:.0f} s, think {args.think:.1f} s, games {', '.join(args.games)}"
+    )
+    print(
+        f"acknowledged moves   {len(lat):10d}   ({len(lat) / elapsed:.0f} moves/s over "
+        f"{elapsed:.0f} s including setup)"
+    )
+    print(
+        f"round trip           p50 {percentile(lat, 0.5):8.1f} ms   "
+        f"p99 {percentile(lat, 0.99):8.1f} ms   max {percentile(lat, 1.0):8.1f} ms"
+    )
     print(f"errors               {sum(totals.errors.values())}  {totals.errors or ''}")
     check = verify(db, totals.sessions)
-    print(f"verified in PostgreSQL: {check['sessions']} sessions, {check['acked']} acknowledged "
-          f"moves, {check['stored']} stored; lost {check['lost']}, stored but not acknowledged "
-          f"{check['extra']}, sessions not replaying to their score {check['bad_replay']}")
+    print(
+        f"verified in PostgreSQL: {check['sessions']} sessions, {check['acked']} acknowledged "
+        f"moves, {check['stored']} stored; lost {check['lost']}, stored but not acknowledged "
+        f"{check['extra']}, sessions not replaying to their score {check['bad_replay']}"
+    )
     ok = check["lost"] == 0 and check["extra"] == 0 and check["bad_replay"] == 0
     print("integrity: OK" if ok else "integrity: FAILED")
     return 0 if ok else 1

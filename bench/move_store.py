@@ -63,8 +63,9 @@ def child(games: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
-        cursor.execute("CREATE TABLE IF NOT EXISTS bench_bare (session uuid, seq int, "
-                       "token text, at bigint)")
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS bench_bare (session uuid, seq int, token text, at bigint)"
+        )
 
     def wal() -> int:
         with connection.cursor() as cursor:
@@ -85,20 +86,26 @@ def child(games: int) -> None:
             for s in sessions:
                 moves += _move(optimistic, player, s, rng)
             length += 1
-        results[f"{lo}-{hi}"] = {"cpu_ms": (_cpu(backend) - cpu0) * 1000 / moves,
-                                 "wal": (wal() - wal0) / moves,
-                                 "wall_ms": (time.perf_counter() - t0) * 1000 / moves}
+        results[f"{lo}-{hi}"] = {
+            "cpu_ms": (_cpu(backend) - cpu0) * 1000 / moves,
+            "wal": (wal() - wal0) / moves,
+            "wall_ms": (time.perf_counter() - t0) * 1000 / moves,
+        }
     # Where the last window's WAL went, by record kind (pg_walinspect, PostgreSQL 15+).
     with connection.cursor() as cursor:
         try:
             cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
             cursor.execute(
-                "SELECT \"resource_manager/record_type\", count, combined_size FROM "
+                'SELECT "resource_manager/record_type", count, combined_size FROM '
                 "pg_get_wal_stats(%s::pg_lsn, pg_current_wal_flush_lsn(), true) "
-                "WHERE count > 0 ORDER BY combined_size DESC LIMIT 8", [_lsn(last_start)])
+                "WHERE count > 0 ORDER BY combined_size DESC LIMIT 8",
+                [_lsn(last_start)],
+            )
             detail = {kind: [n, size / moves] for kind, n, size in cursor.fetchall()}
-            cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
-                           "WHERE relname = 'games_gamesession'")
+            cursor.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
+                "WHERE relname = 'games_gamesession'"
+            )
             upd, hot = cursor.fetchone()
             detail["session updates HOT"] = [hot, upd]
         except Exception as exc:  # noqa: BLE001 - an older PostgreSQL: the totals stand
@@ -108,10 +115,15 @@ def child(games: int) -> None:
     cpu0, wal0 = _cpu(backend), wal()
     with connection.cursor() as cursor:
         for i in range(moves):
-            cursor.execute("INSERT INTO bench_bare VALUES (%s, %s, %s, %s)",
-                           [sessions[i % len(sessions)][0], i, "8a", 1_700_000_000_000 + i])
-    results["bare INSERT"] = {"cpu_ms": (_cpu(backend) - cpu0) * 1000 / moves,
-                              "wal": (wal() - wal0) / moves, "wall_ms": 0.0}
+            cursor.execute(
+                "INSERT INTO bench_bare VALUES (%s, %s, %s, %s)",
+                [sessions[i % len(sessions)][0], i, "8a", 1_700_000_000_000 + i],
+            )
+    results["bare INSERT"] = {
+        "cpu_ms": (_cpu(backend) - cpu0) * 1000 / moves,
+        "wal": (wal() - wal0) / moves,
+        "wall_ms": 0.0,
+    }
     print(json.dumps(results))
 
 
@@ -141,13 +153,25 @@ def measure(tree: Path, games: int) -> dict[str, dict[str, float]]:
     try:
         pg.start()
         pg.create_database()
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
-               "DATABASE_URL": pg.url, "DEBUG": "1", "SECRET_KEY": "bench-" + "x" * 40,
-               "DAILY_SECRET": "bench", "REDIS_KEY_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
-               "PYTHONPATH": str(tree), "DB_POOL_SIZE": "0"}
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child",
-                              "--games", str(games)], cwd=tree, env=env,
-                             capture_output=True, text=True, timeout=3600)
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": pg.url,
+            "DEBUG": "1",
+            "SECRET_KEY": "bench-" + "x" * 40,
+            "DAILY_SECRET": "bench",
+            "REDIS_KEY_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
+            "PYTHONPATH": str(tree),
+            "DB_POOL_SIZE": "0",
+        }
+        out = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", "--games", str(games)],
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
         if out.returncode != 0:
             raise SystemExit(f"the measurement in {tree} failed:\n{out.stderr[-3000:]}")
         return dict(json.loads(out.stdout.strip().splitlines()[-1]))
@@ -168,27 +192,38 @@ def main() -> None:
     if args.baseline:
         with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
             tree = Path(tmp) / "tree"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree),
-                            args.baseline], check=True, capture_output=True)
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.baseline],
+                check=True,
+                capture_output=True,
+            )
             try:
                 print(f"measuring {args.baseline} ...", file=sys.stderr, flush=True)
                 runs[f"baseline {args.baseline}"] = measure(tree, args.games)
             finally:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                                str(tree)], check=False, capture_output=True)
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                    check=False,
+                    capture_output=True,
+                )
     print("measuring this checkout ...", file=sys.stderr, flush=True)
     runs["this checkout"] = measure(ROOT, args.games)
-    print(f"{args.games} FreeCell games of random legal moves; load average "
-          f"{os.getloadavg()[0]:.1f}")
-    print(f"{'code':28} {'moves':12} {'PG CPU ms/move':>15} {'WAL B/move':>11} "
-          f"{'x first window':>15} {'vs bare INSERT':>15}")
+    print(
+        f"{args.games} FreeCell games of random legal moves; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'code':28} {'moves':12} {'PG CPU ms/move':>15} {'WAL B/move':>11} "
+        f"{'x first window':>15} {'vs bare INSERT':>15}"
+    )
     for name, res in runs.items():
         first, bare = res["0-150"], res["bare INSERT"]
         detail = res.pop("wal by record (last window)", {})
         for window, v in res.items():
-            print(f"{name:28} {window:12} {v['cpu_ms']:15.3f} {v['wal']:11.0f} "
-                  f"{v['cpu_ms'] / first['cpu_ms']:14.2f}x "
-                  f"{v['cpu_ms'] / bare['cpu_ms']:14.2f}x")
+            print(
+                f"{name:28} {window:12} {v['cpu_ms']:15.3f} {v['wal']:11.0f} "
+                f"{v['cpu_ms'] / first['cpu_ms']:14.2f}x "
+                f"{v['cpu_ms'] / bare['cpu_ms']:14.2f}x"
+            )
         for kind, (count, per_move) in detail.items():
             print(f"{'':28} {'':12} WAL of the last window: {kind} {count} {per_move}")
 

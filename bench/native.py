@@ -71,8 +71,13 @@ print(json.dumps(out))
 
 
 def run(where: Path, a: int, b: int, budget: float) -> dict:
-    r = subprocess.run([sys.executable, "-c", CHILD, str(a), str(b), str(budget)], cwd=where,
-                       capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", CHILD, str(a), str(b), str(budget)],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(r.stdout)
 
 
@@ -103,24 +108,42 @@ def main() -> None:
             cpu = sum(v[2] for v in deals.values())
             slow = max(deals.items(), key=lambda kv: kv[1][2])
             solved = sum(v[0] == "solved" for v in deals.values())
-            rows.append([f"{name} (round {k + 1})", f"{solved}/{len(deals)}", f"{cpu:.2f}",
-                         f"{slow[0]}: {slow[1][2]:.2f} s", cpu])
+            rows.append(
+                [
+                    f"{name} (round {k + 1})",
+                    f"{solved}/{len(deals)}",
+                    f"{cpu:.2f}",
+                    f"{slow[0]}: {slow[1][2]:.2f} s",
+                    cpu,
+                ]
+            )
         fc = fc_solve_range(lo, hi)
         if fc:
-            rows.append([f"fc-solve -l lg (round {k + 1})", f"{fc['solved']}/{fc['n']}",
-                         f"{fc['cpu']:.3f}", "-", None])
+            rows.append(
+                [
+                    f"fc-solve -l lg (round {k + 1})",
+                    f"{fc['solved']}/{fc['n']}",
+                    f"{fc['cpu']:.3f}",
+                    "-",
+                    None,
+                ]
+            )
             for r in rows[-3:-1]:
                 r.append(f"{r[4] / fc['cpu']:.0f}x")
         else:
             for r in rows[-2:]:
                 r.append("-")
-    table(f"FreeCell, Microsoft deals {lo}-{hi}, CPU s of one process", [
-        "solver", "solved", "CPU s", "slowest deal", "vs fc-solve"],
-        [[r[0], r[1], r[2], r[3], r[5] if len(r) > 5 else ""] for r in rows])
+    table(
+        f"FreeCell, Microsoft deals {lo}-{hi}, CPU s of one process",
+        ["solver", "solved", "CPU s", "slowest deal", "vs fc-solve"],
+        [[r[0], r[1], r[2], r[3], r[5] if len(r) > 5 else ""] for r in rows],
+    )
     interp = [r[4] for r in rows if r[0].startswith("interpreted")]
     comp = [r[4] for r in rows if r[0].startswith("compiled")]
-    print(f"\ncompiled / interpreted CPU: {sum(comp) / sum(interp):.2f} "
-          f"(states equal on every deal in every run)")
+    print(
+        f"\ncompiled / interpreted CPU: {sum(comp) / sum(interp):.2f} "
+        f"(states equal on every deal in every run)"
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,11 @@ def rss_kb(pid: int) -> int:
 
 def children(pid: int) -> list[int]:
     try:
-        found = [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
-                 for c in (t / "children").read_text().split()]
+        found = [
+            int(c)
+            for t in Path(f"/proc/{pid}/task").iterdir()
+            for c in (t / "children").read_text().split()
+        ]
     except OSError:
         return []
     return [c for child in found for c in (child, *children(child))]

@@ -76,8 +76,6 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
-
-
 def others_cpu_seconds() -> dict[str, float]:
     """CPU of the services beside the servers (every PostgreSQL and Redis process) and of
     this client, for where a message's cost goes on a machine they all share."""
@@ -87,8 +85,13 @@ def others_cpu_seconds() -> dict[str, float]:
             name = stat.read_text().split("(", 1)[1].split(")", 1)[0]
         except (OSError, IndexError):
             continue
-        kind = "postgres" if name.startswith("postgres") else \
-            "redis" if name.startswith("redis") else None
+        kind = (
+            "postgres"
+            if name.startswith("postgres")
+            else "redis"
+            if name.startswith("redis")
+            else None
+        )
         if kind:
             out[kind] += cpu_seconds(int(stat.parent.name))
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -98,16 +101,28 @@ def others_cpu_seconds() -> dict[str, float]:
 
 def loop_options(ap: argparse.ArgumentParser) -> None:
     """The event loop of each side (config/serve.py), for this script and api_client.py."""
-    ap.add_argument("--site-loop", choices=["uvloop", "asyncio"], default="uvloop",
-                    help="the site's event loop (default uvloop, as production runs it)")
-    ap.add_argument("--echo-loop", choices=["uvloop", "asyncio"], default="asyncio",
-                    help="the echo's event loop (default asyncio: a bare Daphne as it comes)")
+    ap.add_argument(
+        "--site-loop",
+        choices=["uvloop", "asyncio"],
+        default="uvloop",
+        help="the site's event loop (default uvloop, as production runs it)",
+    )
+    ap.add_argument(
+        "--echo-loop",
+        choices=["uvloop", "asyncio"],
+        default="asyncio",
+        help="the echo's event loop (default asyncio: a bare Daphne as it comes)",
+    )
 
 
 @contextlib.contextmanager
-def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloop",
-            echo_loop: str = "asyncio", codes: Sequence[Path] = ()
-            ) -> Iterator[tuple[list[int], list[int], list[int], list[int]]]:
+def servers(
+    processes: int,
+    log_path: str | None = None,
+    site_loop: str = "uvloop",
+    echo_loop: str = "asyncio",
+    codes: Sequence[Path] = (),
+) -> Iterator[tuple[list[int], list[int], list[int], list[int]]]:
     """The site's Daphne processes and as many bare echoes, started and stopped: their
     ports and pids (bench/api_client.py starts them the same way).  Each runs through
     config/serve.py on the event loop asked for: the site as production runs it (uvloop),
@@ -115,32 +130,42 @@ def servers(processes: int, log_path: str | None = None, site_loop: str = "uvloo
     site from each of these checkouts in turn (``processes`` each, in that order), on one
     database migrated by this checkout, to compare revisions of the code in one run."""
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
-    env = {**os.environ, "DATABASE_URL": db,
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING",
-           # Every simulated player is a new guest from this one address.
-           "RATE_LIMIT_GUESTS": "0",
-           # A throwaway pair: the servers refuse to start on a public secret.
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        # Every simulated player is a new guest from this one address.
+        "RATE_LIMIT_GUESTS": "0",
+        # A throwaway pair: the servers refuse to start on a public secret.
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+    }
     ensure_database(db)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     echo_ports = [free_port() for _ in range(processes)]
     log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115
     quiet = {"stdout": log, "stderr": log}
 
     def daphne(port: int, app: str, loop: str, cwd: Path = ROOT) -> subprocess.Popen[bytes]:
         # From ``cwd``: ``-m`` puts it first on the path, so its code is the one imported.
-        return subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                                 str(port), app], cwd=cwd, env={**env, "SERVE_LOOP": loop},
-                                **quiet)
+        return subprocess.Popen(
+            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), app],
+            cwd=cwd,
+            env={**env, "SERVE_LOOP": loop},
+            **quiet,
+        )
 
     dirs = list(codes) or [ROOT]
     site_ports = [free_port() for _ in range(processes * len(dirs))]
-    sites = [daphne(port, "config.asgi:application", site_loop, dirs[i // processes])
-             for i, port in enumerate(site_ports)]
+    sites = [
+        daphne(port, "config.asgi:application", site_loop, dirs[i // processes])
+        for i, port in enumerate(site_ports)
+    ]
     echoes = [daphne(port, "bench.echo_app:application", echo_loop) for port in echo_ports]
     try:
         for port, proc in zip(site_ports + echo_ports, sites + echoes, strict=True):
@@ -167,24 +192,35 @@ def balancer(ports: list[int], name: str) -> Iterator[tuple[int, int]]:
         raise SystemExit("haproxy is not installed (Debian: apt-get install haproxy)")
     folder = Path(tempfile.mkdtemp(prefix=f"bench-lb-{name}-"))
     config = folder / "haproxy.cfg"
-    config.write_text((ROOT / "deploy/haproxy.cfg").read_text() + "".join(
-        f"    server {name}{i} 127.0.0.1:{port}\n" for i, port in enumerate(ports)))
+    config.write_text(
+        (ROOT / "deploy/haproxy.cfg").read_text()
+        + "".join(f"    server {name}{i} 127.0.0.1:{port}\n" for i, port in enumerate(ports))
+    )
     port, stats = free_port(), free_port()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    env = {**os.environ, "LB_BIND": f"127.0.0.1:{port}", "LB_STATS_BIND": f"127.0.0.1:{stats}",
-           "LB_ADMIN_SOCKET": str(folder / "admin.sock"),
-           "LB_MAXCONN": str(max(256, (hard - 100) // 2)) if hard < 40100 else "20000"}
+    env = {
+        **os.environ,
+        "LB_BIND": f"127.0.0.1:{port}",
+        "LB_STATS_BIND": f"127.0.0.1:{stats}",
+        "LB_ADMIN_SOCKET": str(folder / "admin.sock"),
+        "LB_MAXCONN": str(max(256, (hard - 100) // 2)) if hard < 40100 else "20000",
+    }
     env.pop("LB_WEB_DNS", None)
-    proc = subprocess.Popen([haproxy, "-f", str(config)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [haproxy, "-f", str(config)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         wait_for(port, proc)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # every server checked up (rise 2)
             with urllib.request.urlopen(f"http://127.0.0.1:{stats}/metrics", timeout=5) as r:
-                up = sum(1 for line in r.read().decode().splitlines()
-                         if line.startswith('haproxy_server_status{proxy="web"')
-                         and 'state="UP"' in line and line.endswith(" 1"))
+                up = sum(
+                    1
+                    for line in r.read().decode().splitlines()
+                    if line.startswith('haproxy_server_status{proxy="web"')
+                    and 'state="UP"' in line
+                    and line.endswith(" 1")
+                )
             if up == len(ports):
                 break
             time.sleep(0.2)

@@ -77,17 +77,27 @@ class Run:
         self.wall: dict[str, float] = {}
 
 
-async def racer(i: int, base: str, ws_base: str, game: str, interval: float, run: Run,
-                ready: asyncio.Barrier, players: list[HttpPlayer]) -> None:
+async def racer(
+    i: int,
+    base: str,
+    ws_base: str,
+    game: str,
+    interval: float,
+    run: Run,
+    ready: asyncio.Barrier,
+    players: list[HttpPlayer],
+) -> None:
     rng = random.Random(i)
     player = await asyncio.to_thread(HttpPlayer, base)
     players[i] = player
-    session = await asyncio.to_thread(player.call, "POST", "/api/sessions/",
-                                      {"game": game, "deal": "daily"})
+    session = await asyncio.to_thread(
+        player.call, "POST", "/api/sessions/", {"game": game, "deal": "daily"}
+    )
     assert session["ranked"], session
     headers = {"Cookie": player.cookie_header(), "Origin": base}
-    async with websockets.connect(f"{ws_base}/ws/sessions/{session['id']}/",
-                                  additional_headers=headers, max_size=None) as ws:
+    async with websockets.connect(
+        f"{ws_base}/ws/sessions/{session['id']}/", additional_headers=headers, max_size=None
+    ) as ws:
         state = json.loads(await ws.recv())
         await ready.wait()
         await asyncio.sleep(rng.random() * interval)  # spread over the interval
@@ -111,14 +121,16 @@ async def racer(i: int, base: str, ws_base: str, game: str, interval: float, run
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
 
-async def watcher(i: int, player: HttpPlayer, base: str, ws_base: str, path: str,
-                  run: Run, until: asyncio.Event) -> None:
+async def watcher(
+    i: int, player: HttpPlayer, base: str, ws_base: str, path: str, run: Run, until: asyncio.Event
+) -> None:
     headers = {"Cookie": player.cookie_header(), "Origin": base}
     await asyncio.sleep(i * 0.01)  # not 200 handshakes at once (the listen backlog)
     for attempt in range(5):  # a handshake the loaded server drops is tried again
         try:
-            ws = await websockets.connect(f"{ws_base}{path}?race=1",
-                                          additional_headers=headers, max_size=None)
+            ws = await websockets.connect(
+                f"{ws_base}{path}?race=1", additional_headers=headers, max_size=None
+            )
             break
         except (OSError, websockets.exceptions.InvalidMessage):
             run.retries += 1
@@ -139,8 +151,11 @@ async def watcher(i: int, player: HttpPlayer, base: str, ws_base: str, path: str
             run.race_times.setdefault(i, []).append(time.monotonic())
             run.race_messages += 1
             run.race_sizes.append(len(text))
-            if set(msg) != {"type", "players"} or CARD.search(text) or any(
-                    set(p) != FIELDS for p in msg["players"]):
+            if (
+                set(msg) != {"type", "players"}
+                or CARD.search(text)
+                or any(set(p) != FIELDS for p in msg["players"])
+            ):
                 run.bad_messages += 1
 
 
@@ -152,8 +167,10 @@ async def watch_only(spec_path: str) -> None:
     players = [HttpPlayer.__new__(HttpPlayer) for _ in spec["cookies"]]
     for p, cookie in zip(players, spec["cookies"], strict=True):
         p.cookie_header = lambda c=cookie: c  # type: ignore[method-assign]
-    tasks = [asyncio.create_task(watcher(i, p, spec["base"], spec["ws_base"], spec["path"],
-                                         run, until)) for i, p in enumerate(players)]
+    tasks = [
+        asyncio.create_task(watcher(i, p, spec["base"], spec["ws_base"], spec["path"], run, until))
+        for i, p in enumerate(players)
+    ]
     deadline = time.monotonic() + 30
     while run.heard < len(players) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
@@ -161,9 +178,18 @@ async def watch_only(spec_path: str) -> None:
     await asyncio.to_thread(sys.stdin.readline)  # "stop"
     until.set()
     await asyncio.gather(*tasks)
-    print(json.dumps({"times": list(run.race_times.values()), "messages": run.race_messages,
-                      "bad": run.bad_messages, "sizes": run.race_sizes,
-                      "retries": run.retries}), flush=True)
+    print(
+        json.dumps(
+            {
+                "times": list(run.race_times.values()),
+                "messages": run.race_messages,
+                "bad": run.bad_messages,
+                "sizes": run.race_sizes,
+                "retries": run.retries,
+            }
+        ),
+        flush=True,
+    )
 
 
 def ms(values: list[float], q: float) -> float:
@@ -176,26 +202,42 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     run = Run()
     ready = asyncio.Barrier(args.players + 1)
     players: list[HttpPlayer] = [None] * args.players  # type: ignore[list-item]
-    tasks = [asyncio.create_task(racer(i, base, ws_base, args.game, args.interval, run,
-                                       ready, players)) for i in range(args.players)]
+    tasks = [
+        asyncio.create_task(racer(i, base, ws_base, args.game, args.interval, run, ready, players))
+        for i in range(args.players)
+    ]
     await ready.wait()
     day = players[0].call("GET", "/api/daily/")["date"]
     path = f"/ws/leaderboards/{args.game}/{day}/"
     spec = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"race-watchers-{os.getpid()}.json")
-    Path(spec).write_text(json.dumps({"base": base, "ws_base": ws_base, "path": path,
-                                      "cookies": [p.cookie_header() for p in players]}))
+    Path(spec).write_text(
+        json.dumps(
+            {
+                "base": base,
+                "ws_base": ws_base,
+                "path": path,
+                "cookies": [p.cookie_header() for p in players],
+            }
+        )
+    )
     await asyncio.sleep(args.interval + 1)  # every racer under way before the clock
     for k in range(args.rounds):
         # off, on, then on, off: a drift over the run (games ending, the machine's other
         # work) weighs on both alike
-        for phase in (("off", "on") if k % 2 == 0 else ("on", "off")):
+        for phase in ("off", "on") if k % 2 == 0 else ("on", "off"):
             child = None
             if phase == "on":
                 # The sockets' opening (each is sent the board, as any board socket is) is
                 # left out of the timed phase: it measures racing, not connecting.
                 child = await asyncio.create_subprocess_exec(
-                    sys.executable, __file__, "--watch", spec, stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE, limit=1 << 24)  # its report: one line
+                    sys.executable,
+                    __file__,
+                    "--watch",
+                    spec,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    limit=1 << 24,
+                )  # its report: one line
                 assert child.stdout is not None
                 assert child.stdin is not None
                 assert (await child.stdout.readline()).strip() == b"ready"
@@ -229,29 +271,42 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     for name in sorted(run.latencies):
         lat = run.latencies[name]
         if name[:2] in ("of", "on"):
-            print(f"  phase {name:6} {len(lat):6} moves, mean {statistics.fmean(lat) * 1000:6.2f} "
-                  f"ms, p50 {ms(lat, .5):6.2f} ms")
-    print(f"\n{args.players} racers on the {args.game} daily of {day}, a move every "
-          f"{args.interval:g} s each, {args.rounds} x ({args.seconds:g} s off, "
-          f"{args.seconds:g} s on)\n")
+            print(
+                f"  phase {name:6} {len(lat):6} moves, mean {statistics.fmean(lat) * 1000:6.2f} "
+                f"ms, p50 {ms(lat, 0.5):6.2f} ms"
+            )
+    print(
+        f"\n{args.players} racers on the {args.game} daily of {day}, a move every "
+        f"{args.interval:g} s each, {args.rounds} x ({args.seconds:g} s off, "
+        f"{args.seconds:g} s on)\n"
+    )
     cpu = {k: run.cpu[k] / run.wall[k] for k in run.cpu}  # of one core
-    print(f"{'race':6} {'moves':>7} {'mean ms':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
-          f"{'server CPU':>11}")
+    print(
+        f"{'race':6} {'moves':>7} {'mean ms':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
+        f"{'server CPU':>11}"
+    )
     for name, lat in (("off", off), ("on", on)):
-        print(f"{name:6} {len(lat):7} {statistics.fmean(lat) * 1000:9.2f} {ms(lat, .5):8.2f} "
-              f"{ms(lat, .9):8.2f} {ms(lat, .99):8.2f} {cpu[name]:11.1%}")
-    print(f"{'on/off':6} {'':7} {statistics.fmean(on) / statistics.fmean(off):9.1%} "
-          f"{ms(on, .5) / ms(off, .5):8.1%} {ms(on, .9) / ms(off, .9):8.1%} "
-          f"{ms(on, .99) / ms(off, .99):8.1%} {cpu['on'] / cpu['off']:11.1%}")
-    gaps = [b - a for times in run.race_times.values() for a, b in zip(times, times[1:],
-                                                                          strict=False)]
+        print(
+            f"{name:6} {len(lat):7} {statistics.fmean(lat) * 1000:9.2f} {ms(lat, 0.5):8.2f} "
+            f"{ms(lat, 0.9):8.2f} {ms(lat, 0.99):8.2f} {cpu[name]:11.1%}"
+        )
+    print(
+        f"{'on/off':6} {'':7} {statistics.fmean(on) / statistics.fmean(off):9.1%} "
+        f"{ms(on, 0.5) / ms(off, 0.5):8.1%} {ms(on, 0.9) / ms(off, 0.9):8.1%} "
+        f"{ms(on, 0.99) / ms(off, 0.99):8.1%} {cpu['on'] / cpu['off']:11.1%}"
+    )
+    gaps = [
+        b - a for times in run.race_times.values() for a, b in zip(times, times[1:], strict=False)
+    ]
     rates = [(len(t) - 1) / (t[-1] - t[0]) for t in run.race_times.values() if len(t) > 1]
-    print(f"\nrace messages: {run.race_messages} to {len(run.race_times)} watchers, "
-          f"{max(rates):.2f}/s per watcher at most (one board), shortest gap "
-          f"{min(gaps):.3f} s, median {statistics.median(gaps):.3f} s, "
-          f"{statistics.fmean(run.race_sizes) / 1024:.1f} KiB each; "
-          f"{run.bad_messages} carried anything but progress; {run.retries} handshakes "
-          "tried again")
+    print(
+        f"\nrace messages: {run.race_messages} to {len(run.race_times)} watchers, "
+        f"{max(rates):.2f}/s per watcher at most (one board), shortest gap "
+        f"{min(gaps):.3f} s, median {statistics.median(gaps):.3f} s, "
+        f"{statistics.fmean(run.race_sizes) / 1024:.1f} KiB each; "
+        f"{run.bad_messages} carried anything but progress; {run.retries} handshakes "
+        "tried again"
+    )
 
 
 def main() -> None:
@@ -260,8 +315,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8, help="length of each phase")
     ap.add_argument("--rounds", type=int, default=2, help="off/on pairs (default 2)")
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between a racer's moves")
-    ap.add_argument("--game", default="klondike",
-                    help="default klondike: the stock keeps every racer moving to the end")
+    ap.add_argument(
+        "--game",
+        default="klondike",
+        help="default klondike: the stock keeps every racer moving to the end",
+    )
     ap.add_argument("--log", help="write the server's output to this file")
     ap.add_argument("--watch", help=argparse.SUPPRESS)  # the watchers' own process
     args = ap.parse_args()
@@ -269,27 +327,52 @@ def main() -> None:
         asyncio.run(watch_only(args.watch))
         return
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
-    env = {**os.environ, "DATABASE_URL": db,
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench", "DJANGO_SETTINGS_MODULE": "config.settings",
-           "LOG_LEVEL": "WARNING", "RATE_LIMIT_GUESTS": "0", "SOLVER_BUDGET_SECONDS": "2",
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-           "DAILY_SECRET": os.environ.get("DAILY_SECRET", "bench-race-daily-secret-" + "x" * 40)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMIT_GUESTS": "0",
+        "SOLVER_BUDGET_SECONDS": "2",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "DAILY_SECRET": os.environ.get("DAILY_SECRET", "bench-race-daily-secret-" + "x" * 40),
+    }
     ensure_database(db)
     import redis  # an earlier run's racers, still in its race until they went stale
 
     r = redis.Redis.from_url(env["REDIS_URL"])
     for key in r.scan_iter("bench:race:*"):
         r.delete(key)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
-    subprocess.run([sys.executable, "manage.py", "create_daily_deals", "--days", "1"],
-                   cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "create_daily_deals", "--days", "1"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     port = free_port()
     log = open(args.log, "w") if args.log else subprocess.DEVNULL  # noqa: SIM115
-    site = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                             str(port), "config.asgi:application"], cwd=ROOT, env=env,
-                            stdout=log, stderr=log)
+    site = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
     try:
         wait_for(port, site)
         asyncio.run(main_async(args, port, site.pid))

@@ -77,11 +77,19 @@ def own_line(rng: random.Random, game: str, seed: int, seconds: float) -> list[s
     the public solver's line (fc-solve); for the others a won game of a greedy player with
     a person's whims (``rollout``), the first of up to 300 tries."""
     if game == "freecell":
-        board = subprocess.run(["make-microsoft-freecell-board", "-t", str(seed)],
-                               capture_output=True, text=True, check=True).stdout
-        out = subprocess.run(["fc-solve", "-m", "-snx"], input=board, capture_output=True,
-                             text=True, env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin"}
-                             ).stdout
+        board = subprocess.run(
+            ["make-microsoft-freecell-board", "-t", str(seed)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        out = subprocess.run(
+            ["fc-solve", "-m", "-snx"],
+            input=board,
+            capture_output=True,
+            text=True,
+            env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin"},
+        ).stdout
         if "This game is solveable." not in out:
             return None
         body = out.split("This game is solveable.")[0]
@@ -107,8 +115,15 @@ def rollout(rng: random.Random, game: str, seed: int, limit: int = 600) -> list[
             h.push(m)
             k = line_share.key(h)
             if k not in seen:
-                rank = (0 if h.cards_up > g.cards_up else
-                        1 if sum(h.down) < sum(g.down) else 3 if STOCK in m[:2] else 2)
+                rank = (
+                    0
+                    if h.cards_up > g.cards_up
+                    else 1
+                    if sum(h.down) < sum(g.down)
+                    else 3
+                    if STOCK in m[:2]
+                    else 2
+                )
                 fresh.append((rank, rng.random(), m, k))
         if not fresh:
             return None
@@ -147,13 +162,20 @@ def with_detours(rng: random.Random, game: str, seed: int, line: list[str]) -> l
     return out
 
 
-def session_for(game: str, seed: int, tokens: list[str], stamps: list[int],
-                line: list[str]) -> GameSession:
+def session_for(
+    game: str, seed: int, tokens: list[str], stamps: list[int], line: list[str]
+) -> GameSession:
     deal = Deal(game=game, seed=seed, line=line)
     created = dt.datetime.fromtimestamp(0, tz=dt.UTC)
     end = dt.datetime.fromtimestamp(stamps[-1] / 1000, tz=dt.UTC)
-    s = GameSession(game=game, deal=deal, created_at=created, status=GameSession.WON,
-                    time_ms=stamps[-1], finished_at=end)
+    s = GameSession(
+        game=game,
+        deal=deal,
+        created_at=created,
+        status=GameSession.WON,
+        time_ms=stamps[-1],
+        finished_at=end,
+    )
     s.moves = [[t, at] for t, at in zip(tokens, stamps, strict=True)]
     return s
 
@@ -164,8 +186,11 @@ def person(rng: random.Random, n: int, model: tuple) -> list[int]:
     out = []
     for _ in range(n):
         out.append(at)
-        at += rng.randint(qlo, qhi) if rng.random() < quick else \
-            int(rng.lognormvariate(0, spread) * median * 1000)
+        at += (
+            rng.randint(qlo, qhi)
+            if rng.random() < quick
+            else int(rng.lognormvariate(0, spread) * median * 1000)
+        )
     return out
 
 
@@ -180,8 +205,9 @@ def script(rng: random.Random, n: int, model: tuple[float, float]) -> list[int]:
 
 
 # who: (the moves it plays, its pace)
-def players(rng: random.Random, game: str, seed: int, line: list[str], seconds: float
-            ) -> dict[str, tuple[list[str] | None, list[int] | None]]:
+def players(
+    rng: random.Random, game: str, seed: int, line: list[str], seconds: float
+) -> dict[str, tuple[list[str] | None, list[int] | None]]:
     own = own_line(rng, game, seed, seconds)
     out: dict[str, tuple[list[str] | None, list[int] | None]] = {}
     for name, model in PEOPLE.items():
@@ -189,19 +215,23 @@ def players(rng: random.Random, game: str, seed: int, line: list[str], seconds: 
     fast = PEOPLE["fast person"]
     for name, model in SCRIPTS.items():
         out[name] = (line, script(rng, len(line), model))
-    scripted = [("prefix, then the line, paced", with_prefix(rng, game, seed, line)),
-                ("undone detours, paced", with_detours(rng, game, seed, line)),
-                ("the line replayed, paced", line)]
+    scripted = [
+        ("prefix, then the line, paced", with_prefix(rng, game, seed, line)),
+        ("undone detours, paced", with_detours(rng, game, seed, line)),
+        ("the line replayed, paced", line),
+    ]
     if game not in HIDDEN_CARD_GAMES:
-        scripted.append(("own opening, then solver, paced",
-                         opening_then_solver(rng, game, seed, seconds)))
+        scripted.append(
+            ("own opening, then solver, paced", opening_then_solver(rng, game, seed, seconds))
+        )
     for name, tokens in scripted:
         out[name] = (tokens, person(rng, len(tokens), fast) if tokens else None)
     return out
 
 
-def opening_then_solver(rng: random.Random, game: str, seed: int, seconds: float
-                        ) -> list[str] | None:
+def opening_then_solver(
+    rng: random.Random, game: str, seed: int, seconds: float
+) -> list[str] | None:
     """A script that opens with 3 to 8 moves of its own, then plays this site's solver's
     line from there (what a certified-line check alone cannot see)."""
     g = new_game(game, seed)
@@ -223,12 +253,16 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=2.0, help="solver seconds per deal")
     args = ap.parse_args()
     rng = random.Random(7)
-    print(f"REVIEW_SOLVES={settings.REVIEW_SOLVES} REVIEW_SOLVE_STATES="
-          f"{settings.REVIEW_SOLVE_STATES}; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"REVIEW_SOLVES={settings.REVIEW_SOLVES} REVIEW_SOLVE_STATES="
+        f"{settings.REVIEW_SOLVE_STATES}; load average {os.getloadavg()[0]:.1f}"
+    )
     print("line share: the median share of moves on a solver line, by position (now) and,")
     print("by index: the same line compared move number by move number (the signal before)")
-    print(f"{'game':14} {'who':32} {'wins':>5} {'flagged':>8} {'line share':>11} "
-          f"{'by index':>9}   reasons")
+    print(
+        f"{'game':14} {'who':32} {'wins':>5} {'flagged':>8} {'line share':>11} "
+        f"{'by index':>9}   reasons"
+    )
     for game in ("freecell", "bakers-dozen", "klondike"):
         rows: dict[str, list[tuple[list[str], float | None]]] = defaultdict(list)
         for seed, line in certified(game, args.games, args.budget):
@@ -238,16 +272,17 @@ def main() -> None:
                 found = timing(session_for(game, seed, tokens, stamps, line))
                 # The signal as it was: the moves compared with the line index by index.
                 by_index = sum(a == b for a, b in zip(tokens, line, strict=False)) / len(line)
-                rows[name].append((verdict({**found, "linked": []}), found["line_share"],
-                                   by_index))
+                rows[name].append((verdict({**found, "linked": []}), found["line_share"], by_index))
         for name, got in rows.items():
             why = Counter(r for reasons, _, _ in got for r in reasons)
             flagged = sum(1 for reasons, _, _ in got if reasons) / len(got)
             shares = sorted(x for _, x, _ in got if x is not None)
             median = shares[len(shares) // 2] if shares else float("nan")
             old = sorted(x for _, _, x in got)[len(got) // 2]
-            print(f"{game:14} {name:32} {len(got):5d} {flagged:8.1%} {median:11.3f} "
-                  f"{old:9.3f}   " + ", ".join(f"{k} {v}" for k, v in why.most_common()))
+            print(
+                f"{game:14} {name:32} {len(got):5d} {flagged:8.1%} {median:11.3f} "
+                f"{old:9.3f}   " + ", ".join(f"{k} {v}" for k, v in why.most_common())
+            )
 
 
 if __name__ == "__main__":

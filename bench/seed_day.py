@@ -32,11 +32,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 # Share of each game in a day's sessions, out of 100.
-GAMES = {"klondike": 35, "klondike-draw3": 15, "freecell": 25, "whitehorse": 10,
-         "bakers-dozen": 15}
+GAMES = {"klondike": 35, "klondike-draw3": 15, "freecell": 25, "whitehorse": 10, "bakers-dozen": 15}
 # Kinds of ranked session, out of 10,000.
-MIX = {"won": 4000, "won_unscored": 2, "won_disqualified": 8, "resigned": 2200,
-       "playing": 3490, "not_started": 300}
+MIX = {
+    "won": 4000,
+    "won_unscored": 2,
+    "won_disqualified": 8,
+    "resigned": 2200,
+    "playing": 3490,
+    "not_started": 300,
+}
 PRACTICE_SHARE = 0.05  # practice sessions on the day's deals, beside the ranked ones
 WALKS = 24  # unfinished move lists per game
 SLICES = 8
@@ -88,8 +93,18 @@ def templates(deals: dict[str, Any], rng: random.Random) -> list[tuple[Any, ...]
             for _ in tokens:
                 offsets.append(at)
                 at += int(rng.lognormvariate(0, 0.6) * 1800)  # a person's think times
-            out.append((game, tid, won, tokens, offsets, g.cards_up, g.moves,
-                        g.score if g.has_score else None))
+            out.append(
+                (
+                    game,
+                    tid,
+                    won,
+                    tokens,
+                    offsets,
+                    g.cards_up,
+                    g.moves,
+                    g.score if g.has_score else None,
+                )
+            )
     return out
 
 
@@ -109,7 +124,7 @@ WITH base AS (
   FROM generate_series(%(lo)s::bigint, %(hi)s::bigint - 1) AS i
 ), kinded AS (
   SELECT b.i, b.h, CASE WHEN b.i >= %(ranked)s THEN 'practice' {kind_case} END AS kind,
-         CASE {' '.join(game_case)} END AS game
+         CASE {" ".join(game_case)} END AS game
   FROM base b
 ), picked AS (
   SELECT k.*, t.tokens, t.offsets, t.cards_up, t.n_moves, t.score,
@@ -170,9 +185,15 @@ WHERE %(rows)s AND x.mv IS NOT NULL AND (SELECT count(*) FROM stored) >= 0
 """
 
 
-def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], None],
-         rng_seed: int = 2026, games: dict[str, int] | None = None,
-         all_moves: bool = False) -> dict[str, float]:
+def seed(
+    connection_url: str,
+    day: dt.date,
+    sessions: int,
+    say: Callable[[str], None],
+    rng_seed: int = 2026,
+    games: dict[str, int] | None = None,
+    all_moves: bool = False,
+) -> dict[str, float]:
     """Seed ``sessions`` ranked sessions (and practice beside them) on ``day``'s deals, which
     must exist with their lines (``games.daily.deals.ensure_daily``), shared among ``games`` (out
     of 100; GAMES by default).  Runs in the Django process for the templates, then on raw
@@ -191,24 +212,29 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
     deals = {g: d for g, d in deals.items() if g in games}
     missing = [g for g in games if g not in deals or not deals[g].line]
     if missing:
-        raise SystemExit(f"no certified deal of {', '.join(missing)} on {day}: make them "
-                         "first (ensure_daily with the solver)")
+        raise SystemExit(
+            f"no certified deal of {', '.join(missing)} on {day}: make them "
+            "first (ensure_daily with the solver)"
+        )
     rows = templates(deals, random.Random(rng_seed))
     practice = int(sessions * PRACTICE_SHARE)
     total = sessions + practice
     with psycopg.connect(connection_url, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS bench_template")
-        conn.execute("CREATE UNLOGGED TABLE bench_template (game text, tid int, won bool, "
-                     "tokens text[], offsets bigint[], cards_up int, n_moves int, score int)")
+        conn.execute(
+            "CREATE UNLOGGED TABLE bench_template (game text, tid int, won bool, "
+            "tokens text[], offsets bigint[], cards_up int, n_moves int, score int)"
+        )
         with conn.cursor() as cur:
-            cur.executemany("INSERT INTO bench_template VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                            rows)
+            cur.executemany(
+                "INSERT INTO bench_template VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows
+            )
         # Moves as rows (games_move) where the schema has them, else in the session's list.
-        as_rows = bool(conn.execute("SELECT to_regclass('games_move') IS NOT NULL")
-                       .fetchone()[0])
+        as_rows = bool(conn.execute("SELECT to_regclass('games_move') IS NOT NULL").fetchone()[0])
         # The players after every one there (another day seeded before this one).
-        player0 = int(conn.execute("SELECT COALESCE(max(id), 0) + 1 FROM games_player")
-                      .fetchone()[0])
+        player0 = int(
+            conn.execute("SELECT COALESCE(max(id), 0) + 1 FROM games_player").fetchone()[0]
+        )
     timings["templates"] = time.perf_counter() - t0
     say(f"seed: {len(rows)} move lists from the day's deals in {timings['templates']:.1f} s")
 
@@ -216,19 +242,32 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
         with psycopg.connect(connection_url, autocommit=True) as c:
             # name_key as games.accounts.names.name_key makes it for these names (digits
             # 0 and 1 read as the letters o and l), so the admin's name search finds them.
-            c.execute("INSERT INTO games_player (id, display_name, name_key, created_at, "
-                      "anonymous, hide_from_race) SELECT %(p)s + i, 'Bench player ' || "
-                      "(%(p)s + i), 'benchplayer' || translate((%(p)s + i)::text, '01', 'ol'), "
-                      "now(), i %% 50 = 0, FALSE FROM generate_series(%(lo)s::bigint, "
-                      "%(hi)s::bigint - 1) i", {"p": player0, "lo": lo, "hi": hi})
+            c.execute(
+                "INSERT INTO games_player (id, display_name, name_key, created_at, "
+                "anonymous, hide_from_race) SELECT %(p)s + i, 'Bench player ' || "
+                "(%(p)s + i), 'benchplayer' || translate((%(p)s + i)::text, '01', 'ol'), "
+                "now(), i %% 50 = 0, FALSE FROM generate_series(%(lo)s::bigint, "
+                "%(hi)s::bigint - 1) i",
+                {"p": player0, "lo": lo, "hi": hi},
+            )
 
     sql = _slice_sql(int(day_start(day).timestamp() * 1000), games)
 
     def slice_(lo: int, hi: int) -> None:
         with psycopg.connect(connection_url, autocommit=True) as c:
             c.execute("SET synchronous_commit = off")
-            c.execute(sql, {"lo": lo, "hi": hi, "ranked": sessions, "player0": player0,
-                            "day": day, "rows": as_rows, "all_rows": all_moves})
+            c.execute(
+                sql,
+                {
+                    "lo": lo,
+                    "hi": hi,
+                    "ranked": sessions,
+                    "player0": player0,
+                    "day": day,
+                    "rows": as_rows,
+                    "all_rows": all_moves,
+                },
+            )
 
     # Loaded without the secondary indexes, which are built once at the end (as quick
     # again as updating them row by row); the day ends with the indexes it would have.
@@ -236,7 +275,8 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
         indexes = conn.execute(
             "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename IN "
             "('games_gamesession', 'leaderboards_entry') AND NOT EXISTS (SELECT 1 FROM "
-            "pg_constraint c WHERE c.conname = i.indexname)").fetchall()
+            "pg_constraint c WHERE c.conname = i.indexname)"
+        ).fetchall()
         for name, _ in indexes:
             conn.execute(f'DROP INDEX "{name}"')
     step = max(1, -(-total // SLICES))
@@ -245,8 +285,10 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(lambda b: players(*b), bounds))
     with psycopg.connect(connection_url, autocommit=True) as conn:
-        conn.execute("SELECT setval(pg_get_serial_sequence('games_player', 'id'), "
-                     "(SELECT max(id) FROM games_player))")
+        conn.execute(
+            "SELECT setval(pg_get_serial_sequence('games_player', 'id'), "
+            "(SELECT max(id) FROM games_player))"
+        )
     timings["players"] = time.perf_counter() - t
     say(f"seed: {total} players in {timings['players']:.1f} s")
     t = time.perf_counter()
@@ -275,7 +317,9 @@ def seed(connection_url: str, day: dt.date, sessions: int, say: Callable[[str], 
             f"TRUE, CASE s.game {' '.join(by_game)} END, s.finished_at "
             "FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id "
             "WHERE d.date = %(day)s AND s.ranked AND s.status = 'won' AND s.verified "
-            "IS NOT NULL", {"day": day})
+            "IS NOT NULL",
+            {"day": day},
+        )
         timings["entries"] = time.perf_counter() - t
         say(f"seed: the scored wins' entries in {timings['entries']:.1f} s")
         t = time.perf_counter()

@@ -16,7 +16,6 @@ import websockets
 verdicts = [0]  # verdict messages received in the run
 
 
-
 class HttpPlayer:
     def __init__(self, base: str) -> None:
         self.base = base
@@ -30,7 +29,8 @@ class HttpPlayer:
     def call(self, method: str, path: str, body: object = None) -> dict:
         csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
         req = urllib.request.Request(
-            self.base + path, method=method,
+            self.base + path,
+            method=method,
             data=json.dumps(body).encode() if body is not None else None,
             headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
         )
@@ -102,17 +102,26 @@ class Gate:
         self.open.set()
 
 
-async def play(base: str, ws_base: str, game: str, gate: Gate, ready: asyncio.Barrier,
-               restart_after: int, latencies: list[float], seed: int,
-               choice: str = "table") -> None:
+async def play(
+    base: str,
+    ws_base: str,
+    game: str,
+    gate: Gate,
+    ready: asyncio.Barrier,
+    restart_after: int,
+    latencies: list[float],
+    seed: int,
+    choice: str = "table",
+) -> None:
     rng = random.Random(seed)
     player = await asyncio.to_thread(HttpPlayer, base)
     session = await asyncio.to_thread(player.new_session, game)
     first = True
     while True:
         headers = {"Cookie": player.cookie_header(), "Origin": base}
-        async with websockets.connect(f"{ws_base}/ws/sessions/{session['id']}/",
-                                      additional_headers=headers, max_size=None) as ws:
+        async with websockets.connect(
+            f"{ws_base}/ws/sessions/{session['id']}/", additional_headers=headers, max_size=None
+        ) as ws:
             state = json.loads(await ws.recv())
             if first:  # every player connected before the clock starts
                 first = False
@@ -129,8 +138,7 @@ async def play(base: str, ws_base: str, game: str, gate: Gate, ready: asyncio.Ba
                     return
                 try:
                     t0 = time.perf_counter()
-                    await ws.send(json.dumps({"type": "move", "seq": state["seq"],
-                                              "move": move}))
+                    await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
                     answer = await answer_to(ws)
                     latencies.append(time.perf_counter() - t0)
                 finally:
@@ -146,8 +154,9 @@ async def play(base: str, ws_base: str, game: str, gate: Gate, ready: asyncio.Ba
             gate.done()
 
 
-async def echo(ws_base: str, gate: Gate, ready: asyncio.Barrier, payload: str,
-               latencies: list[float]) -> None:
+async def echo(
+    ws_base: str, gate: Gate, ready: asyncio.Barrier, payload: str, latencies: list[float]
+) -> None:
     async with websockets.connect(f"{ws_base}/ws/echo/", max_size=None) as ws:
         await ready.wait()
         while await gate.turn():

@@ -79,16 +79,32 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 def our_row(name: str, res: dict) -> list[str]:
     c, t, n = res["counts"], res["times"], res["n"]
-    return [name, str(n), f"{c[SOLVED]} ({pct(c[SOLVED], n).strip()})",
-            f"{c[UNSOLVABLE]} ({pct(c[UNSOLVABLE], n).strip()})",
-            f"{c[UNKNOWN]} ({pct(c[UNKNOWN], n).strip()})", f"{sum(t):.1f}",
-            f"{statistics.median(t) * 1000:.1f}", f"{max(t):.2f}",
-            f"{statistics.median(res['lengths']):.0f}" if res["lengths"] else "-",
-            str(res["bad"])]
+    return [
+        name,
+        str(n),
+        f"{c[SOLVED]} ({pct(c[SOLVED], n).strip()})",
+        f"{c[UNSOLVABLE]} ({pct(c[UNSOLVABLE], n).strip()})",
+        f"{c[UNKNOWN]} ({pct(c[UNKNOWN], n).strip()})",
+        f"{sum(t):.1f}",
+        f"{statistics.median(t) * 1000:.1f}",
+        f"{max(t):.2f}",
+        f"{statistics.median(res['lengths']):.0f}" if res["lengths"] else "-",
+        str(res["bad"]),
+    ]
 
 
-HEADER = ["solver", "deals", "solved", "proven lost", "unknown", "cpu s", "median ms",
-          "worst s", "median moves", "bad replays"]
+HEADER = [
+    "solver",
+    "deals",
+    "solved",
+    "proven lost",
+    "unknown",
+    "cpu s",
+    "median ms",
+    "worst s",
+    "median moves",
+    "bad replays",
+]
 
 
 def bench_freecell(a: int, b: int, budget: float) -> None:
@@ -97,9 +113,20 @@ def bench_freecell(a: int, b: int, budget: float) -> None:
     rows = [our_row("ours", mine)]
     peer = fc_solve_range(a, b)
     if peer:
-        rows.append(["fc-solve -l lg", str(peer["n"]), str(peer["solved"]),
-                     str(peer["unsolvable"]), str(peer["unknown"]), f"{peer['cpu']:.1f}",
-                     f"{peer['cpu'] / peer['n'] * 1000:.2f} (mean)", "-", "-", "-"])
+        rows.append(
+            [
+                "fc-solve -l lg",
+                str(peer["n"]),
+                str(peer["solved"]),
+                str(peer["unsolvable"]),
+                str(peer["unknown"]),
+                f"{peer['cpu']:.1f}",
+                f"{peer['cpu'] / peer['n'] * 1000:.2f} (mean)",
+                "-",
+                "-",
+                "-",
+            ]
+        )
     table(f"FreeCell, Microsoft deals {a}-{b}, budget {budget:g} s per deal", HEADER, rows)
     if peer and peer["cpu"] > 0:
         print(f"ratio of our CPU time to fc-solve's: {sum(mine['times']) / peer['cpu']:.0f}x")
@@ -120,23 +147,41 @@ def bench_klondike(game: str, n: int, budget: float, start: int = 0) -> None:
     peer = kpat_range(dealer, 1, n) if dealer is not None else None
     if peer and peer["n"]:
         c, k = peer["counts"], peer["n"]
-        rows.append([f"kpat dealer {dealer}", str(k), f"{c['won']} ({pct(c['won'], k).strip()})",
-                     f"{c['lost']} ({pct(c['lost'], k).strip()})",
-                     f"{c['unknown']} ({pct(c['unknown'], k).strip()})", f"{peer['cpu']:.1f}",
-                     f"{statistics.median(peer['ms']):.1f}", f"{max(peer['ms']) / 1000:.2f}",
-                     "-", "-"])
-    table(f"{game}, {n} deals (ours: seeds {start}-{start + n - 1}; kpat: its deals 1-{n}), "
-          f"budget {budget:g} s per deal", HEADER, rows)
+        rows.append(
+            [
+                f"kpat dealer {dealer}",
+                str(k),
+                f"{c['won']} ({pct(c['won'], k).strip()})",
+                f"{c['lost']} ({pct(c['lost'], k).strip()})",
+                f"{c['unknown']} ({pct(c['unknown'], k).strip()})",
+                f"{peer['cpu']:.1f}",
+                f"{statistics.median(peer['ms']):.1f}",
+                f"{max(peer['ms']) / 1000:.2f}",
+                "-",
+                "-",
+            ]
+        )
+    table(
+        f"{game}, {n} deals (ours: seeds {start}-{start + n - 1}; kpat: its deals 1-{n}), "
+        f"budget {budget:g} s per deal",
+        HEADER,
+        rows,
+    )
     if peer and peer["n"] and peer["cpu"] > 0:
-        print(f"ratio of our CPU time per deal to kpat's: "
-              f"{(sum(mine['times']) / n) / (peer['cpu'] / peer['n']):.1f}x "
-              f"(kpat gives up on its own limits; ours uses the budget)")
+        print(
+            f"ratio of our CPU time per deal to kpat's: "
+            f"{(sum(mine['times']) / n) / (peer['cpu'] / peer['n']):.1f}x "
+            f"(kpat gives up on its own limits; ours uses the budget)"
+        )
 
 
 def bench_bakers(n: int, budget: float) -> None:
     mine = ours("bakers-dozen", list(range(n)), budget, "bakers-dozen (ours)")
-    table(f"Baker's Dozen, seeds 0-{n - 1}, budget {budget:g} s per deal (no public peer)",
-          HEADER, [our_row("ours", mine)])
+    table(
+        f"Baker's Dozen, seeds 0-{n - 1}, budget {budget:g} s per deal (no public peer)",
+        HEADER,
+        [our_row("ours", mine)],
+    )
 
 
 def playout_positions(game: str, count: int, rng: random.Random) -> list:
@@ -175,14 +220,35 @@ def bench_hints(count: int, budget: float) -> None:
         cpu.sort()
         wall.sort()
         p95 = max(0, int(round(0.95 * len(cpu))) - 1)
-        rows.append([game, str(count), f"{statistics.median(cpu) * 1000:.0f}",
-                     f"{cpu[p95] * 1000:.0f}", f"{wall[p95] * 1000:.0f}",
-                     f"{wall[-1] * 1000:.0f}", str(kinds[SOLVED]), str(kinds[UNSOLVABLE]),
-                     str(kinds[UNKNOWN])])
-    table(f"Hints on positions from random play (0-60 moves from random deals), "
-          f"budget {budget:g} s; load {os.getloadavg()[0]:.2f}",
-          ["game", "positions", "CPU median ms", "CPU p95 ms", "wall p95 ms", "worst wall ms",
-           "winning line", "proven lost", "heuristic"], rows)
+        rows.append(
+            [
+                game,
+                str(count),
+                f"{statistics.median(cpu) * 1000:.0f}",
+                f"{cpu[p95] * 1000:.0f}",
+                f"{wall[p95] * 1000:.0f}",
+                f"{wall[-1] * 1000:.0f}",
+                str(kinds[SOLVED]),
+                str(kinds[UNSOLVABLE]),
+                str(kinds[UNKNOWN]),
+            ]
+        )
+    table(
+        f"Hints on positions from random play (0-60 moves from random deals), "
+        f"budget {budget:g} s; load {os.getloadavg()[0]:.2f}",
+        [
+            "game",
+            "positions",
+            "CPU median ms",
+            "CPU p95 ms",
+            "wall p95 ms",
+            "worst wall ms",
+            "winning line",
+            "proven lost",
+            "heuristic",
+        ],
+        rows,
+    )
 
 
 def bench_cancel(runs: int) -> None:
@@ -203,28 +269,50 @@ def bench_cancel(runs: int) -> None:
         stop.set()
         t.join()
         lat.append(done[0] - asked)
-    print(f"\ncancel latency over {runs} running hint searches: median "
-          f"{statistics.median(lat) * 1000:.1f} ms, worst {max(lat) * 1000:.1f} ms")
+    print(
+        f"\ncancel latency over {runs} running hint searches: median "
+        f"{statistics.median(lat) * 1000:.1f} ms, worst {max(lat) * 1000:.1f} ms"
+    )
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--freecell", nargs=2, type=int, default=[30001, 30100], metavar=("A", "B"),
-                   help="Microsoft deals (fresh ones: 1-200 were tuned on)")
+    p.add_argument(
+        "--freecell",
+        nargs=2,
+        type=int,
+        default=[30001, 30100],
+        metavar=("A", "B"),
+        help="Microsoft deals (fresh ones: 1-200 were tuned on)",
+    )
     p.add_argument("--fc-budget", type=float, default=60.0)
     p.add_argument("--klondike", type=int, default=150, help="deals per Klondike game")
-    p.add_argument("--klondike-start", type=int, default=500_000,
-                   help="our first Klondike seed (fresh ones: 0-299 were tuned on)")
-    p.add_argument("--games", nargs="*", default=["klondike", "klondike-draw3", "whitehorse"],
-                   help="the Klondike-family games to run")
+    p.add_argument(
+        "--klondike-start",
+        type=int,
+        default=500_000,
+        help="our first Klondike seed (fresh ones: 0-299 were tuned on)",
+    )
+    p.add_argument(
+        "--games",
+        nargs="*",
+        default=["klondike", "klondike-draw3", "whitehorse"],
+        help="the Klondike-family games to run",
+    )
     p.add_argument("--bakers", type=int, default=100)
     p.add_argument("--budget", type=float, default=10.0, help="seconds per Klondike/BD deal")
     p.add_argument("--hints", type=int, default=100)
-    p.add_argument("--skip", nargs="*", default=[],
-                   help="sections to leave out: freecell klondike bakers hints cancel")
+    p.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        help="sections to leave out: freecell klondike bakers hints cancel",
+    )
     a = p.parse_args()
-    print(f"solver benchmark, {time.strftime('%Y-%m-%d %H:%M')}, python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cores (shared; timings are noisy)")
+    print(
+        f"solver benchmark, {time.strftime('%Y-%m-%d %H:%M')}, python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} cores (shared; timings are noisy)"
+    )
     if "freecell" not in a.skip:
         bench_freecell(a.freecell[0], a.freecell[1], a.fc_budget)
     if "klondike" not in a.skip and a.klondike > 0:  # 0 deals: nothing to tabulate

@@ -63,8 +63,11 @@ def child(starts: int) -> None:
     cpu0, pg0, t0 = time.process_time(), cpu_seconds(backend), time.perf_counter()
     for _ in range(starts):
         operations.start_session(player, "freecell", "random")
-    out = {"py": time.process_time() - cpu0, "pg": cpu_seconds(backend) - pg0,
-           "wall": time.perf_counter() - t0}
+    out = {
+        "py": time.process_time() - cpu0,
+        "pg": cpu_seconds(backend) - pg0,
+        "wall": time.perf_counter() - t0,
+    }
     print(json.dumps({k: v / starts * 1000 for k, v in out.items()}))
 
 
@@ -78,31 +81,47 @@ def main() -> None:
         child(args.starts)
         return
     db = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_bench")
-    env = {**os.environ, "DATABASE_URL": db, "DJANGO_SETTINGS_MODULE": "config.settings",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": "bench", "LOG_LEVEL": "WARNING",
-           "SECRET_KEY": secrets.token_urlsafe(50), "DAILY_SECRET": secrets.token_urlsafe(50)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": db,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": "bench",
+        "LOG_LEVEL": "WARNING",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+    }
     ensure_database(db)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     print(f"{args.starts} random FreeCell starts a row, in process\n")
-    print(f"{'turn':>4}  {'binding':<10} {'py CPU ms':>9} {'pg CPU ms':>9} {'wall ms':>8}"
-          f"  {'py vs 0':>7} {'pg vs 0':>7}")
+    print(
+        f"{'turn':>4}  {'binding':<10} {'py CPU ms':>9} {'pg CPU ms':>9} {'wall ms':>8}"
+        f"  {'py vs 0':>7} {'pg vs 0':>7}"
+    )
     for turn in range(1, args.turns + 1):
         base: dict[str, float] = {}
         for binding in ("0", "1"):
             progress = f"  turn {turn}, DB_SERVER_BINDING={binding} ..."
             print(progress, end="\r", flush=True)
-            done = subprocess.run([sys.executable, __file__, "--child", "--starts",
-                                   str(args.starts)], env={**env, "DB_SERVER_BINDING": binding},
-                                  cwd=ROOT, capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", "--starts", str(args.starts)],
+                env={**env, "DB_SERVER_BINDING": binding},
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             row = json.loads(done.stdout.strip().splitlines()[-1])
             base = base or row
             label = "0 (client)" if binding == "0" else "1 (server)"
             print(" " * len(progress), end="\r")
-            print(f"{turn:>4}  {label:<10} {row['py']:>9.3f} {row['pg']:>9.3f} "
-                  f"{row['wall']:>8.3f}  {row['py'] / base['py']:>6.0%} "
-                  f"{row['pg'] / base['pg']:>6.0%}")
+            print(
+                f"{turn:>4}  {label:<10} {row['py']:>9.3f} {row['pg']:>9.3f} "
+                f"{row['wall']:>8.3f}  {row['py'] / base['py']:>6.0%} "
+                f"{row['pg'] / base['pg']:>6.0%}"
+            )
 
 
 if __name__ == "__main__":

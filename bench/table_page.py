@@ -55,26 +55,55 @@ SIZES = {"desktop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 def site(root: Path = ROOT, db: str = "", prefix: str = "pages") -> Iterator[str]:
     """The site of the checkout ``root`` (this one by default) served as production serves
     it, on the database ``db`` (DATABASE_URL's, or solitaire_pages)."""
-    db = db or os.environ.get("DATABASE_URL",
-                              "postgres://postgres@127.0.0.1:5432/solitaire_pages")
+    db = db or os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_pages")
     with tempfile.TemporaryDirectory() as static_root:
-        env = {**os.environ, "DATABASE_URL": db, "DJANGO_SETTINGS_MODULE": "config.settings",
-               "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-               "REDIS_KEY_PREFIX": prefix, "LOG_LEVEL": "WARNING", "DEBUG": "0",
-               "SERVE_STATIC": "1", "STATIC_ROOT": static_root, "RATE_LIMIT_GUESTS": "0",
-               "CELERY_TASK_ALWAYS_EAGER": "1", "SOLVER_BUDGET_SECONDS": "1",
-               "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-               "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+            "REDIS_KEY_PREFIX": prefix,
+            "LOG_LEVEL": "WARNING",
+            "DEBUG": "0",
+            "SERVE_STATIC": "1",
+            "STATIC_ROOT": static_root,
+            "RATE_LIMIT_GUESTS": "0",
+            "CELERY_TASK_ALWAYS_EAGER": "1",
+            "SOLVER_BUDGET_SECONDS": "1",
+            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+            "DAILY_SECRET": os.environ.get("DAILY_SECRET") or secrets.token_urlsafe(50),
+        }
         ensure_database(db)
-        for command in (["collectstatic", "--noinput"], ["migrate"],
-                        ["create_daily_deals", "--days", "1"]):
-            subprocess.run([sys.executable, "manage.py", *command, "-v", "0"], cwd=root,
-                           env=env, check=True, capture_output=True)
+        for command in (
+            ["collectstatic", "--noinput"],
+            ["migrate"],
+            ["create_daily_deals", "--days", "1"],
+        ):
+            subprocess.run(
+                [sys.executable, "manage.py", *command, "-v", "0"],
+                cwd=root,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
         port = free_port()
         log = open(Path(static_root) / "server.log", "w")  # noqa: SIM115
-        proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                                 str(port), "config.asgi:application"], cwd=root, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            cwd=root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             wait_for(port, proc)
         except SystemExit:
@@ -95,7 +124,8 @@ def chromium() -> Iterator[Any]:
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-            args=["--headless", "--no-sandbox", "--disable-gpu"])
+            args=["--headless", "--no-sandbox", "--disable-gpu"],
+        )
         try:
             yield browser
         finally:
@@ -144,8 +174,9 @@ def shots(base: str, browser: Any, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for game in GAMES:
         for name, (w, h) in SIZES.items():
-            ctx = browser.new_context(viewport={"width": w, "height": h},
-                                      has_touch=name != "desktop")
+            ctx = browser.new_context(
+                viewport={"width": w, "height": h}, has_touch=name != "desktop"
+            )
             page = ctx.new_page()
             query = "" if game in DAILY_GAMES else "?deal=random"
             page.goto(f"{base}/play/{game}/{query}")
@@ -159,7 +190,8 @@ def shots(base: str, browser: Any, out: Path) -> None:
 def to_webp(browser: Any, png: bytes, quality: float = 0.85) -> bytes:
     """The PNG re-encoded as WebP by Chromium's own encoder (a canvas), no image library."""
     page = browser.new_page()
-    data = page.evaluate("""async ([b64, q]) => {
+    data = page.evaluate(
+        """async ([b64, q]) => {
         const img = new Image();
         img.src = 'data:image/png;base64,' + b64;
         await img.decode();
@@ -167,7 +199,9 @@ def to_webp(browser: Any, png: bytes, quality: float = 0.85) -> bytes:
         c.width = img.naturalWidth; c.height = img.naturalHeight;
         c.getContext('2d').drawImage(img, 0, 0);
         return c.toDataURL('image/webp', q).split(',')[1];
-    }""", [base64.b64encode(png).decode(), quality])
+    }""",
+        [base64.b64encode(png).decode(), quality],
+    )
     page.close()
     return base64.b64decode(data)
 
@@ -186,7 +220,8 @@ def readme(base: str, browser: Any, out: Path) -> None:
         path.write_bytes(to_webp(browser, page.screenshot()))
         # The same pictures are the web manifest's screenshots (frontend/offline.py).
         (ROOT / "frontend" / "static" / "frontend" / "screenshots" / path.name).write_bytes(
-            path.read_bytes())
+            path.read_bytes()
+        )
         ctx.close()
         print(path, path.stat().st_size, "bytes")
 
@@ -226,8 +261,7 @@ def first_card(base: str, browser: Any, path: str, warm: bool) -> dict[str, floa
             page.goto(base + path)
             page.wait_for_function("() => window.__bench.open", timeout=30000)
         page.goto(base + path)
-        page.wait_for_function("() => window.__bench.painted && window.__bench.open",
-                               timeout=30000)
+        page.wait_for_function("() => window.__bench.painted && window.__bench.open", timeout=30000)
         return page.evaluate("""() => {
             const nav = performance.getEntriesByType('navigation')[0];
             const res = performance.getEntriesByType('resource');
@@ -251,16 +285,20 @@ def static_file(base: str, browser: Any, url: str) -> float:
     page = ctx.new_page()
     try:
         page.goto(base + url)
-        return float(page.evaluate(
-            "() => performance.getEntriesByType('navigation')[0].loadEventEnd"))
+        return float(
+            page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+        )
     finally:
         ctx.close()
 
 
 def median(values: list[float]) -> float:
     values = sorted(values)
-    return values[len(values) // 2] if len(values) % 2 else (
-        values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+    return (
+        values[len(values) // 2]
+        if len(values) % 2
+        else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+    )
 
 
 def first(sites: list[tuple[str, str]], browser: Any, path: str, rounds: int) -> None:
@@ -268,8 +306,9 @@ def first(sites: list[tuple[str, str]], browser: Any, path: str, rounds: int) ->
     in turns ``rounds`` times so that every site meets the machine's drift alike."""
     import json
 
-    samples: dict[str, dict[str, list[Any]]] = {label: {"static": [], "cold": [], "warm": []}
-                                                for label, _ in sites}
+    samples: dict[str, dict[str, list[Any]]] = {
+        label: {"static": [], "cold": [], "warm": []} for label, _ in sites
+    }
     files = {}
     for label, base in sites:
         with urllib.request.urlopen(base + "/play/klondike/") as r:  # noqa: S310
@@ -283,43 +322,60 @@ def first(sites: list[tuple[str, str]], browser: Any, path: str, rounds: int) ->
             samples[label]["cold"].append(first_card(base, browser, path, warm=False))
             samples[label]["warm"].append(first_card(base, browser, path, warm=True))
         print(f"round {i + 1}/{rounds}", file=sys.stderr, flush=True)
-    print(f"\n{path}, {rounds} rounds in turns, medians in ms from navigation "
-          f"(load average {os.getloadavg()[0]:.1f})\n")
-    print(f"{'code':14} {'visit':6} {'static':>7} {'html':>6} {'modules':>8} {'api':>6} "
-          f"{'calls':>5} {'files':>5} {'card':>6} {'painted':>8} {'socket':>7} {'open':>6} "
-          f"{'vs static':>9}")
+    print(
+        f"\n{path}, {rounds} rounds in turns, medians in ms from navigation "
+        f"(load average {os.getloadavg()[0]:.1f})\n"
+    )
+    print(
+        f"{'code':14} {'visit':6} {'static':>7} {'html':>6} {'modules':>8} {'api':>6} "
+        f"{'calls':>5} {'files':>5} {'card':>6} {'painted':>8} {'socket':>7} {'open':>6} "
+        f"{'vs static':>9}"
+    )
     for label, _ in sites:
         s = samples[label]
         floor = median(s["static"])
         for visit in ("cold", "warm"):
             m = {k: median([x[k] for x in s[visit]]) for k in s[visit][0]}
-            print(f"{label:14} {visit:6} {floor:7.1f} {m['html']:6.1f} {m['modules']:8.1f} "
-                  f"{m['api']:6.1f} {m['calls']:5.0f} {m['files']:5.0f} {m['card']:6.1f} "
-                  f"{m['painted']:8.1f} {m['socket']:7.1f} {m['open']:6.1f} "
-                  f"{m['painted'] / floor:8.1f}x")
+            print(
+                f"{label:14} {visit:6} {floor:7.1f} {m['html']:6.1f} {m['modules']:8.1f} "
+                f"{m['api']:6.1f} {m['calls']:5.0f} {m['files']:5.0f} {m['card']:6.1f} "
+                f"{m['painted']:8.1f} {m['socket']:7.1f} {m['open']:6.1f} "
+                f"{m['painted'] / floor:8.1f}x"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["weight", "shots", "readme", "first"])
     parser.add_argument("out", nargs="?", default="/work/screens")
-    parser.add_argument("--path", default=None,
-                        help="the page (weight: /play/freecell/, first: /play/klondike/)")
+    parser.add_argument(
+        "--path", default=None, help="the page (weight: /play/freecell/, first: /play/klondike/)"
+    )
     parser.add_argument("--rounds", type=int, default=10, help="first: samples of each")
-    parser.add_argument("--code", action="append", type=Path,
-                        help="first: a checkout whose site is measured (again for another, "
-                             "each on its own database; default this one)")
+    parser.add_argument(
+        "--code",
+        action="append",
+        type=Path,
+        help="first: a checkout whose site is measured (again for another, "
+        "each on its own database; default this one)",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     if args.what == "first":
         with ExitStack() as stack:
             codes = [c.resolve() for c in (args.code or [ROOT])]
-            db = os.environ.get("DATABASE_URL",
-                                "postgres://postgres@127.0.0.1:5432/solitaire_pages")
-            sites = [(c.name if len(codes) > 1 else "site",
-                      stack.enter_context(site(c, f"{db}_{i}" if len(codes) > 1 else db,
-                                               f"pages{i}")))
-                     for i, c in enumerate(codes)]
+            db = os.environ.get(
+                "DATABASE_URL", "postgres://postgres@127.0.0.1:5432/solitaire_pages"
+            )
+            sites = [
+                (
+                    c.name if len(codes) > 1 else "site",
+                    stack.enter_context(
+                        site(c, f"{db}_{i}" if len(codes) > 1 else db, f"pages{i}")
+                    ),
+                )
+                for i, c in enumerate(codes)
+            ]
             browser = stack.enter_context(chromium())
             first(sites, browser, args.path or "/play/klondike/", args.rounds)
         return

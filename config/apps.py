@@ -11,6 +11,9 @@ class StaticFilesConfig(DjangoStaticFilesConfig):
     # so collectstatic leaves them out and nothing serves them.  Matched on the path
     # inside the static tree (a directory pattern would only see a directory's own name).
     # Redoc comes with the Swagger UI package and is not served.
-    ignore_patterns = [*DjangoStaticFilesConfig.ignore_patterns,
-                       "frontend/js/tests/*", "frontend/js/package.json",
-                       "drf_spectacular_sidecar/redoc/*"]
+    ignore_patterns = [
+        *DjangoStaticFilesConfig.ignore_patterns,
+        "frontend/js/tests/*",
+        "frontend/js/package.json",
+        "drf_spectacular_sidecar/redoc/*",
+    ]

@@ -69,10 +69,13 @@ class _SocketRequestId:
 
 # The play socket, thousands a process, in one step from cookies to its consumer
 # (config/patches/channels.py); with that patch off, Channels' own stack for every socket.
-websocket_app: Any = _SocketRequestId(SameOriginSockets(
-    PlaySockets(PlayConsumer, ReadOnlySessionStack(URLRouter(websocket_urlpatterns)))
-    if patches.on("play_socket") else SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
-))
+websocket_app: Any = _SocketRequestId(
+    SameOriginSockets(
+        PlaySockets(PlayConsumer, ReadOnlySessionStack(URLRouter(websocket_urlpatterns)))
+        if patches.on("play_socket")
+        else SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+    )
+)
 if settings.SENTRY_DSN:
     # HTTP errors reach Sentry through its Django integration; the sockets' through this.
     from sentry_sdk.integrations.asgi import SentryAsgiMiddleware
@@ -81,8 +84,9 @@ if settings.SENTRY_DSN:
 
 # /healthz and /readyz are answered ahead of everything else (config/health.py), and
 # /metrics to the addresses allowed (config/metrics.py).
-_routed = HealthRoutes(MetricsRoute(
-    ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})))
+_routed = HealthRoutes(
+    MetricsRoute(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
+)
 
 
 class _Entry:
@@ -134,7 +138,9 @@ def _say_when_pages_cannot_be_served() -> None:
     except NotCollected as exc:
         logging.getLogger("config.asgi").error(
             "%s; until then every page answers 500 and /readyz 503 (STATIC_ROOT is %s)",
-            exc, settings.STATIC_ROOT)
+            exc,
+            settings.STATIC_ROOT,
+        )
 
 
 _say_when_pages_cannot_be_served()

@@ -58,10 +58,20 @@ def build(root: Path, entry: str = ENTRY, out: str = BUNDLE) -> bool:
         return False
     shared = graph(lambda name: (root / name).read_text(), SHARED)
     subprocess.run(
-        [command, str(root / entry), "--bundle", "--format=esm", "--minify",
-         "--log-level=warning", f"--outfile={root / out}",
-         *(f"--external:./{name.rsplit('/', 1)[-1]}" for name in shared)],
-        check=True, capture_output=True, text=True)
+        [
+            command,
+            str(root / entry),
+            "--bundle",
+            "--format=esm",
+            "--minify",
+            "--log-level=warning",
+            f"--outfile={root / out}",
+            *(f"--external:./{name.rsplit('/', 1)[-1]}" for name in shared),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return True
 
 

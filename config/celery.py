@@ -39,8 +39,9 @@ def _django_logging(loglevel: int | str | None = None, **kwargs: Any) -> None:
 
 
 @signals.celeryd_init.connect
-def _close_worker_transport(sender: Any = None, conf: Any = None,
-                            options: dict[str, Any] | None = None, **kwargs: Any) -> None:
+def _close_worker_transport(
+    sender: Any = None, conf: Any = None, options: dict[str, Any] | None = None, **kwargs: Any
+) -> None:
     """A worker that reads the close queue alone (``-Q $CELERY_CLOSE_QUEUE``) holds what it
     takes under unacknowledged keys of its own, for CELERY_CLOSE_VISIBILITY_TIMEOUT.
 
@@ -60,9 +61,13 @@ def _close_worker_transport(sender: Any = None, conf: Any = None,
     if close not in queues or conf is None:
         return
     if set(queues) != {close}:
-        log.warning("this worker reads %s beside other queues: a close running longer than "
-                    "CELERY_VISIBILITY_TIMEOUT can be handed to a second worker; start a "
-                    "worker for it alone (celery -A config worker -Q %s)", close, close)
+        log.warning(
+            "this worker reads %s beside other queues: a close running longer than "
+            "CELERY_VISIBILITY_TIMEOUT can be handed to a second worker; start a "
+            "worker for it alone (celery -A config worker -Q %s)",
+            close,
+            close,
+        )
         return
     conf.broker_transport_options = settings.CELERY_CLOSE_TRANSPORT_OPTIONS
 

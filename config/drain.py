@@ -127,18 +127,28 @@ def server_class() -> type:  # noqa: C901  (a class: its methods, each simple, c
                     idle += 1
             begin()
             sockets = len(play_sockets)
-            log.info("drain: stopped listening; %d idle connections closed, %d play "
-                        "sockets told to reconnect", idle, sockets)
+            log.info(
+                "drain: stopped listening; %d idle connections closed, %d play "
+                "sockets told to reconnect",
+                idle,
+                sockets,
+            )
             asyncio.ensure_future(self._finish(started))
 
         def _websockets(self) -> list[Any]:
-            return [p for p in self.connections if getattr(p, "application_type", "")
-                    == "websocket" and p.state == p.STATE_OPEN]
+            return [
+                p
+                for p in self.connections
+                if getattr(p, "application_type", "") == "websocket" and p.state == p.STATE_OPEN
+            ]
 
         def _running(self) -> int:
-            return sum(1 for d in self.connections.values()
-                       if d.get("application_instance") is not None
-                       and not d["application_instance"].done())
+            return sum(
+                1
+                for d in self.connections.values()
+                if d.get("application_instance") is not None
+                and not d["application_instance"].done()
+            )
 
         async def _finish(self, started: float) -> None:
             deadline = started + DRAIN_SECONDS
@@ -147,8 +157,11 @@ def server_class() -> type:  # noqa: C901  (a class: its methods, each simple, c
                 protocol.serverClose(code=CLOSE_RESTART)
             await _until(lambda: self._running() == 0, deadline)
             left = self._running()
-            log.info("drain: %s after %.2f s", f"cutting {left} still running" if left
-                        else "done", time.monotonic() - started)
+            log.info(
+                "drain: %s after %.2f s",
+                f"cutting {left} still running" if left else "done",
+                time.monotonic() - started,
+            )
             self.stop()
 
     return DrainingServer

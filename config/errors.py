@@ -93,14 +93,17 @@ class BodyLimitMiddleware:
     def _refusal(request: HttpRequest) -> HttpResponse | None:
         if len(request.META.get("CONTENT_TYPE", "")) > MAX_CONTENT_TYPE:
             # DRF's 415 quotes the content type back, whatever its length.
-            return JsonResponse({"error": "unsupported_media_type",
-                                 "reason": "send the body as application/json"}, status=415)
+            return JsonResponse(
+                {"error": "unsupported_media_type", "reason": "send the body as application/json"},
+                status=415,
+            )
         given = request.META.get("CONTENT_LENGTH")
         if given:
             if not given.isascii() or not given.isdigit():
-                return JsonResponse({"error": "bad_request",
-                                     "reason": "Content-Length must be a number of bytes"},
-                                    status=400)
+                return JsonResponse(
+                    {"error": "bad_request", "reason": "Content-Length must be a number of bytes"},
+                    status=400,
+                )
             if int(given) > MAX_BODY_BYTES:
                 return too_large()
         try:
@@ -108,9 +111,10 @@ class BodyLimitMiddleware:
         except RequestDataTooBig:
             return too_large()
         except UnreadablePostError:
-            return JsonResponse({"error": "bad_request",
-                                 "reason": "the body could not be read; send it again"},
-                                status=400)
+            return JsonResponse(
+                {"error": "bad_request", "reason": "the body could not be read; send it again"},
+                status=400,
+            )
         if len(body) > MAX_BODY_BYTES:
             return too_large()
         if not given and body:
@@ -127,8 +131,13 @@ class BodyLimitMiddleware:
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django's own 400s (a host not allowed, a malformed request) are JSON under /api/."""
     if _is_api(request):
-        return JsonResponse({"error": "bad_request", "reason": "the request is malformed: "
-                             "check its host, headers and body"}, status=400)
+        return JsonResponse(
+            {
+                "error": "bad_request",
+                "reason": "the request is malformed: check its host, headers and body",
+            },
+            status=400,
+        )
     from django.views.defaults import bad_request as html_bad_request
 
     return html_bad_request(request, exception)  # type: ignore[arg-type]
@@ -136,8 +145,9 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse({"error": "not_found", "reason": "no such address in the API"},
-                            status=404)
+        return JsonResponse(
+            {"error": "not_found", "reason": "no such address in the API"}, status=404
+        )
     from frontend.errors import page_not_found
 
     return page_not_found(request, exception)
@@ -145,8 +155,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse({"error": "forbidden", "reason": "this is not open to you"},
-                            status=403)
+        return JsonResponse({"error": "forbidden", "reason": "this is not open to you"}, status=403)
     from frontend.errors import permission_denied as html_permission_denied
 
     return html_permission_denied(request, exception)
@@ -158,8 +167,9 @@ def server_error(request: HttpRequest, *args: Any) -> HttpResponse:
     if isinstance(sys.exc_info()[1], SessionStoreDown):  # raised saving the session
         return unavailable("the session store")
     if _is_api(request):
-        return JsonResponse({"error": "server_error", "reason": "something broke on our side"},
-                            status=500)
+        return JsonResponse(
+            {"error": "server_error", "reason": "something broke on our side"}, status=500
+        )
     from frontend.errors import server_error as html_server_error
 
     return html_server_error(request)

@@ -79,15 +79,21 @@ def _database() -> None:
         # The URL's own connection options (sslmode, certificates) apply; Django's do not.
         extra = {k: v for k, v in db.get("OPTIONS", {}).items() if k not in DJANGO_ONLY}
         with psycopg.connect(
-            dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
-            host=db.get("HOST") or None, port=db.get("PORT") or None,
+            dbname=db["NAME"],
+            user=db.get("USER") or None,
+            password=db.get("PASSWORD") or None,
+            host=db.get("HOST") or None,
+            port=db.get("PORT") or None,
             **{**extra, "connect_timeout": max(1, round(seconds)), "autocommit": True},
         ) as conn:
             # The time limit for this one transaction, sent with it (one round trip): not
             # a startup parameter, which PgBouncer refuses, and nothing left on a server
             # connection that a pooler hands to another client next.
-            conn.execute(sql.SQL("BEGIN; SET LOCAL statement_timeout = {}; SELECT 1; COMMIT")
-                         .format(int(seconds * 1000)))
+            conn.execute(
+                sql.SQL("BEGIN; SET LOCAL statement_timeout = {}; SELECT 1; COMMIT").format(
+                    int(seconds * 1000)
+                )
+            )
         return
     from django.db import connection
 
@@ -117,12 +123,15 @@ def _broker() -> dict[str, Any]:
     from kombu.connection import Connection
 
     seconds = _timeout()
-    options = {**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "socket_timeout": seconds,
-               "socket_connect_timeout": seconds}
-    with Connection(settings.CELERY_BROKER_URL, connect_timeout=seconds,
-                    transport_options=options) as conn:
-        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0,
-                               timeout=seconds)
+    options = {
+        **settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        "socket_timeout": seconds,
+        "socket_connect_timeout": seconds,
+    }
+    with Connection(
+        settings.CELERY_BROKER_URL, connect_timeout=seconds, transport_options=options
+    ) as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=seconds)
         queue = settings.CELERY_TASK_DEFAULT_QUEUE
         _, waiting, _ = conn.default_channel.queue_declare(queue=queue, passive=False)
     return {"queue": queue, "waiting": waiting}
@@ -133,7 +142,10 @@ def _static() -> None:
 
 
 PARTS: dict[str, Callable[[], dict[str, Any] | None]] = {
-    "database": _database, "redis": _redis, "broker": _broker, "static": _static,
+    "database": _database,
+    "redis": _redis,
+    "broker": _broker,
+    "static": _static,
 }
 
 _cache: dict[tuple[str, ...], tuple[float, int, dict[str, Any]]] = {}
@@ -143,8 +155,7 @@ _lock = threading.Lock()
 def readiness(worker: bool = False) -> tuple[int, dict[str, Any]]:
     """(status, body).  Kept for ``HEALTH_CACHE_SECONDS``, one check at a time per process,
     so a flood of probes costs the database one connection a second, not one each."""
-    parts = ("database", "redis", "broker", "static") if worker else (
-        "database", "redis", "static")
+    parts = ("database", "redis", "broker", "static") if worker else ("database", "redis", "static")
     with _lock:
         cached = _cache.get(parts)
         if cached and time.monotonic() - cached[0] < float(settings.HEALTH_CACHE_SECONDS):
@@ -155,10 +166,13 @@ def readiness(worker: bool = False) -> tuple[int, dict[str, Any]]:
         if failing:
             status = 503
             fixes = [checks[name]["reason"] for name in failing if "reason" in checks[name]]
-            body = {"status": "unavailable", "error": "unavailable",
-                    "reason": "; ".join([f"not ready: {', '.join(failing)} unavailable",
-                                         *fixes]),
-                    "failing": failing, "checks": checks}
+            body = {
+                "status": "unavailable",
+                "error": "unavailable",
+                "reason": "; ".join([f"not ready: {', '.join(failing)} unavailable", *fixes]),
+                "failing": failing,
+                "checks": checks,
+            }
         else:
             status, body = 200, {"status": "ready", "checks": checks}
         _cache[parts] = (time.monotonic(), status, body)
@@ -252,11 +266,14 @@ class HealthRoutes:
                 if status == 503:
                     headers.append((b"retry-after", str(RETRY_AFTER_SECONDS).encode()))
         payload = json.dumps(body).encode()
-        headers += [(b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode())]
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode()),
+        ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body",
-                    "body": b"" if scope["method"] == "HEAD" else payload})
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else payload}
+        )
 
 
 # Beat's heartbeat.

@@ -42,7 +42,8 @@ class RequestIdFilter(logging.Filter):
 
 def _utc(record: logging.LogRecord) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + (
-        f".{int(record.msecs):03d}Z")
+        f".{int(record.msecs):03d}Z"
+    )
 
 
 class TextFormatter(logging.Formatter):
@@ -139,8 +140,9 @@ def socket_request_id(scope: dict[str, Any]) -> str:
     return clean_request_id(None)
 
 
-def init_sentry(dsn: str, *, environment: str, release: str | None,
-                traces_sample_rate: float) -> None:
+def init_sentry(
+    dsn: str, *, environment: str, release: str | None, traces_sample_rate: float
+) -> None:
     """Error reports to Sentry: Django's views, Celery's tasks and the websockets (wrapped
     in config/asgi.py).  No personal data: no cookies, addresses or bodies leave."""
     import sentry_sdk

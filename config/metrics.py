@@ -40,17 +40,27 @@ from config import redis_client
 
 log = logging.getLogger(__name__)
 
-REQUESTS = Counter("solitaire_http_requests", "HTTP requests answered by Django, by view and "
-                   "status", ["view", "status"])
-SOCKET_MOVES = Counter("solitaire_socket_moves", "Moves sent over play sockets, by game and "
-                       "outcome (stored, or the error's code)", ["game", "outcome"])
+REQUESTS = Counter(
+    "solitaire_http_requests",
+    "HTTP requests answered by Django, by view and status",
+    ["view", "status"],
+)
+SOCKET_MOVES = Counter(
+    "solitaire_socket_moves",
+    "Moves sent over play sockets, by game and outcome (stored, or the error's code)",
+    ["game", "outcome"],
+)
 PLAY_SOCKETS = Gauge("solitaire_play_sockets_open", "Play sockets open in this process")
-BATCH_SIZE = Histogram("solitaire_move_store_batch_size", "Socket moves per statement of the "
-                       "move store (games/live/driver.py)",
-                       buckets=(1, 2, 4, 8, 16, 32, 64, 128, 200))
-BATCH_SECONDS = Histogram("solitaire_move_store_seconds", "Time of one statement of the move "
-                          "store, from sending it to its rows",
-                          buckets=(.001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5))
+BATCH_SIZE = Histogram(
+    "solitaire_move_store_batch_size",
+    "Socket moves per statement of the move store (games/live/driver.py)",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 200),
+)
+BATCH_SECONDS = Histogram(
+    "solitaire_move_store_seconds",
+    "Time of one statement of the move store, from sending it to its rows",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5),
+)
 
 
 def _allowed() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
@@ -99,16 +109,22 @@ class _Sitewide(Collector):
         return []
 
     def collect(self) -> Iterator[Any]:
-        hints = GaugeMetricFamily("solitaire_hint_searches", "Hint searches of this process: "
-                                  "waiting for a worker, or searching", labels=["state"])
+        hints = GaugeMetricFamily(
+            "solitaire_hint_searches",
+            "Hint searches of this process: waiting for a worker, or searching",
+            labels=["state"],
+        )
         from games.play import hint_pool
 
         pool = hint_pool.stats()
         hints.add_metric(["waiting"], pool["in_flight"] - pool["searching"])
         hints.add_metric(["searching"], pool["searching"])
         yield hints
-        tasks = CounterMetricFamily("solitaire_celery_tasks", "Celery tasks ended, site-wide, "
-                                    "by task and outcome", labels=["task", "outcome"])
+        tasks = CounterMetricFamily(
+            "solitaire_celery_tasks",
+            "Celery tasks ended, site-wide, by task and outcome",
+            labels=["task", "outcome"],
+        )
         if settings.REDIS_URL:
             try:
                 counts = _client().hgetall(_tasks_key())
@@ -130,16 +146,27 @@ def connect_celery() -> None:
     def name(sender: Any) -> str:
         return str(getattr(sender, "name", sender))
 
-    signals.task_success.connect(lambda sender=None, **kw: count_task(name(sender), "success"),
-                                 weak=False)
-    signals.task_failure.connect(lambda sender=None, **kw: count_task(name(sender), "failure"),
-                                 weak=False)
-    signals.task_retry.connect(lambda sender=None, request=None, **kw: count_task(
-        str(getattr(request, "task", None) or name(sender)), "retry"), weak=False)
-    signals.task_revoked.connect(lambda sender=None, request=None, **kw: count_task(
-        str(getattr(request, "task", None) or name(sender)), "revoked"), weak=False)
-    signals.task_rejected.connect(lambda sender=None, message=None, **kw: count_task(
-        "unknown", "rejected"), weak=False)
+    signals.task_success.connect(
+        lambda sender=None, **kw: count_task(name(sender), "success"), weak=False
+    )
+    signals.task_failure.connect(
+        lambda sender=None, **kw: count_task(name(sender), "failure"), weak=False
+    )
+    signals.task_retry.connect(
+        lambda sender=None, request=None, **kw: count_task(
+            str(getattr(request, "task", None) or name(sender)), "retry"
+        ),
+        weak=False,
+    )
+    signals.task_revoked.connect(
+        lambda sender=None, request=None, **kw: count_task(
+            str(getattr(request, "task", None) or name(sender)), "revoked"
+        ),
+        weak=False,
+    )
+    signals.task_rejected.connect(
+        lambda sender=None, message=None, **kw: count_task("unknown", "rejected"), weak=False
+    )
 
 
 # Requests, by view.
@@ -174,19 +201,35 @@ class MetricsRoute:
     async def _answer(self, scope: dict[str, Any], send: Any) -> None:
         client = scope.get("client") or (None, None)
         if not allowed(client[0]):
-            status, body, kind = 404, b'{"error": "not_found", "reason": "no such page"}', \
-                b"application/json"
+            status, body, kind = (
+                404,
+                b'{"error": "not_found", "reason": "no such page"}',
+                b"application/json",
+            )
         elif scope["method"] not in ("GET", "HEAD"):
-            status, body, kind = 405, b'{"error": "method_not_allowed", "reason": "use GET"}', \
-                b"application/json"
+            status, body, kind = (
+                405,
+                b'{"error": "method_not_allowed", "reason": "use GET"}',
+                b"application/json",
+            )
         else:
             start = time.perf_counter()
             body = await asyncio.to_thread(generate_latest, REGISTRY)
             status, kind = 200, CONTENT_TYPE_LATEST.encode()
-            log.debug("metrics: %d bytes in %.1f ms", len(body),
-                      (time.perf_counter() - start) * 1000)
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", kind), (b"content-length", str(len(body)).encode()),
-            (b"cache-control", b"no-store")]})
-        await send({"type": "http.response.body",
-                    "body": b"" if scope["method"] == "HEAD" else body})
+            log.debug(
+                "metrics: %d bytes in %.1f ms", len(body), (time.perf_counter() - start) * 1000
+            )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", kind),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                ],
+            }
+        )
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )

@@ -46,8 +46,9 @@ class DropFieldIndexConcurrently(AlterField):
 
     atomic = False
 
-    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any,
-                          to_state: Any) -> None:
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
         if schema_editor.connection.vendor != "postgresql":
             return super().database_forwards(app_label, schema_editor, from_state, to_state)
         model = from_state.apps.get_model(app_label, self.model_name)
@@ -56,8 +57,9 @@ class DropFieldIndexConcurrently(AlterField):
         schema_editor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {schema_editor.quote_name(name)}")
         return None
 
-    def database_backwards(self, app_label: str, schema_editor: Any, from_state: Any,
-                           to_state: Any) -> None:
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
         if schema_editor.connection.vendor != "postgresql":
             return super().database_backwards(app_label, schema_editor, from_state, to_state)
         model = to_state.apps.get_model(app_label, self.model_name)
@@ -66,5 +68,6 @@ class DropFieldIndexConcurrently(AlterField):
         schema_editor.execute(
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {schema_editor.quote_name(name)} ON "
             f"{schema_editor.quote_name(model._meta.db_table)} "
-            f"({schema_editor.quote_name(field.column)})")
+            f"({schema_editor.quote_name(field.column)})"
+        )
         return None

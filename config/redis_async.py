@@ -76,8 +76,7 @@ class _Protocol(asyncio.Protocol):
 
 
 class Client:
-    def __init__(self, url: str, sentinels: tuple[str, ...], master: str,
-                 timeout: float) -> None:
+    def __init__(self, url: str, sentinels: tuple[str, ...], master: str, timeout: float) -> None:
         self.url, self.master, self.timeout = url, master, timeout
         self.options = server_options(url)
         self.sentinel = async_sentinel(sentinels) if sentinels else None
@@ -96,8 +95,7 @@ class Client:
             proto = await self._connect()
         return await self._send(proto, commands)
 
-    async def _send(self, proto: _Protocol, commands: tuple[tuple[Any, ...], ...]
-                    ) -> list[Any]:
+    async def _send(self, proto: _Protocol, commands: tuple[tuple[Any, ...], ...]) -> list[Any]:
         assert proto.transport is not None
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in commands]
@@ -119,12 +117,17 @@ class Client:
                 async with asyncio.timeout(self.timeout):
                     host, port = await self._address()
                     _, proto = await asyncio.get_running_loop().create_connection(
-                        _Protocol, host, port)
+                        _Protocol, host, port
+                    )
                     hello: list[tuple[Any, ...]] = []
                     if "password" in self.options:
-                        hello.append(("AUTH", *([self.options["username"]]
-                                                if "username" in self.options else []),
-                                      self.options["password"]))
+                        hello.append(
+                            (
+                                "AUTH",
+                                *([self.options["username"]] if "username" in self.options else []),
+                                self.options["password"],
+                            )
+                        )
                     if self.options["db"]:
                         hello.append(("SELECT", self.options["db"]))
                     if hello:
@@ -161,8 +164,12 @@ def client(timeout: float) -> Client:
     seconds."""
     from django.conf import settings
 
-    key = (settings.REDIS_URL, tuple(settings.REDIS_SENTINELS), settings.REDIS_SENTINEL_MASTER,
-           timeout)
+    key = (
+        settings.REDIS_URL,
+        tuple(settings.REDIS_SENTINELS),
+        settings.REDIS_SENTINEL_MASTER,
+        timeout,
+    )
     mine = _clients.setdefault(asyncio.get_running_loop(), {})
     found = mine.get(key)
     if found is None:

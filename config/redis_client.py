@@ -30,8 +30,10 @@ def parse_sentinels(value: list[str]) -> list[tuple[str, int]]:
     for item in value:
         host, sep, port = item.rpartition(":")
         if not sep or not host or not port.isdigit():
-            raise ValueError(f"REDIS_SENTINELS: {item!r} is not host:port "
-                             "(e.g. REDIS_SENTINELS=10.0.0.5:26379,10.0.0.6:26379)")
+            raise ValueError(
+                f"REDIS_SENTINELS: {item!r} is not host:port "
+                "(e.g. REDIS_SENTINELS=10.0.0.5:26379,10.0.0.6:26379)"
+            )
         out.append((host.strip("[]"), int(port)))
     return out
 
@@ -57,12 +59,19 @@ def channel_hosts(url: str, sentinels: list[tuple[str, int]], master: str) -> li
     """The channel layer's ``hosts`` (channels_redis speaks to Sentinel itself)."""
     if not sentinels:
         return [url]
-    return [{"sentinels": sentinels, "master_name": master,
-             "sentinel_kwargs": dict(SENTINEL_TIMEOUTS), **server_options(url)}]
+    return [
+        {
+            "sentinels": sentinels,
+            "master_name": master,
+            "sentinel_kwargs": dict(SENTINEL_TIMEOUTS),
+            **server_options(url),
+        }
+    ]
 
 
-def broker(url: str, sentinels: list[tuple[str, int]], master: str, prefix: str
-           ) -> tuple[str, dict[str, Any]]:
+def broker(
+    url: str, sentinels: list[tuple[str, int]], master: str, prefix: str
+) -> tuple[str, dict[str, Any]]:
     """Celery's broker URL and the transport options it adds to the site's own: kombu's
     ``sentinel://`` transport, and every key of Celery's under the site's prefix."""
     options: dict[str, Any] = {"global_keyprefix": f"{prefix}:celery:"}
@@ -70,8 +79,9 @@ def broker(url: str, sentinels: list[tuple[str, int]], master: str, prefix: str
         return url, options
     server = server_options(url)
     auth = f":{server['password']}@" if "password" in server else ""
-    broker_url = ";".join(f"sentinel://{auth}{host}:{port}/{server['db']}"
-                          for host, port in sentinels)
+    broker_url = ";".join(
+        f"sentinel://{auth}{host}:{port}/{server['db']}" for host, port in sentinels
+    )
     options.update(master_name=master, sentinel_kwargs=dict(SENTINEL_TIMEOUTS))
     return broker_url, options
 
@@ -85,8 +95,9 @@ def client(timeout: float | None = None) -> redis.Redis:
     connection is given up after 5 s)."""
     from django.conf import settings
 
-    return _client(settings.REDIS_URL, tuple(settings.REDIS_SENTINELS),
-                   settings.REDIS_SENTINEL_MASTER, timeout)
+    return _client(
+        settings.REDIS_URL, tuple(settings.REDIS_SENTINELS), settings.REDIS_SENTINEL_MASTER, timeout
+    )
 
 
 def new_client(timeout: float) -> redis.Redis:
@@ -94,24 +105,26 @@ def new_client(timeout: float) -> redis.Redis:
     the process's (readiness, ``beat_alive``).  Close it after use."""
     from django.conf import settings
 
-    return _make(settings.REDIS_URL, tuple(settings.REDIS_SENTINELS),
-                 settings.REDIS_SENTINEL_MASTER, timeout)
+    return _make(
+        settings.REDIS_URL, tuple(settings.REDIS_SENTINELS), settings.REDIS_SENTINEL_MASTER, timeout
+    )
 
 
 @lru_cache(maxsize=16)  # by the settings too: a test may point them elsewhere
-def _client(url: str, sentinels: tuple[str, ...], master: str,
-            timeout: float | None) -> redis.Redis:
+def _client(
+    url: str, sentinels: tuple[str, ...], master: str, timeout: float | None
+) -> redis.Redis:
     return _make(url, sentinels, master, timeout)
 
 
-def _make(url: str, sentinels: tuple[str, ...], master: str,
-          timeout: float | None) -> redis.Redis:
-    timeouts = {"socket_timeout": timeout,
-                "socket_connect_timeout": timeout if timeout is not None else 5.0}
+def _make(url: str, sentinels: tuple[str, ...], master: str, timeout: float | None) -> redis.Redis:
+    timeouts = {
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout if timeout is not None else 5.0,
+    }
     if not sentinels:
         return redis.Redis.from_url(url, **timeouts)
-    client: redis.Redis = _sentinel(sentinels).master_for(master, **timeouts,
-                                                          **server_options(url))
+    client: redis.Redis = _sentinel(sentinels).master_for(master, **timeouts, **server_options(url))
     return client
 
 

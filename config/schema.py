@@ -13,13 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 ERROR = {"$ref": "#/components/schemas/ErrorOut"}
-RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
-                               "description": "seconds to wait before trying again"}}
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "seconds to wait before trying again",
+    }
+}
 
 
 def _answer(description: str, retry: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"content": {"application/json": {"schema": ERROR}},
-                           "description": description}
+    out: dict[str, Any] = {
+        "content": {"application/json": {"schema": ERROR}},
+        "description": description,
+    }
     if retry:
         out["headers"] = RETRY_AFTER
     return out
@@ -35,8 +41,9 @@ def _limited(generator: Any) -> set[tuple[str, str]]:
     return found
 
 
-def add_common_answers(result: dict[str, Any], generator: Any = None,
-                      **kwargs: Any) -> dict[str, Any]:
+def add_common_answers(
+    result: dict[str, Any], generator: Any = None, **kwargs: Any
+) -> dict[str, Any]:
     limited = _limited(generator)
     for path, operations in result.get("paths", {}).items():
         if not path.startswith("/api/") or path == "/api/schema/":

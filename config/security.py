@@ -34,8 +34,9 @@ from django.http.response import HttpResponseBase
 
 
 class CSPMiddleware(BaseCSPMiddleware):
-    def get_policy_parts(self, request: HttpRequest, response: HttpResponseBase,
-                         report_only: bool = False) -> PolicyParts:
+    def get_policy_parts(
+        self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False
+    ) -> PolicyParts:
         parts = super().get_policy_parts(request, response, report_only)
         update = dict(parts.update or {})
         try:
@@ -50,20 +51,33 @@ class CSPMiddleware(BaseCSPMiddleware):
         parts.update = update
         return parts
 
-    def process_response(self, request: HttpRequest,
-                         response: HttpResponseBase) -> HttpResponseBase:
-        if (getattr(request, "_csp_nonce", None) is not None
-                or any(hasattr(response, a) for a in _PER_VIEW)
-                or (settings.DEBUG and response.status_code in _DEBUG_PAGES)):
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if (
+            getattr(request, "_csp_nonce", None) is not None
+            or any(hasattr(response, a) for a in _PER_VIEW)
+            or (settings.DEBUG and response.status_code in _DEBUG_PAGES)
+        ):
             return super().process_response(request, response)  # as it comes
         for report_only, header, exempt, setting in _HEADERS:
             parts = self.get_policy_parts(request, response, report_only)
-            policy = _policy(report_only, tuple(  # the values are lists (above)
-                (k, tuple(v)) for k, v in sorted((parts.update or {}).items())))
-            if (policy and header not in response and not getattr(response, exempt, False)
-                    and not request.path_info.startswith(tuple(
-                        (getattr(settings, setting, None) or {}).get(
-                            "EXCLUDE_URL_PREFIXES") or ()))):
+            policy = _policy(
+                report_only,
+                tuple(  # the values are lists (above)
+                    (k, tuple(v)) for k, v in sorted((parts.update or {}).items())
+                ),
+            )
+            if (
+                policy
+                and header not in response
+                and not getattr(response, exempt, False)
+                and not request.path_info.startswith(
+                    tuple(
+                        (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ()
+                    )
+                )
+            ):
                 response[header] = policy
         # As django-csp: a nonce asked for after the header is written is an error.
         request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]
@@ -71,11 +85,19 @@ class CSPMiddleware(BaseCSPMiddleware):
 
 
 # What django-csp's own process_response does beside building the policies.
-_PER_VIEW = ("_csp_config", "_csp_update", "_csp_replace", "_csp_config_ro",
-             "_csp_update_ro", "_csp_replace_ro")
+_PER_VIEW = (
+    "_csp_config",
+    "_csp_update",
+    "_csp_replace",
+    "_csp_config_ro",
+    "_csp_update_ro",
+    "_csp_replace_ro",
+)
 _DEBUG_PAGES = (http.client.INTERNAL_SERVER_ERROR, http.client.NOT_FOUND)
-_HEADERS = ((False, HEADER, "_csp_exempt", "CONTENT_SECURITY_POLICY"),
-            (True, HEADER_REPORT_ONLY, "_csp_exempt_ro", "CONTENT_SECURITY_POLICY_REPORT_ONLY"))
+_HEADERS = (
+    (False, HEADER, "_csp_exempt", "CONTENT_SECURITY_POLICY"),
+    (True, HEADER_REPORT_ONLY, "_csp_exempt_ro", "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
+)
 
 
 @lru_cache(maxsize=32)  # a few socket origins (ALLOWED_HOSTS), the admin's

@@ -42,8 +42,11 @@ def choose_loop() -> str:
     try:
         import uvloop
     except ImportError:
-        print("config.serve: uvloop is not installed; Daphne runs on asyncio's loop",
-              file=sys.stderr, flush=True)
+        print(
+            "config.serve: uvloop is not installed; Daphne runs on asyncio's loop",
+            file=sys.stderr,
+            flush=True,
+        )
         return "asyncio"
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     return "uvloop"
@@ -56,8 +59,10 @@ def backlog() -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise SystemExit(f"LISTEN_BACKLOG must be a whole number of connections, 1 or more "
-                         f"(got {raw!r}); leave it unset for 2048")
+        raise SystemExit(
+            f"LISTEN_BACKLOG must be a whole number of connections, 1 or more "
+            f"(got {raw!r}); leave it unset for 2048"
+        )
     return value
 
 
@@ -93,8 +98,7 @@ def main() -> None:
     cli.CommandLineInterface.server_class = drain.server_class()  # SIGTERM drains first
     quiet_health_checks()
     build = cli.build_endpoint_description_strings
-    cli.build_endpoint_description_strings = (
-        lambda *a, **k: with_backlog(build(*a, **k), size))
+    cli.build_endpoint_description_strings = lambda *a, **k: with_backlog(build(*a, **k), size)
     cli.CommandLineInterface.entrypoint()
 
 

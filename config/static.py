@@ -50,8 +50,13 @@ BUNDLE = "frontend/js/play.bundle.js"
 # the version instead: a new version is a new address, so each may be cached for a year.
 # Only the files the loader fetches are served; `make install` writes their .br and .gz.
 PYODIDE_DIR = Path(settings.BASE_DIR) / "node_modules" / "pyodide"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 
 
 @functools.lru_cache(maxsize=1)  # every page asks; "not installed" is read once too
@@ -86,16 +91,21 @@ class StaticFiles(SmallFiles, ServeStaticASGI):
         self.pyodide = pyodide_url()
         debug = bool(settings.DEBUG)
         self.from_memory = not debug and patches.on("static_memory")
-        super().__init__(application, autorefresh=debug, max_age=0 if debug else 60,
-                         add_headers_function=_nosniff)
+        super().__init__(
+            application,
+            autorefresh=debug,
+            max_age=0 if debug else 60,
+            add_headers_function=_nosniff,
+        )
         if debug:
             # Looked up on every request (autorefresh), so an edited file is served as it
             # is now; the first app's file wins, as with Django's own finders.
             for finder in reversed(list(finders.get_finders())):
                 for storage in reversed(list(getattr(finder, "storages", {}).values())):
                     prefix = getattr(storage, "prefix", None)
-                    self.add_files(storage.location,
-                                   self.prefix + (f"{prefix.strip('/')}/" if prefix else ""))
+                    self.add_files(
+                        storage.location, self.prefix + (f"{prefix.strip('/')}/" if prefix else "")
+                    )
         else:
             # Every file ever collected into STATIC_ROOT, the previous deploys' hashed
             # names too when it is kept between deploys: a page loaded just before a
@@ -153,7 +163,8 @@ def check_collected() -> None:
     except ValueError:
         raise NotCollected(
             f"the static files are not collected: run `{COLLECT}` (the image's build does; "
-            "STATIC_ROOT says where they go), then restart the server") from None
+            "STATIC_ROOT says where they go), then restart the server"
+        ) from None
 
 
 _map_cache: dict[int, str] = {}
@@ -167,9 +178,11 @@ def import_map() -> str | None:
     manifest = staticfiles_storage.hashed_files  # loaded once, when the storage is made
     text = _map_cache.get(id(manifest))
     if text is None:
-        imports = {staticfiles_storage.base_url + name: staticfiles_storage.url(name)
-                   for name in manifest
-                   if name.startswith(MODULES) and name.endswith(".js") and name != BUNDLE}
+        imports = {
+            staticfiles_storage.base_url + name: staticfiles_storage.url(name)
+            for name in manifest
+            if name.startswith(MODULES) and name.endswith(".js") and name != BUNDLE
+        }
         text = json.dumps({"imports": dict(sorted(imports.items()))}, separators=(",", ":"))
         # As json_script does, so that the text cannot close the element it sits in.
         text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")

@@ -34,101 +34,136 @@ RECORD = Path(__file__).with_name("tripwires.json")
 # is "module:qualified.name" where it is defined: a class, a function or an assignment,
 # whose source text (decorators included) is fingerprinted.
 RELIED_ON: dict[str, tuple[str, list[str]]] = {
-    "Twisted": ("config/patches/twisted.py, config/patches/autobahn.py, config/drain.py", [
-        "twisted.web.http:Request.__init__",
-        "twisted.web.http:Request.requestReceived",
-        "twisted.web.http:HTTPChannel.pauseProducing",
-        "twisted.web.http:HTTPChannel.resumeProducing",
-        "twisted.web.http:HTTPChannel.stopProducing",
-        "twisted.web.http:HTTPChannel.checkPersistence",
-        "twisted.web.http:HTTPChannel.requestDone",
-    ]),
-    "daphne": ("config/patches/twisted.py, config/patches/autobahn.py, config/serve.py, "
-               "config/drain.py", [
-        "daphne.http_protocol:WebRequest.__init__",
-        "daphne.http_protocol:HTTPFactory.buildProtocol",
-        "daphne.ws_protocol:WebSocketProtocol",
-        "daphne.ws_protocol:WebSocketFactory.__init__",
-        "daphne.endpoints:build_endpoint_description_strings",
-        "daphne.cli:CommandLineInterface.run",
-        "daphne.access:AccessLogGenerator.__call__",
-        "daphne.server:Server.__init__",
-        "daphne.server:Server.run",
-        "daphne.server:Server.listen_success",
-        "daphne.server:Server.stop",
-        "daphne.server:Server.create_application",
-        "daphne.server:Server.application_checker",
-    ]),
-    "autobahn": ("config/patches/autobahn.py", [
-        "autobahn.websocket.protocol:WebSocketProtocol._connectionMade",
-        "autobahn.websocket.protocol:WebSocketProtocol.sendData",
-        "autobahn.websocket.protocol:WebSocketProtocol.CONFIG_ATTRS_COMMON",
-        "autobahn.websocket.protocol:WebSocketServerProtocol.CONFIG_ATTRS",
-        "autobahn.websocket.protocol:WebSocketServerProtocol.processHandshake",
-        "autobahn.websocket.protocol:WebSocketServerProtocol._connectionMade",
-        "autobahn.twisted.websocket:WebSocketAdapterProtocol.connectionMade",
-        "autobahn.twisted.websocket:WebSocketAdapterProtocol.connectionLost",
-        "autobahn.twisted.websocket:WebSocketAdapterProtocol.dataReceived",
-    ]),
-    "asgiref": ("config/patches/django.py", [
-        "asgiref.sync:ThreadSensitiveContext",
-        "asgiref.sync:SyncToAsync.__call__",
-    ]),
-    "Django": ("config/patches/django.py, config/patches/psycopg_pool.py", [
-        "django.core.handlers.asgi:ASGIHandler.__call__",
-        "django.core.handlers.asgi:ASGIHandler.handle",
-        "django.core.handlers.base:BaseHandler.load_middleware",
-        "django.core.cache.backends.redis:RedisCacheClient",
-        "django.core.cache.backends.redis:RedisCache._cache",
-        "django.db.backends.postgresql.base:DatabaseWrapper.pool",
-        "django.db.models.base:Model.from_db",
-    ]),
-    "psycopg": ("games/live/driver.py, games/play/optimistic.py, config/patches/psycopg_pool.py", [
-        "psycopg._preparing:PrepareManager.get",
-    ]),
-    "psycopg-pool": ("config/patches/psycopg_pool.py", [
-        "psycopg_pool.pool:ConnectionPool.__init__",
-        "psycopg_pool.pool:ConnectionPool._check_connection",
-        "psycopg_pool.pool:ConnectionPool.check_connection",
-    ]),
-    "channels": ("config/patches/channels.py", [
-        "channels.consumer:AsyncConsumer.__call__",
-        "channels.consumer:AsyncConsumer.dispatch",
-        "channels.consumer:AsyncConsumer.as_asgi",
-        "channels.routing:URLRouter.__call__",
-        "channels.sessions:CookieMiddleware.__call__",
-        "channels.sessions:SessionMiddleware.__call__",
-        "channels.generic.websocket:AsyncWebsocketConsumer.websocket_disconnect",
-    ]),
-    "channels_redis": ("config/redis_client.py (the channel layer's Sentinel hosts)", [
-        "channels_redis.utils:create_pool",
-    ]),
-    "servestatic": ("config/patches/servestatic.py, config/static.py", [
-        "servestatic.asgi:ServeStaticASGI.__call__",
-        "servestatic.asgi:FileServerASGI",
-        "servestatic.base:ServeStaticBase.find_file",
-        "servestatic.base:ServeStaticBase.add_cache_headers",
-        "servestatic.base:ServeStaticBase.add_files",
-        "servestatic.base:ServeStaticBase.add_file_to_dictionary",
-        "servestatic.base:ServeStaticBase.immutable_file_test",
-        "servestatic.responders:StaticFile.get_path_and_headers",
-        "servestatic.responders:StaticFile.get_alternatives",
-        "servestatic.responders:StaticFile.aget_response",
-        "servestatic.utils:decode_path_info",
-    ]),
-    "djangorestframework": ("config/patches/rest_framework.py, games/api/starts.py", [
-        "rest_framework.renderers:JSONRenderer.render",
-        "rest_framework.negotiation:DefaultContentNegotiation.select_renderer",
-        "rest_framework.views:APIView.allowed_methods",
-        "rest_framework.views:APIView.dispatch",
-        "rest_framework.authentication:SessionAuthentication.authenticate",
-        "rest_framework.authentication:SessionAuthentication.enforce_csrf",
-    ]),
-    "django-csp": ("config/security.py", [
-        "csp.middleware:CSPMiddleware",
-        "csp.middleware:PolicyParts",
-        "csp.utils:build_policy",
-    ]),
+    "Twisted": (
+        "config/patches/twisted.py, config/patches/autobahn.py, config/drain.py",
+        [
+            "twisted.web.http:Request.__init__",
+            "twisted.web.http:Request.requestReceived",
+            "twisted.web.http:HTTPChannel.pauseProducing",
+            "twisted.web.http:HTTPChannel.resumeProducing",
+            "twisted.web.http:HTTPChannel.stopProducing",
+            "twisted.web.http:HTTPChannel.checkPersistence",
+            "twisted.web.http:HTTPChannel.requestDone",
+        ],
+    ),
+    "daphne": (
+        "config/patches/twisted.py, config/patches/autobahn.py, config/serve.py, config/drain.py",
+        [
+            "daphne.http_protocol:WebRequest.__init__",
+            "daphne.http_protocol:HTTPFactory.buildProtocol",
+            "daphne.ws_protocol:WebSocketProtocol",
+            "daphne.ws_protocol:WebSocketFactory.__init__",
+            "daphne.endpoints:build_endpoint_description_strings",
+            "daphne.cli:CommandLineInterface.run",
+            "daphne.access:AccessLogGenerator.__call__",
+            "daphne.server:Server.__init__",
+            "daphne.server:Server.run",
+            "daphne.server:Server.listen_success",
+            "daphne.server:Server.stop",
+            "daphne.server:Server.create_application",
+            "daphne.server:Server.application_checker",
+        ],
+    ),
+    "autobahn": (
+        "config/patches/autobahn.py",
+        [
+            "autobahn.websocket.protocol:WebSocketProtocol._connectionMade",
+            "autobahn.websocket.protocol:WebSocketProtocol.sendData",
+            "autobahn.websocket.protocol:WebSocketProtocol.CONFIG_ATTRS_COMMON",
+            "autobahn.websocket.protocol:WebSocketServerProtocol.CONFIG_ATTRS",
+            "autobahn.websocket.protocol:WebSocketServerProtocol.processHandshake",
+            "autobahn.websocket.protocol:WebSocketServerProtocol._connectionMade",
+            "autobahn.twisted.websocket:WebSocketAdapterProtocol.connectionMade",
+            "autobahn.twisted.websocket:WebSocketAdapterProtocol.connectionLost",
+            "autobahn.twisted.websocket:WebSocketAdapterProtocol.dataReceived",
+        ],
+    ),
+    "asgiref": (
+        "config/patches/django.py",
+        [
+            "asgiref.sync:ThreadSensitiveContext",
+            "asgiref.sync:SyncToAsync.__call__",
+        ],
+    ),
+    "Django": (
+        "config/patches/django.py, config/patches/psycopg_pool.py",
+        [
+            "django.core.handlers.asgi:ASGIHandler.__call__",
+            "django.core.handlers.asgi:ASGIHandler.handle",
+            "django.core.handlers.base:BaseHandler.load_middleware",
+            "django.core.cache.backends.redis:RedisCacheClient",
+            "django.core.cache.backends.redis:RedisCache._cache",
+            "django.db.backends.postgresql.base:DatabaseWrapper.pool",
+            "django.db.models.base:Model.from_db",
+        ],
+    ),
+    "psycopg": (
+        "games/live/driver.py, games/play/optimistic.py, config/patches/psycopg_pool.py",
+        [
+            "psycopg._preparing:PrepareManager.get",
+        ],
+    ),
+    "psycopg-pool": (
+        "config/patches/psycopg_pool.py",
+        [
+            "psycopg_pool.pool:ConnectionPool.__init__",
+            "psycopg_pool.pool:ConnectionPool._check_connection",
+            "psycopg_pool.pool:ConnectionPool.check_connection",
+        ],
+    ),
+    "channels": (
+        "config/patches/channels.py",
+        [
+            "channels.consumer:AsyncConsumer.__call__",
+            "channels.consumer:AsyncConsumer.dispatch",
+            "channels.consumer:AsyncConsumer.as_asgi",
+            "channels.routing:URLRouter.__call__",
+            "channels.sessions:CookieMiddleware.__call__",
+            "channels.sessions:SessionMiddleware.__call__",
+            "channels.generic.websocket:AsyncWebsocketConsumer.websocket_disconnect",
+        ],
+    ),
+    "channels_redis": (
+        "config/redis_client.py (the channel layer's Sentinel hosts)",
+        [
+            "channels_redis.utils:create_pool",
+        ],
+    ),
+    "servestatic": (
+        "config/patches/servestatic.py, config/static.py",
+        [
+            "servestatic.asgi:ServeStaticASGI.__call__",
+            "servestatic.asgi:FileServerASGI",
+            "servestatic.base:ServeStaticBase.find_file",
+            "servestatic.base:ServeStaticBase.add_cache_headers",
+            "servestatic.base:ServeStaticBase.add_files",
+            "servestatic.base:ServeStaticBase.add_file_to_dictionary",
+            "servestatic.base:ServeStaticBase.immutable_file_test",
+            "servestatic.responders:StaticFile.get_path_and_headers",
+            "servestatic.responders:StaticFile.get_alternatives",
+            "servestatic.responders:StaticFile.aget_response",
+            "servestatic.utils:decode_path_info",
+        ],
+    ),
+    "djangorestframework": (
+        "config/patches/rest_framework.py, games/api/starts.py",
+        [
+            "rest_framework.renderers:JSONRenderer.render",
+            "rest_framework.negotiation:DefaultContentNegotiation.select_renderer",
+            "rest_framework.views:APIView.allowed_methods",
+            "rest_framework.views:APIView.dispatch",
+            "rest_framework.authentication:SessionAuthentication.authenticate",
+            "rest_framework.authentication:SessionAuthentication.enforce_csrf",
+        ],
+    ),
+    "django-csp": (
+        "config/security.py",
+        [
+            "csp.middleware:CSPMiddleware",
+            "csp.middleware:PolicyParts",
+            "csp.utils:build_policy",
+        ],
+    ),
 }
 
 
@@ -152,14 +187,17 @@ def source(name: str) -> str:
     assert node.end_lineno is not None
     decorators = getattr(node, "decorator_list", [])
     first = min([node.lineno, *(d.lineno for d in decorators)])
-    return "\n".join(text.splitlines()[first - 1:node.end_lineno])
+    return "\n".join(text.splitlines()[first - 1 : node.end_lineno])
 
 
 def _names(node: ast.stmt) -> str | None:
     if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
         return node.name
-    targets = node.targets if isinstance(node, ast.Assign) else (
-        [node.target] if isinstance(node, ast.AnnAssign) else [])
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else ([node.target] if isinstance(node, ast.AnnAssign) else [])
+    )
     names = [t.id for t in targets if isinstance(t, ast.Name)]
     return names[0] if names else None
 
@@ -203,8 +241,9 @@ def problems(recorded: dict[str, Any] | None = None) -> list[str]:
                 out.append(f"{dist}: {name} is gone ({exc}); {patches} rely on it")
                 continue
             if mark != was["sources"].get(name):
-                out.append(f"{dist}: {name} changed since {was['version']}; read it against "
-                           f"{patches}")
+                out.append(
+                    f"{dist}: {name} changed since {was['version']}; read it against {patches}"
+                )
     return out
 
 
@@ -217,11 +256,12 @@ def main(argv: list[str]) -> int:
     for line in found:
         print(f"TRIPWIRE: {line}", file=sys.stderr)
     if found:
-        print("A patched library moved: see config/tripwires.py for what to do.",
-              file=sys.stderr)
+        print("A patched library moved: see config/tripwires.py for what to do.", file=sys.stderr)
         return 1
-    print(f"tripwires: {sum(len(n) for _, n in RELIED_ON.values())} objects in "
-          f"{len(RELIED_ON)} libraries as recorded")
+    print(
+        f"tripwires: {sum(len(n) for _, n in RELIED_ON.values())} objects in "
+        f"{len(RELIED_ON)} libraries as recorded"
+    )
     return 0
 
 

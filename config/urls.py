@@ -19,14 +19,18 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view loads its start-up script from a URL of its own rather than inline,
     # so the Content-Security-Policy needs no exception for it.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(
-        url_name="schema", template_name="api/docs.html"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/docs.html"),
+        name="api-docs",
+    ),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
     # Any other address under /api/ is a JSON 404 even with DEBUG on (a local run), where
     # Django would answer its HTML debug page instead of handler404.
     re_path(r"^api/", not_found),
 ]
+
 
 # The front end is built alongside; the API must keep working while it does not exist yet.
 def _has_module(name: str) -> bool:

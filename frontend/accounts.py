@@ -74,9 +74,15 @@ class QueuedResetForm(PasswordResetForm):
     def get_users(self, email: str) -> Any:
         return [u for u in recovery.reset_users(email) if u.has_usable_password()]
 
-    def send_mail(self, subject_template_name: str, email_template_name: str,
-                  context: dict[str, Any], from_email: str | None, to_email: str,
-                  html_email_template_name: str | None = None) -> None:
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
         from django.template import loader
 
         from games.tasks import send_account_mail
@@ -98,12 +104,17 @@ class ResetRequest(SitePage, auth_views.PasswordResetView):
         email = form.cleaned_data["email"].strip().lower()
         # The email is counted by a hash: Redis keys hold no address.
         mailbox = hashlib.sha256(email.encode()).hexdigest()[:24]
-        waits = [ratelimit.hit("resets", f"a{ratelimit.client_address(self.request.META)}"),
-                 ratelimit.hit("resets", f"m{mailbox}")]
+        waits = [
+            ratelimit.hit("resets", f"a{ratelimit.client_address(self.request.META)}"),
+            ratelimit.hit("resets", f"m{mailbox}"),
+        ]
         wait = max((w for w in waits if w is not None), default=None)
         if wait is not None:
-            form.add_error(None, _("Too many reset mails were asked for; try again in "
-                                   "%(minutes)d min.") % {"minutes": math.ceil(wait / 60)})
+            form.add_error(
+                None,
+                _("Too many reset mails were asked for; try again in %(minutes)d min.")
+                % {"minutes": math.ceil(wait / 60)},
+            )
             response = self.form_invalid(form)
             response.status_code = 429
             response["Retry-After"] = str(wait)
@@ -134,8 +145,9 @@ class ResetConfirm(SitePage, auth_views.PasswordResetConfirmView):
         verification.proven_by_reset(form.user)
         # The owner proved the mailbox: their own address may sign in again at once.  Other
         # addresses' counts stay, so a guesser gains nothing from the owner's reset.
-        AccessAttempt.objects.filter(username=form.user.get_username(),
-                                     ip_address=client_ip(self.request)).delete()
+        AccessAttempt.objects.filter(
+            username=form.user.get_username(), ip_address=client_ip(self.request)
+        ).delete()
         return response
 
 
@@ -157,7 +169,11 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
         context.update(address=address, name=user.get_username())
     except PlayerError as exc:
         context["error"] = str(exc)
-    response = render(request, "frontend/verify/confirm.html",
-                      site_context(request, **context), status=400 if "error" in context else 200)
+    response = render(
+        request,
+        "frontend/verify/confirm.html",
+        site_context(request, **context),
+        status=400 if "error" in context else 200,
+    )
     response.headers["Content-Language"] = request.LANGUAGE_CODE
     return response

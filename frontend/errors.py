@@ -19,8 +19,9 @@ log = logging.getLogger(__name__)
 
 
 def _error_page(request: HttpRequest, status: int, **context: object) -> HttpResponse:
-    response = render(request, f"frontend/errors/{status}.html",
-                      site_context(request, **context), status=status)
+    response = render(
+        request, f"frontend/errors/{status}.html", site_context(request, **context), status=status
+    )
     response.headers["Content-Language"] = request.LANGUAGE_CODE
     return response
 

@@ -38,9 +38,11 @@ TABLE = Path(__file__).with_name("offline_table.py")
 STATIC = Path(__file__).with_name("static")
 YEAR = 365 * 24 * 3600
 THEME = "#0b4a2e"  # the header's felt (site.css)
-ICONS = [("frontend/icons/icon-192.png", "192x192", "any"),
-         ("frontend/icons/icon-512.png", "512x512", "any"),
-         ("frontend/icons/maskable-512.png", "512x512", "maskable")]
+ICONS = [
+    ("frontend/icons/icon-192.png", "192x192", "any"),
+    ("frontend/icons/icon-512.png", "512x512", "any"),
+    ("frontend/icons/maskable-512.png", "512x512", "maskable"),
+]
 # The install dialog's pictures: the README's own (bench/table_page.py readme writes both),
 # one per form factor, each within the 2.3:1 and 320-3840 px that browsers ask of them.
 # Not in the service worker's shell: every visitor would download them.
@@ -48,11 +50,19 @@ SCREENSHOTS = "frontend/screenshots/"
 
 
 def _screenshots() -> list[dict[str, str]]:
-    return [{"src": static(SCREENSHOTS + name), "sizes": size, "type": "image/webp",
-             "form_factor": factor, "label": label}
-            for name, size, factor, label in (
-                ("freecell-desktop.webp", "1366x768", "wide", _("FreeCell on a desktop")),
-                ("klondike-phone.webp", "390x844", "narrow", _("Klondike on a phone")))]
+    return [
+        {
+            "src": static(SCREENSHOTS + name),
+            "sizes": size,
+            "type": "image/webp",
+            "form_factor": factor,
+            "label": label,
+        }
+        for name, size, factor, label in (
+            ("freecell-desktop.webp", "1366x768", "wide", _("FreeCell on a desktop")),
+            ("klondike-phone.webp", "390x844", "narrow", _("Klondike on a phone")),
+        )
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -62,8 +72,11 @@ def engine_zip() -> tuple[bytes, str]:
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         # Fixed dates: the same source always makes the same bytes, so the same address.
         def put(name: str, data: bytes) -> None:
-            z.writestr(zipfile.ZipInfo(name, (2000, 1, 1, 0, 0, 0)), data,
-                       compress_type=zipfile.ZIP_DEFLATED)
+            z.writestr(
+                zipfile.ZipInfo(name, (2000, 1, 1, 0, 0, 0)),
+                data,
+                compress_type=zipfile.ZIP_DEFLATED,
+            )
 
         put("games/__init__.py", b"")  # the package without the Django app's modules
         for path in sorted(ENGINE.rglob("*.py")):
@@ -134,8 +147,10 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "display": "standalone",
         "background_color": THEME,
         "theme_color": THEME,
-        "icons": [{"src": static(src), "sizes": size, "type": "image/png", "purpose": purpose}
-                  for src, size, purpose in ICONS],
+        "icons": [
+            {"src": static(src), "sizes": size, "type": "image/png", "purpose": purpose}
+            for src, size, purpose in ICONS
+        ],
         "screenshots": _screenshots(),
     }
     response = HttpResponse(json.dumps(body), content_type="application/manifest+json")

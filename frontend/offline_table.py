@@ -28,8 +28,9 @@ MAX_MOVES = 5000  # as many as a stored session holds (games/play/outcome.py)
 
 
 class OfflineTable:
-    def __init__(self, game: str, seed: str = "", client: str = "", tokens: list[str] | None = None
-                 ) -> None:
+    def __init__(
+        self, game: str, seed: str = "", client: str = "", tokens: list[str] | None = None
+    ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}")
         self.key, self.client = game, client
@@ -116,6 +117,11 @@ def call(table: OfflineTable, kind: str, token: str = "") -> str:
             out = table.state()
     except IllegalMove as exc:
         reason = exc.args[0]
-        return json.dumps({"refused": str(reason), "code": getattr(reason, "code", None),
-                           "params": getattr(reason, "params", None)})
+        return json.dumps(
+            {
+                "refused": str(reason),
+                "code": getattr(reason, "code", None),
+                "params": getattr(reason, "params", None),
+            }
+        )
     return json.dumps(out)

@@ -14,12 +14,16 @@ def scoring_text(scheme: str) -> str:
     """How a game's scoring scheme (games/engine/scoring.py) counts, in one sentence: the
     rules page's line and the table's Score label's title."""
     return {
-        "windows": _("Score: +10 a card up, +5 a card from the waste to the piles, +5 a card "
-                     "turned face up, −15 a card back from a foundation."),
-        "aisleriot": _("Score: one point a card on the foundations, 52 at most (Aisleriot's "
-                       "scoring)."),
-        "five-a-card": _("Score: 5 points a card on the foundations; a win adds 500 and a "
-                         "time bonus."),
+        "windows": _(
+            "Score: +10 a card up, +5 a card from the waste to the piles, +5 a card "
+            "turned face up, −15 a card back from a foundation."
+        ),
+        "aisleriot": _(
+            "Score: one point a card on the foundations, 52 at most (Aisleriot's scoring)."
+        ),
+        "five-a-card": _(
+            "Score: 5 points a card on the foundations; a win adds 500 and a time bonus."
+        ),
         "none": _("No score: a win ranks by its time, then its moves."),
     }[scheme]
 
@@ -27,10 +31,23 @@ def scoring_text(scheme: str) -> str:
 def ui_strings() -> dict[str, str]:
     return {
         # card and pile names (docs/rules.md, "Accessible names")
-        "ranks": "|".join([
-            _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"), _("seven"),
-            _("eight"), _("nine"), _("ten"), _("jack"), _("queen"), _("king"),
-        ]),
+        "ranks": "|".join(
+            [
+                _("ace"),
+                _("two"),
+                _("three"),
+                _("four"),
+                _("five"),
+                _("six"),
+                _("seven"),
+                _("eight"),
+                _("nine"),
+                _("ten"),
+                _("jack"),
+                _("queen"),
+                _("king"),
+            ]
+        ),
         "suits": "|".join([_("clubs"), _("diamonds"), _("hearts"), _("spades")]),
         "card": _("%(rank)s of %(suit)s"),
         "face_down": _("face-down card"),
@@ -69,11 +86,21 @@ def ui_strings() -> dict[str, str]:
         "review_pending": _("Under review: %(why)s."),
         "review_disqualified": _("Disqualified after review."),
         "active_time": _("Active time"),
-        "resign_confirm": _("Resign this ranked attempt? It ends here and ranks as unfinished, by cards up."),
-        "leave_confirm": _("Leave your ranked attempt for a new deal? It stays on today's board as unfinished, by cards up, until the day closes; you can come back to it. Its clock keeps running."),
-        "leave_unplayed_confirm": _("Leave your ranked attempt for a new deal? It stays open until the day closes; you can come back to it. Its clock runs from the deal shown, and keeps running."),
-        "resigned": _("Attempt resigned: it ranks as unfinished, by cards up. The deal is yours to replay as practice."),
-        "ranked_open": _("Your ranked attempt at this daily is still open: finish or resign it before playing the deal again."),
+        "resign_confirm": _(
+            "Resign this ranked attempt? It ends here and ranks as unfinished, by cards up."
+        ),
+        "leave_confirm": _(
+            "Leave your ranked attempt for a new deal? It stays on today's board as unfinished, by cards up, until the day closes; you can come back to it. Its clock keeps running."
+        ),
+        "leave_unplayed_confirm": _(
+            "Leave your ranked attempt for a new deal? It stays open until the day closes; you can come back to it. Its clock runs from the deal shown, and keeps running."
+        ),
+        "resigned": _(
+            "Attempt resigned: it ranks as unfinished, by cards up. The deal is yours to replay as practice."
+        ),
+        "ranked_open": _(
+            "Your ranked attempt at this daily is still open: finish or resign it before playing the deal again."
+        ),
         "look": _("Look at the table"),
         "copy": _("Copy"),
         "copied": _("Copied"),
@@ -104,14 +131,22 @@ def ui_strings() -> dict[str, str]:
         "won_moves": _("Moves"),
         "won_up": _("Cards up"),
         "deal_id": _("Deal"),
-        "offline": _("Offline: reconnecting... your move waits and is sent when the connection returns."),
+        "offline": _(
+            "Offline: reconnecting... your move waits and is sent when the connection returns."
+        ),
         # offline mode (pwa.js, offline.js; docs/frontend.md, "Offline")
-        "offline_practice": _("Offline practice deal, played on this device: it goes to the server when it is over and the connection is back."),
+        "offline_practice": _(
+            "Offline practice deal, played on this device: it goes to the server when it is over and the connection is back."
+        ),
         "offline_turn_on": _("Make available offline"),
         "offline_turn_off": _("Turn offline mode off"),
-        "offline_what": _("Offline mode keeps the tables on this device (about 5 MB to download) so that practice deals can be played without a connection."),
+        "offline_what": _(
+            "Offline mode keeps the tables on this device (about 5 MB to download) so that practice deals can be played without a connection."
+        ),
         "offline_saving": _("Saving the tables on this device..."),
-        "offline_ready": _("Available offline: with no connection, any table deals a practice game played on this device."),
+        "offline_ready": _(
+            "Available offline: with no connection, any table deals a practice game played on this device."
+        ),
         "offline_unsupported": _("This browser cannot keep the site offline."),
         "online": _("Connected."),
         "error": _("Something went wrong: %(error)s"),
@@ -171,7 +206,9 @@ def ui_strings() -> dict[str, str]:
         "w_redeal": _("turning the waste back"),
         "lost_never": _("This deal had no win from the start."),
         "lost_unknown": _("The solver could not tell within its %(s)s seconds."),
-        "lost_after_close": _("This game knows hidden cards: where it was lost is told once the day is closed."),
+        "lost_after_close": _(
+            "This game knows hidden cards: where it was lost is told once the day is closed."
+        ),
         "lost_full_knowledge": _("(Found with every card known.)"),
         "lost_later": _("Still looking: ask again in a moment."),
         "watch": _("Watch it"),
@@ -195,11 +232,12 @@ def ui_strings() -> dict[str, str]:
         "email_is": _("Your email is {email}: a forgotten password can be reset with it."),
         "no_email": _("No email: a forgotten password cannot be reset. Add one here."),
         "deleted": _("Deleted: your account and games are gone. You are a new guest now."),
-        "email_pending": _("A link to confirm %(email)s is on its way to that address: "
-                           "until it is opened, the address serves a password reset only. "
-                           "No mail? Give the address again to send a new link."),
-        "email_pending_saved": _("We sent a link to %(email)s: open it to confirm the "
-                                 "address."),
+        "email_pending": _(
+            "A link to confirm %(email)s is on its way to that address: "
+            "until it is opened, the address serves a password reset only. "
+            "No mail? Give the address again to send a new link."
+        ),
+        "email_pending_saved": _("We sent a link to %(email)s: open it to confirm the address."),
         "play": _("Play"),
         "leaderboard": _("Leaderboard"),
         # the live race beside a ranked daily (race.js)
@@ -218,8 +256,12 @@ def ui_strings() -> dict[str, str]:
         "black_f": pgettext("colour of a feminine rank", "black"),
         "red_f": pgettext("colour of a feminine rank", "red"),
         "r_ace": _("nothing goes on an ace"),
-        "r_supermove": _("moving %(n)s cards needs more free cells or empty columns (%(max)s at most now)"),
-        "r_not_yet": _("%(card)s cannot go up yet: the %(suit)s foundation needs the %(rank)s first"),
+        "r_supermove": _(
+            "moving %(n)s cards needs more free cells or empty columns (%(max)s at most now)"
+        ),
+        "r_not_yet": _(
+            "%(card)s cannot go up yet: the %(suit)s foundation needs the %(rank)s first"
+        ),
         "r_belongs": _("%(card)s belongs on the %(suit)s foundation"),
         "r_complete": _("the %(suit)s foundation is complete"),
         "r_found_empty": _("the %(suit)s foundation is empty"),

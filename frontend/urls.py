@@ -25,8 +25,7 @@ urlpatterns = [
     # A forgotten password (frontend/accounts.py).
     path("account/password-reset/", accounts.ResetRequest.as_view(), name="reset"),
     path("account/password-reset/sent/", accounts.ResetSent.as_view(), name="reset-sent"),
-    path("account/reset/<uidb64>/<token>/", accounts.ResetConfirm.as_view(),
-         name="reset-confirm"),
+    path("account/reset/<uidb64>/<token>/", accounts.ResetConfirm.as_view(), name="reset-confirm"),
     path("account/reset/done/", accounts.ResetDone.as_view(), name="reset-done"),
     # Proving an account's email (games/accounts/verification.py).
     path("account/verify-email/<str:token>/", accounts.verify_email, name="verify-email"),

@@ -39,10 +39,16 @@ def site_context(request: HttpRequest, **context: Any) -> dict[str, Any]:
     titles = game_titles()
     games = [{"key": k, "title": titles[k], "daily": cls.daily} for k, cls in GAMES.items()]
     context.setdefault("page", {})
-    context["page"].update({"lang": lang, "strings": ui_strings(), "titles": titles,
-                            "offline": offline.page_data()})
-    return {"lang": lang, "games": games, "titles": titles,
-            "other_lang": "fr" if lang == "en" else "en", **context}
+    context["page"].update(
+        {"lang": lang, "strings": ui_strings(), "titles": titles, "offline": offline.page_data()}
+    )
+    return {
+        "lang": lang,
+        "games": games,
+        "titles": titles,
+        "other_lang": "fr" if lang == "en" else "en",
+        **context,
+    }
 
 
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
@@ -90,9 +96,7 @@ def play(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
     deal = request.GET.get("deal", "daily" if meta["daily"] else "random")
     meta["deal"] = deal
-    return _page(
-        request, "frontend/play.html", game=meta, title=_title(game), page={"game": meta}
-    )
+    return _page(request, "frontend/play.html", game=meta, title=_title(game), page={"game": meta})
 
 
 def offline_page(request: HttpRequest) -> HttpResponse:
@@ -105,7 +109,10 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
     day = parse_day(request.GET.get("date", ""))  # a past day's board; today's without
     return _page(
-        request, "frontend/leaderboard.html", game=meta, title=_title(game),
+        request,
+        "frontend/leaderboard.html",
+        game=meta,
+        title=_title(game),
         page={"game": meta, "date": day.isoformat() if day else None},
     )
 
@@ -125,8 +132,9 @@ def privacy(request: HttpRequest) -> HttpResponse:
     """What is kept about a player, why and for how long (games/accounts/leaving.py)."""
     from django.conf import settings
 
-    return _page(request, "frontend/privacy.html",
-                 session_days=settings.SESSION_COOKIE_AGE // 86400)
+    return _page(
+        request, "frontend/privacy.html", session_days=settings.SESSION_COOKIE_AGE // 86400
+    )
 
 
 def accessibility(request: HttpRequest) -> HttpResponse:
@@ -142,9 +150,14 @@ def profile(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     meta = _game(game)
     cls = GAMES[game]
-    return _page(request, "frontend/rules.html", game=meta, title=_title(game),
-                 rules=[_(line) for line in cls.rules],
-                 controls=[_(line) for line in cls.controls])
+    return _page(
+        request,
+        "frontend/rules.html",
+        game=meta,
+        title=_title(game),
+        rules=[_(line) for line in cls.rules],
+        controls=[_(line) for line in cls.controls],
+    )
 
 
 @ensure_csrf_cookie
@@ -162,8 +175,13 @@ def replay(request: HttpRequest, session_id: str) -> HttpResponse:
     if game is None:
         raise Http404("no such session")
     meta = _game(game)
-    return _page(request, "frontend/replay.html", game=meta, title=_title(game),
-                 page={"game": meta, "session": session_id})
+    return _page(
+        request,
+        "frontend/replay.html",
+        game=meta,
+        title=_title(game),
+        page={"game": meta, "session": session_id},
+    )
 
 
 @ensure_csrf_cookie
@@ -174,5 +192,10 @@ def archive(request: HttpRequest) -> HttpResponse:
     if game not in daily_games:
         raise Http404("no daily for that game")
     meta = _game(game)
-    return _page(request, "frontend/archive.html", game=meta, title=_title(game),
-                 page={"game": meta, "today": daily.today().isoformat()})
+    return _page(
+        request,
+        "frontend/archive.html",
+        game=meta,
+        title=_title(game),
+        page={"game": meta, "today": daily.today().isoformat()},
+    )

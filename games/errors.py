@@ -40,8 +40,10 @@ class RankedAttemptOpen(Exception):
     the deal (practice, a replay) until it is finished or resigned."""
 
     def __init__(self, session_id: object) -> None:
-        super().__init__("your ranked attempt at this daily is still open: finish or resign "
-                         "it before playing the deal again")
+        super().__init__(
+            "your ranked attempt at this daily is still open: finish or resign "
+            "it before playing the deal again"
+        )
         self.session_id = str(session_id)
 
 
@@ -51,8 +53,10 @@ class DayClosed(Exception):
     be done on it, by any route (docs/rules.md, "The daily")."""
 
     def __init__(self, day: object, seq: int) -> None:
-        super().__init__(f"the daily of {day} is closed: this ranked attempt ended at "
-                         "midnight where it stood; today's deal is on the home page")
+        super().__init__(
+            f"the daily of {day} is closed: this ranked attempt ended at "
+            "midnight where it stood; today's deal is on the home page"
+        )
         self.seq = seq
 
 
@@ -60,8 +64,9 @@ class PlayerMerged(Exception):
     """This browser's guest joined an account meanwhile (games/accounts/merge.py)."""
 
     def __init__(self) -> None:
-        super().__init__("this guest has just joined an account: reload the page to go on "
-                         "as that account")
+        super().__init__(
+            "this guest has just joined an account: reload the page to go on as that account"
+        )
 
 
 class RecordBroken(Exception):
@@ -70,8 +75,10 @@ class RecordBroken(Exception):
     500; the operators are told through the log."""
 
     def __init__(self) -> None:
-        super().__init__("this game's stored moves do not replay on its deal, so it cannot "
-                         "be shown; the operators have been told")
+        super().__init__(
+            "this game's stored moves do not replay on its deal, so it cannot "
+            "be shown; the operators have been told"
+        )
 
 
 class DealError(ValueError):
@@ -96,8 +103,13 @@ class HintUnavailable(Exception):
     (``hint_budget``, ``hint_pending``: 429; ``hints_busy``, ``hints_off``: 503;
     ``hint_cancelled``: 409), ``wait`` the seconds after which asking again may work."""
 
-    STATUS = {"hint_budget": 429, "hint_pending": 429, "hints_busy": 503, "hints_off": 503,
-              "hint_cancelled": 409}
+    STATUS = {
+        "hint_budget": 429,
+        "hint_pending": 429,
+        "hints_busy": 503,
+        "hints_off": 503,
+        "hint_cancelled": 409,
+    }
 
     def __init__(self, code: str, reason: str, wait: float) -> None:
         super().__init__(reason)
@@ -110,11 +122,15 @@ def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     if isinstance(exc, StaleSeq):
         return 409, {"error": "stale_seq", "reason": str(exc), "seq": exc.current}
     if isinstance(exc, Refused):
-        return 422, {"error": "illegal_move", "reason": exc.reason, "seq": exc.seq,
-                     "code": exc.code, "params": exc.params}
+        return 422, {
+            "error": "illegal_move",
+            "reason": exc.reason,
+            "seq": exc.seq,
+            "code": exc.code,
+            "params": exc.params,
+        }
     if isinstance(exc, RankedAttemptOpen):
-        return 409, {"error": "ranked_attempt_open", "reason": str(exc),
-                     "session": exc.session_id}
+        return 409, {"error": "ranked_attempt_open", "reason": str(exc), "session": exc.session_id}
     if isinstance(exc, DayClosed):
         return 409, {"error": "day_closed", "reason": str(exc), "seq": exc.seq}
     if isinstance(exc, PlayerMerged):
@@ -128,8 +144,11 @@ def answer_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     if isinstance(exc, PlayerError):
         return 400, {"error": "refused", "reason": str(exc)}
     if isinstance(exc, HintUnavailable):
-        return exc.STATUS[exc.code], {"error": exc.code, "reason": str(exc),
-                                      "retry_after": exc.wait}
+        return exc.STATUS[exc.code], {
+            "error": exc.code,
+            "reason": str(exc),
+            "retry_after": exc.wait,
+        }
     if isinstance(exc, TryLater):
         return 429, {"error": "rate_limited", "reason": str(exc), "retry_after": exc.wait}
     return None

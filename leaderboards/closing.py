@@ -67,7 +67,8 @@ def _end_open_attempts(deal: Deal) -> int:
         cursor.execute(
             f"UPDATE {S} SET status = %s, finished_at = %s "
             "WHERE deal_id = %s AND ranked AND status = %s",
-            [GameSession.RESIGNED, days.day_end(deal.date), deal.pk, GameSession.PLAYING])
+            [GameSession.RESIGNED, days.day_end(deal.date), deal.pk, GameSession.PLAYING],
+        )
         return int(cursor.rowcount)
 
 
@@ -76,9 +77,13 @@ def _enter_unscored_wins(deal: Deal) -> int:
     one as the scoring task would, a batch at a time in the order of their ids."""
     count, after = 0, None
     while True:
-        wins = (GameSession.objects.filter(deal=deal, ranked=True, status=GameSession.WON,
-                                           entry__isnull=True)
-                .select_related("deal").order_by("id"))
+        wins = (
+            GameSession.objects.filter(
+                deal=deal, ranked=True, status=GameSession.WON, entry__isnull=True
+            )
+            .select_related("deal")
+            .order_by("id")
+        )
         if after is not None:
             wins = wins.filter(id__gt=after)
         batch = list(wins[:LATE_WINS_BATCH])
@@ -99,7 +104,9 @@ def _drop_unranked(deal: Deal) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {E} e USING {S} s WHERE s.id = e.session_id AND s.deal_id = %s "
-            "AND NOT s.ranked", [deal.pk])
+            "AND NOT s.ranked",
+            [deal.pk],
+        )
         return int(cursor.rowcount)
 
 
@@ -110,7 +117,9 @@ def _rank_wins(deal: Deal) -> tuple[int, int]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {E} e SET final_rank = NULL WHERE {where} AND e.final_rank IS NOT NULL "
-            f"AND e.session_id IN ({_DISQUALIFIED})", [deal.game, deal.date, deal.pk])
+            f"AND e.session_id IN ({_DISQUALIFIED})",
+            [deal.game, deal.date, deal.pk],
+        )
         written = int(cursor.rowcount)
         # The window reads the wins in the order of entry_rank_idx (game, date, sort_key,
         # session_id); the outer entries are found by the same index, never a whole scan.
@@ -119,11 +128,13 @@ def _rank_wins(deal: Deal) -> tuple[int, int]:
             "SELECT e.id, row_number() OVER (ORDER BY e.sort_key, e.session_id) AS rank "
             f"FROM {E} e WHERE {where} AND e.session_id NOT IN ({_DISQUALIFIED})) r "
             f"WHERE {where} AND e.id = r.id AND e.final_rank IS DISTINCT FROM r.rank",
-            [deal.game, deal.date, deal.pk, deal.game, deal.date])
+            [deal.game, deal.date, deal.pk, deal.game, deal.date],
+        )
         written += int(cursor.rowcount)
         cursor.execute(
-            f"SELECT count(*) FROM {E} e WHERE {where} AND e.session_id NOT IN "
-            f"({_DISQUALIFIED})", [deal.game, deal.date, deal.pk])
+            f"SELECT count(*) FROM {E} e WHERE {where} AND e.session_id NOT IN ({_DISQUALIFIED})",
+            [deal.game, deal.date, deal.pk],
+        )
         row = cursor.fetchone()
     return (int(row[0]) if row else 0), written
 
@@ -132,11 +143,24 @@ def _enter_unfinished(deal: Deal, wins: int, now: dt.datetime) -> tuple[int, int
     """Every started ranked attempt not won gets its entry and its final rank (after the
     ``wins``); returns (entries written, ranked unfinished attempts)."""
     key = sort_key_sql(deal.game, "FALSE", "s.score", "NULL", "s.move_count", "s.cards_up")
-    columns = ("session_id, player_id, game, date, won, score, time_ms, moves, cards_up, "
-               "undos, hints, active_ms, verified, review, clean_win, sort_key, final_rank, "
-               "scored_at")
-    changed = " OR ".join(f"{E}.{c} IS DISTINCT FROM EXCLUDED.{c}" for c in (
-        "player_id", "score", "moves", "cards_up", "undos", "hints", "sort_key", "final_rank"))
+    columns = (
+        "session_id, player_id, game, date, won, score, time_ms, moves, cards_up, "
+        "undos, hints, active_ms, verified, review, clean_win, sort_key, final_rank, "
+        "scored_at"
+    )
+    changed = " OR ".join(
+        f"{E}.{c} IS DISTINCT FROM EXCLUDED.{c}"
+        for c in (
+            "player_id",
+            "score",
+            "moves",
+            "cards_up",
+            "undos",
+            "hints",
+            "sort_key",
+            "final_rank",
+        )
+    )
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {E} ({columns}) "
@@ -151,17 +175,24 @@ def _enter_unfinished(deal: Deal, wins: int, now: dt.datetime) -> tuple[int, int
             "score = EXCLUDED.score, moves = EXCLUDED.moves, cards_up = EXCLUDED.cards_up, "
             "undos = EXCLUDED.undos, hints = EXCLUDED.hints, sort_key = EXCLUDED.sort_key, "
             f"final_rank = EXCLUDED.final_rank WHERE {changed}",
-            [deal.date, wins, now, deal.pk, GameSession.WON])
+            [deal.date, wins, now, deal.pk, GameSession.WON],
+        )
         written = int(cursor.rowcount)
         cursor.execute(
             f"SELECT count(*) FROM {S} WHERE deal_id = %s AND ranked AND NOT disqualified "
-            "AND started_at IS NOT NULL AND status <> %s", [deal.pk, GameSession.WON])
+            "AND started_at IS NOT NULL AND status <> %s",
+            [deal.pk, GameSession.WON],
+        )
         row = cursor.fetchone()
     return written, int(row[0]) if row else 0
 
 
-def close_game(deal: Deal, progress: Progress | None = None, force: bool = False,
-               changed: dict[str, int] | None = None) -> int:
+def close_game(
+    deal: Deal,
+    progress: Progress | None = None,
+    force: bool = False,
+    changed: dict[str, int] | None = None,
+) -> int:
     """Close one daily game's day; returns the number of ranked entries (and puts in
     ``changed`` the number of entries whose rank was written).  A day already closed is
     left as it is unless ``force``."""
@@ -190,8 +221,9 @@ def close_game(deal: Deal, progress: Progress | None = None, force: bool = False
             changed[deal.game] = rewritten + written
         step(f"{unfinished} unfinished attempts ranked ({written} entries written)")
         count = wins + unfinished
-        DayClosed.objects.update_or_create(game=deal.game, date=deal.date,
-                                           defaults={"entries": count})
+        DayClosed.objects.update_or_create(
+            game=deal.game, date=deal.date, defaults={"entries": count}
+        )
     return count
 
 
@@ -199,8 +231,15 @@ def is_closed(game: str, day: dt.date) -> bool:
     return DayClosed.objects.filter(game=game, date=day).exists()
 
 
-def _close_one(day: dt.date, game: str, deal: Deal | None, force: bool, say: Progress,
-               changed: dict[str, int] | None, own_connection: bool) -> int:
+def _close_one(
+    day: dt.date,
+    game: str,
+    deal: Deal | None,
+    force: bool,
+    say: Progress,
+    changed: dict[str, int] | None,
+    own_connection: bool,
+) -> int:
     """Close one game's day, rebuild its rank index and push its board."""
     from leaderboards import index, live, periods
 
@@ -213,8 +252,7 @@ def _close_one(day: dt.date, game: str, deal: Deal | None, force: bool, say: Pro
         if before is None or force or index.size(game, day) != count:
             t = time.perf_counter()
             indexed = index.rebuild(game, day, progress=say)
-            say(f"{game}: rank index rebuilt, {indexed} entries "
-                f"({time.perf_counter() - t:.1f} s)")
+            say(f"{game}: rank index rebuilt, {indexed} entries ({time.perf_counter() - t:.1f} s)")
         periods.invalidate(game, day)
         live.push_board(game, day)
         return count
@@ -223,9 +261,13 @@ def _close_one(day: dt.date, game: str, deal: Deal | None, force: bool, say: Pro
             connection.close()  # this thread's own, opened for this game
 
 
-def close(day: dt.date, games: list[str] | None = None, force: bool = False,
-          progress: Progress | None = None, changed: dict[str, int] | None = None
-          ) -> dict[str, int]:
+def close(
+    day: dt.date,
+    games: list[str] | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    changed: dict[str, int] | None = None,
+) -> dict[str, int]:
     """Close ``day`` (every daily game, or ``games``): reveal its deals' seeds and salts
     (docs/deals.md, "Commit, then reveal"), close each game, rebuild its rank index in
     Redis and push its board.  A day not over yet is left alone ({}).  Returns the number
@@ -238,8 +280,9 @@ def close(day: dt.date, games: list[str] | None = None, force: bool = False,
 
     say = progress or log.info
     if not days.is_over(day):
-        log.warning("close_day %s: the day is not over yet (today is %s); nothing done",
-                    day, days.today())
+        log.warning(
+            "close_day %s: the day is not over yet (today is %s); nothing done", day, days.today()
+        )
         return {}
     Deal.objects.filter(date=day, revealed_at__isnull=True).update(revealed_at=timezone.now())
     deals = {d.game: d for d in Deal.objects.filter(date=day, game__in=DAILY_GAMES)}
@@ -249,6 +292,9 @@ def close(day: dt.date, games: list[str] | None = None, force: bool = False,
         counts = [_close_one(day, g, deals.get(g), force, say, changed, False) for g in todo]
     else:
         with ThreadPoolExecutor(min(workers, len(todo))) as pool:
-            counts = list(pool.map(
-                lambda g: _close_one(day, g, deals.get(g), force, say, changed, True), todo))
+            counts = list(
+                pool.map(
+                    lambda g: _close_one(day, g, deals.get(g), force, say, changed, True), todo
+                )
+            )
     return dict(zip(todo, counts, strict=True))

@@ -29,7 +29,9 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         day = parse_day(kwargs["date"])
         if kwargs["game"] not in GAMES or day is None:
-            await self.send_json({"type": "error", "reason": "no such board: /ws/leaderboards/<game>/<YYYY-MM-DD>/"})
+            await self.send_json(
+                {"type": "error", "reason": "no such board: /ws/leaderboards/<game>/<YYYY-MM-DD>/"}
+            )
             await self.close(code=CLOSE_BAD_BOARD)
             return
         if b"race=1" in self.scope.get("query_string", b"").split(b"&"):
@@ -43,7 +45,9 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         board = await database_sync_to_async(live.board_message)(kwargs["game"], day)
         await self.send_json(board)
-        await self.send_json(await database_sync_to_async(live.presence_message)(kwargs["game"], day))
+        await self.send_json(
+            await database_sync_to_async(live.presence_message)(kwargs["game"], day)
+        )
         # The unfinished attempts change with every move: this process reads the board again
         # every few seconds while a socket watches it (live.py).
         live.watch(self.board, self, board)

@@ -78,8 +78,7 @@ def want(game: str, date: dt.date) -> None:
     """Ask a worker to rebuild the set (once per WANT_SECONDS, whoever asks)."""
     r = client()
     if r is not None and r.set(f"{key(game, date)}:wanted", "1", nx=True, ex=WANT_SECONDS):
-        rebuild_rank_index.apply_async((game, date.isoformat()),
-                                       queue=settings.CELERY_CLOSE_QUEUE)
+        rebuild_rank_index.apply_async((game, date.isoformat()), queue=settings.CELERY_CLOSE_QUEUE)
 
 
 # Named as when it lived in leaderboards/tasks.py (CELERY_TASK_ROUTES, queued messages).
@@ -148,7 +147,9 @@ def _disqualified(game: str, date: dt.date) -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT s.id FROM {S_TABLE} s JOIN games_deal d ON d.id = s.deal_id "
-            "WHERE d.game = %s AND d.date = %s AND s.ranked AND s.disqualified", [game, date])
+            "WHERE d.game = %s AND d.date = %s AND s.ranked AND s.disqualified",
+            [game, date],
+        )
         return {str(row[0]) for row in cursor.fetchall()}
 
 
@@ -166,7 +167,8 @@ def _batches(game: str, date: dt.date) -> Iterator[dict[str, int]]:
                 # The id as text: what Redis stores, made by the database (no UUID objects).
                 f"SELECT {column}, sort_key FROM {E_TABLE} WHERE game = %s AND date = %s "
                 f"{after}ORDER BY sort_key, session_id LIMIT {BATCH}",
-                [game, date, *(last or ())])
+                [game, date, *(last or ())],
+            )
             rows = cursor.fetchall()
         if not pg:
             rows = [(str(uuid.UUID(str(sid))), key) for sid, key in rows]
@@ -244,8 +246,7 @@ def _ordered(game: str, date: dt.date) -> QuerySet[Entry]:
 
 def _pg_rank(game: str, date: dt.date, session_id: Any) -> int | None:
     """The rank PostgreSQL gives: the stored final rank of a closed day, else a count."""
-    mine = Entry.objects.filter(session_id=session_id).values_list(
-        "sort_key", "final_rank").first()
+    mine = Entry.objects.filter(session_id=session_id).values_list("sort_key", "final_rank").first()
     if mine is None:
         return None
     if mine[1] is not None:

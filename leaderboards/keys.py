@@ -36,12 +36,13 @@ def sort_key(
 def _cap_sql(column: str, bits: int) -> str:
     # BIGINT: PostgreSQL would shift a 32-bit column modulo 32.
     top = (1 << bits) - 1
-    return (f"CAST(CASE WHEN COALESCE(({column}), 0) < 0 THEN 0 WHEN ({column}) > {top} "
-            f"THEN {top} ELSE COALESCE(({column}), 0) END AS BIGINT)")
+    return (
+        f"CAST(CASE WHEN COALESCE(({column}), 0) < 0 THEN 0 WHEN ({column}) > {top} "
+        f"THEN {top} ELSE COALESCE(({column}), 0) END AS BIGINT)"
+    )
 
 
-def sort_key_sql(game: str, won: str, score: str, time_ms: str, moves: str, cards_up: str
-                 ) -> str:
+def sort_key_sql(game: str, won: str, score: str, time_ms: str, moves: str, cards_up: str) -> str:
     """``sort_key`` as an SQL expression over the named columns (PostgreSQL and SQLite
     alike), so that a day's close computes every key in one statement; the two agree
     (tests/leaderboards/test_sort_key_sql.py)."""

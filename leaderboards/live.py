@@ -44,8 +44,12 @@ def publish(group: str, message: dict[str, Any]) -> None:
 
 
 def board_message(game: str, date: dt.date) -> dict[str, Any]:
-    return {"type": "leaderboard", "game": game, "date": date.isoformat(),
-            "entries": ranking.entries(game, date)}
+    return {
+        "type": "leaderboard",
+        "game": game,
+        "date": date.isoformat(),
+        "entries": ranking.entries(game, date),
+    }
 
 
 def push_board(game: str, date: dt.date) -> None:
@@ -71,8 +75,9 @@ Board = tuple[str, dt.date]
 
 
 class Watcher(Protocol):
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                   close: bool = False) -> None: ...
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None: ...
 
 
 _watchers: dict[Board, set[Watcher]] = defaultdict(set)
@@ -113,7 +118,9 @@ async def _refresh(board: Board) -> None:
             await asyncio.sleep(REFRESH_SECONDS)
             try:
                 # Not in the thread the board sockets' own queries share (race.py does the same).
-                message = await database_sync_to_async(board_message, thread_sensitive=False)(*board)
+                message = await database_sync_to_async(board_message, thread_sensitive=False)(
+                    *board
+                )
             except Exception:  # noqa: BLE001 - Redis or the database is restarting
                 continue
             text = orjson.dumps(message)

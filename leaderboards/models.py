@@ -14,8 +14,9 @@ from games.models import GameSession, Player
 class Entry(models.Model):
     session = models.OneToOneField(GameSession, on_delete=models.CASCADE, related_name="entry")
     # entry_player_idx leads with the player: no index of its own.
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries",
-                               db_index=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
     game = models.CharField(max_length=32)
     date = models.DateField()
     won = models.BooleanField()
@@ -41,8 +42,7 @@ class Entry(models.Model):
         indexes = [
             # The board's order, ties and all: the close's window function, the rank
             # index's rebuild and a page read from PostgreSQL walk it without a sort.
-            models.Index(fields=["game", "date", "sort_key", "session"],
-                         name="entry_order_idx"),
+            models.Index(fields=["game", "date", "sort_key", "session"], name="entry_order_idx"),
             models.Index(fields=["player", "game", "date"], name="entry_player_idx"),
         ]
 

@@ -34,14 +34,16 @@ def _keys(game: str, date: dt.date) -> tuple[str, str, str]:
 
 
 def _unfinished(deal_id: int) -> Any:
-    return GameSession.objects.filter(deal_id=deal_id, ranked=True, disqualified=False,
-                                      started_at__isnull=False).exclude(status=GameSession.WON)
+    return GameSession.objects.filter(
+        deal_id=deal_id, ranked=True, disqualified=False, started_at__isnull=False
+    ).exclude(status=GameSession.WON)
 
 
 def count(deal_id: int) -> tuple[int, int]:
     """(unfinished attempts, won ranked sessions) of a deal, from PostgreSQL."""
-    won = GameSession.objects.filter(deal_id=deal_id, ranked=True, disqualified=False,
-                                     status=GameSession.WON).count()
+    won = GameSession.objects.filter(
+        deal_id=deal_id, ranked=True, disqualified=False, status=GameSession.WON
+    ).count()
     return _unfinished(deal_id).count(), won
 
 
@@ -53,7 +55,8 @@ def ordered(game: str, deal_id: int, offset: int, limit: int) -> list[str]:
             f"SELECT id FROM {S} WHERE deal_id = %s AND ranked AND NOT disqualified "
             "AND started_at IS NOT NULL AND status <> %s "
             f"ORDER BY {key}, id LIMIT %s OFFSET %s",
-            [deal_id, GameSession.WON, limit, offset])
+            [deal_id, GameSession.WON, limit, offset],
+        )
         return [str(row[0]) for row in cursor.fetchall()]
 
 
@@ -86,8 +89,9 @@ def counts(game: str, date: dt.date, deal_id: int) -> tuple[int, int]:
     if r is None:
         return count(deal_id)
     _, key, fresh = _keys(game, date)
-    if settings.BOARD_COUNT_SECONDS <= 0 or r.set(fresh, "1", nx=True,
-                                                  ex=settings.BOARD_COUNT_SECONDS):
+    if settings.BOARD_COUNT_SECONDS <= 0 or r.set(
+        fresh, "1", nx=True, ex=settings.BOARD_COUNT_SECONDS
+    ):
         refresh_board.delay(game, date.isoformat())
     got = cast(bytes | None, r.get(key))
     if got is None:
@@ -122,6 +126,14 @@ def unscored_wins(deal_id: int) -> list[GameSession]:
     """Wins stored whose scoring has not run yet: shown at once, among the unfinished
     attempts' rows' head (they rank by the same key).  Read only when a page reaches past
     the scored wins, so at most a page's depth of won sessions is looked through."""
-    return list(GameSession.objects.filter(
-        deal_id=deal_id, ranked=True, disqualified=False, status=GameSession.WON,
-        entry__isnull=True).select_related("player", "deal").defer("legacy_moves")[:DEEPEST])
+    return list(
+        GameSession.objects.filter(
+            deal_id=deal_id,
+            ranked=True,
+            disqualified=False,
+            status=GameSession.WON,
+            entry__isnull=True,
+        )
+        .select_related("player", "deal")
+        .defer("legacy_moves")[:DEEPEST]
+    )

@@ -48,18 +48,21 @@ def refresh(game: str, start: dt.date | None, end: dt.date | None) -> list[dict[
     return rows
 
 
-def board(game: str, start: dt.date | None = None, end: dt.date | None = None
-          ) -> list[dict[str, Any]]:
+def board(
+    game: str, start: dt.date | None = None, end: dt.date | None = None
+) -> list[dict[str, Any]]:
     """The board as kept; a stale one is answered as it is while a worker recomputes it."""
     data, version, asked = _keys(game, start)
     got = cache.get_many([data, version])
     kept, current = got.get(data), got.get(version, 0)
     if kept is None:
         return refresh(game, start, end)
-    if kept[0] != current and (settings.PERIOD_BOARD_SECONDS <= 0
-                               or cache.add(asked, 1, settings.PERIOD_BOARD_SECONDS)):
-        refresh_period_board.delay(game, start.isoformat() if start else None,
-                                   end.isoformat() if end else None)
+    if kept[0] != current and (
+        settings.PERIOD_BOARD_SECONDS <= 0 or cache.add(asked, 1, settings.PERIOD_BOARD_SECONDS)
+    ):
+        refresh_period_board.delay(
+            game, start.isoformat() if start else None, end.isoformat() if end else None
+        )
         kept = cache.get(data, kept)  # a task run in line (no worker) has just written it
     return list(kept[1])
 
@@ -68,8 +71,11 @@ def board(game: str, start: dt.date | None = None, end: dt.date | None = None
 @shared_task(name="leaderboards.tasks.refresh_period_board", acks_late=True)
 def refresh_period_board(game: str, start: str | None, end: str | None) -> None:
     """Compute a week or all-time board again."""
-    refresh(game, dt.date.fromisoformat(start) if start else None,
-            dt.date.fromisoformat(end) if end else None)
+    refresh(
+        game,
+        dt.date.fromisoformat(start) if start else None,
+        dt.date.fromisoformat(end) if end else None,
+    )
 
 
 def invalidate(game: str, day: dt.date) -> None:

@@ -35,8 +35,9 @@ Board = tuple[str, dt.date]
 
 
 class Watcher(Protocol):
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                   close: bool = False) -> None: ...
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None: ...
 
 
 # Each board's watchers in this process: their slot and when they were last sent one.
@@ -50,15 +51,23 @@ def players(game: str, date: dt.date) -> list[dict[str, Any]]:
     quickest)."""
     now = progress.racers(game, date)
     ids = {e["player"] for e in now.values()}
-    shown = dict(Player.objects.filter(pk__in=ids, hide_from_race=False)
-                 .values_list("pk", "display_name"))
+    shown = dict(
+        Player.objects.filter(pk__in=ids, hide_from_race=False).values_list("pk", "display_name")
+    )
     # An anonymous player's session id is shown nowhere (leaderboards/ranking.py).
     anonymous = set(Player.objects.filter(pk__in=ids, anonymous=True).values_list("pk", flat=True))
-    out = [{"player": shown[e["player"]],
+    out = [
+        {
+            "player": shown[e["player"]],
             "session": None if e["player"] in anonymous else session_id,
             "cards_up": e["cards_up"],
-            "moves": e["moves"], "elapsed_ms": e["elapsed_ms"], "finished": e["finished"]}
-           for session_id, e in now.items() if e["player"] in shown]
+            "moves": e["moves"],
+            "elapsed_ms": e["elapsed_ms"],
+            "finished": e["finished"],
+        }
+        for session_id, e in now.items()
+        if e["player"] in shown
+    ]
     out.sort(key=lambda e: (not e["finished"], -e["cards_up"], e["elapsed_ms"]))
     return out[:LEADERS]
 

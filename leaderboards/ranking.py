@@ -38,8 +38,9 @@ def entry_values(session: GameSession) -> dict[str, Any]:
         "verified": session.verified if won else None,
         "review": session.review if won else "",
         "clean_win": won and session.undo_count == 0 and session.hint_count == 0,
-        "sort_key": sort_key(session.game, won, session.score, session.time_ms,
-                             session.move_count, session.cards_up),
+        "sort_key": sort_key(
+            session.game, won, session.score, session.time_ms, session.move_count, session.cards_up
+        ),
     }
 
 
@@ -55,8 +56,9 @@ def public_session(player: Player, session_id: Any) -> Any:
     return None if player.anonymous else session_id
 
 
-def _row(rank: int, name: str, v: dict[str, Any], session_id: Any,
-         par: int | None) -> dict[str, Any]:
+def _row(
+    rank: int, name: str, v: dict[str, Any], session_id: Any, par: int | None
+) -> dict[str, Any]:
     return {
         "rank": rank,
         "player": name,
@@ -91,23 +93,38 @@ Row = tuple[Any, str, dict[str, Any], Player]  # (session id, name, values, play
 
 def _scored_rows(session_ids: list[str]) -> list[Row]:
     """The entries of these sessions, in this order (a page of the rank index)."""
-    found = {str(e.session_id): e for e in Entry.objects.filter(session_id__in=session_ids)
-             .select_related("player").annotate(status=F("session__status")).order_by()}
-    return [(e.session_id, e.player.display_name, e.__dict__, e.player)
-            for e in (found.get(sid) for sid in session_ids) if e is not None]
+    found = {
+        str(e.session_id): e
+        for e in Entry.objects.filter(session_id__in=session_ids)
+        .select_related("player")
+        .annotate(status=F("session__status"))
+        .order_by()
+    }
+    return [
+        (e.session_id, e.player.display_name, e.__dict__, e.player)
+        for e in (found.get(sid) for sid in session_ids)
+        if e is not None
+    ]
 
 
-def _pg_scored(game: str, date: dt.date, deal_id: int, offset: int, limit: int,
-               closed: int | None) -> tuple[int, list[Row]]:
+def _pg_scored(
+    game: str, date: dt.date, deal_id: int, offset: int, limit: int, closed: int | None
+) -> tuple[int, list[Row]]:
     """The scored entries from PostgreSQL while Redis has no rank index: a range of
     entry_rank_idx, the day's few disqualified attempts left out; the count is the close's
     own on a closed day."""
-    disqualified = list(GameSession.objects.filter(deal_id=deal_id, ranked=True,
-                                                   disqualified=True).values_list("id", flat=True))
+    disqualified = list(
+        GameSession.objects.filter(deal_id=deal_id, ranked=True, disqualified=True).values_list(
+            "id", flat=True
+        )
+    )
     qs = Entry.objects.filter(game=game, date=date).exclude(session_id__in=disqualified)
     count = closed if closed is not None else qs.count()
-    page = (qs.select_related("player").annotate(status=F("session__status"))
-            .order_by("sort_key", "session_id")[offset:offset + limit])
+    page = (
+        qs.select_related("player")
+        .annotate(status=F("session__status"))
+        .order_by("sort_key", "session_id")[offset : offset + limit]
+    )
     return count, [(e.session_id, e.player.display_name, e.__dict__, e.player) for e in page]
 
 
@@ -117,27 +134,35 @@ def _session_row(s: GameSession) -> Row:
     return (s.id, s.player.display_name, v, s.player)
 
 
-def _pending_rows(game: str, date: dt.date, deal_id: int, start: int, count: int
-                  ) -> tuple[int, list[Row]]:
+def _pending_rows(
+    game: str, date: dt.date, deal_id: int, start: int, count: int
+) -> tuple[int, list[Row]]:
     """Rows ``start`` to ``start + count`` after the scored wins: wins not scored yet (at
     their place by the same key), then the unfinished attempts.  Returns (wins not scored
     yet, rows)."""
-    late = sorted((_session_row(s) for s in pending.unscored_wins(deal_id)),
-                  key=lambda r: (r[2]["sort_key"], str(r[0])))
-    rows = late[start:start + count]
+    late = sorted(
+        (_session_row(s) for s in pending.unscored_wins(deal_id)),
+        key=lambda r: (r[2]["sort_key"], str(r[0])),
+    )
+    rows = late[start : start + count]
     skip = max(0, start - len(late))
     ids = pending.page(game, date, deal_id, skip, count - len(rows))
     # The order was written a moment ago: an attempt won (or disqualified) since is shown
     # with the wins, never also here.
-    found = {str(s.id): s for s in GameSession.objects.filter(
-        id__in=ids, ranked=True, disqualified=False).exclude(status=GameSession.WON)
-        .select_related("player", "deal").defer("legacy_moves")}
+    found = {
+        str(s.id): s
+        for s in GameSession.objects.filter(id__in=ids, ranked=True, disqualified=False)
+        .exclude(status=GameSession.WON)
+        .select_related("player", "deal")
+        .defer("legacy_moves")
+    }
     rows += [_session_row(found[sid]) for sid in ids if sid in found]
     return len(late), rows
 
 
-def board(game: str, date: dt.date, limit: int = 100, offset: int = 0
-          ) -> tuple[int, list[dict[str, Any]]]:
+def board(
+    game: str, date: dt.date, limit: int = 100, offset: int = 0
+) -> tuple[int, list[dict[str, Any]]]:
     """(rows on the whole board, rows ``offset`` to ``offset + limit`` in rank order).
 
     The scored wins (every entry, once the day is closed) come from the Redis rank index:
@@ -150,8 +175,9 @@ def board(game: str, date: dt.date, limit: int = 100, offset: int = 0
     if deal is None:
         return 0, []
     deal_id, par = deal
-    closed = DayClosed.objects.filter(game=game, date=date).values_list(
-        "entries", flat=True).first()
+    closed = (
+        DayClosed.objects.filter(game=game, date=date).values_list("entries", flat=True).first()
+    )
     got = index.page(game, date, offset, limit)
     if got is not None:
         scored, ids = got
@@ -167,12 +193,13 @@ def board(game: str, date: dt.date, limit: int = 100, offset: int = 0
             late, more = _pending_rows(game, date, deal_id, start - scored, upto - start)
             rows += more
         total = scored + late + unfinished
-    return total, [_row(i, name, v, public_session(player, sid), par)
-                   for i, (sid, name, v, player) in enumerate(rows, start=offset + 1)]
+    return total, [
+        _row(i, name, v, public_session(player, sid), par)
+        for i, (sid, name, v, player) in enumerate(rows, start=offset + 1)
+    ]
 
 
-def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0
-            ) -> list[dict[str, Any]]:
+def entries(game: str, date: dt.date, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
     """Rows ``offset`` to ``offset + limit`` of the day's board, in rank order."""
     return board(game, date, limit, offset)[1]
 
@@ -187,10 +214,19 @@ def own_row(game: str, date: dt.date, player_id: int | None) -> dict[str, Any] |
     win with its rank, or an unfinished attempt with its status; None with no attempt."""
     if player_id is None:
         return None
-    session = (GameSession.objects.filter(
-        player_id=player_id, deal__game=game, deal__date=date, ranked=True,
-        disqualified=False, started_at__isnull=False).select_related("player", "deal")
-        .defer("legacy_moves").first())
+    session = (
+        GameSession.objects.filter(
+            player_id=player_id,
+            deal__game=game,
+            deal__date=date,
+            ranked=True,
+            disqualified=False,
+            started_at__isnull=False,
+        )
+        .select_related("player", "deal")
+        .defer("legacy_moves")
+        .first()
+    )
     if session is None:
         return None
     v = entry_values(session)

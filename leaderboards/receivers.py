@@ -25,8 +25,7 @@ def session_won(sender: Any, session: GameSession, **_: Any) -> None:
     """After the winning move is committed: queue the scoring."""
     if session.ranked and session.deal.date is not None:
         try:
-            score_session.apply_async((str(session.pk),),
-                                      queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+            score_session.apply_async((str(session.pk),), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
         except Exception as exc:  # noqa: BLE001 - the broker (Redis) is unreachable
             # The win is stored; write its entry in PostgreSQL now.  The Redis rank index is
             # rebuilt from PostgreSQL the next time it is read after Redis is back.
@@ -45,8 +44,10 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     if session.ranked and closing.is_closed(session.game, day):
         # On the close's queue (the change is committed: the signal is sent after it): a
         # million entries are ranked again in seconds, which no admin request waits for.
-        close_day.apply_async((day.isoformat(), session.game, True, str(session.pk)),
-                              queue=settings.CELERY_CLOSE_QUEUE)
+        close_day.apply_async(
+            (day.isoformat(), session.game, True, str(session.pk)),
+            queue=settings.CELERY_CLOSE_QUEUE,
+        )
         return
     if session.disqualified:
         index.remove(session.game, day, session.pk)
@@ -56,8 +57,9 @@ def session_disqualified(sender: Any, session: GameSession, **_: Any) -> None:
     live.push_board(session.game, day)
 
 
-def attempts_merged(sender: Any, account: Player, guest: Player,
-                    demoted: Iterable[GameSession], **_: Any) -> None:
+def attempts_merged(
+    sender: Any, account: Player, guest: Player, demoted: Iterable[GameSession], **_: Any
+) -> None:
     """Inside the merge's transaction (games/merge.py): the guest's entries become the
     account's, a demoted attempt loses its entry, and once committed the rank index, the
     final ranks of closed days and the boards watching follow."""
@@ -79,9 +81,11 @@ def attempts_merged(sender: Any, account: Player, guest: Player,
             # day of a million, which the signing-in player does not wait for.  Audited as
             # any late correction of a closed board is (``day_reclosed``), on the demoted
             # attempt.
-            close_day.apply_async((date.isoformat(), game, True),
-                                  {"correction_of": demoted_on.get((game, date))},
-                                  queue=settings.CELERY_CLOSE_QUEUE)
+            close_day.apply_async(
+                (date.isoformat(), game, True),
+                {"correction_of": demoted_on.get((game, date))},
+                queue=settings.CELERY_CLOSE_QUEUE,
+            )
         for game, date in days:
             periods.invalidate(game, date)
             if (game, date) not in closed:
@@ -94,8 +98,7 @@ def session_reviewed(sender: Any, session: GameSession, **_: Any) -> None:
     """An operator's review decision reaches the session's entry and its board."""
     if session.deal.date is None:
         return
-    Entry.objects.filter(session=session).update(verified=session.verified,
-                                                 review=session.review)
+    Entry.objects.filter(session=session).update(verified=session.verified, review=session.review)
     live.push_board(session.game, session.deal.date)
 
 
@@ -105,8 +108,9 @@ def presence_changed(sender: Any, game: str, date: dt.date, **_: Any) -> None:
 
 def connect() -> None:
     signals.session_won.connect(session_won, dispatch_uid="boards.session_won")
-    signals.session_disqualified.connect(session_disqualified,
-                                         dispatch_uid="boards.session_disqualified")
+    signals.session_disqualified.connect(
+        session_disqualified, dispatch_uid="boards.session_disqualified"
+    )
     signals.attempts_merged.connect(attempts_merged, dispatch_uid="boards.attempts_merged")
     signals.presence_changed.connect(presence_changed, dispatch_uid="boards.presence")
     signals.session_reviewed.connect(session_reviewed, dispatch_uid="boards.reviewed")

@@ -75,8 +75,9 @@ def player_stats(player: Player) -> dict[str, Any]:
     # freezes, the calendar -- come from ranked attempts alone, the ones played once, on
     # their day, without a look at the deal first: a practice win of a deal already seen
     # (a replay, an archived daily) proves nothing a board could rank.
-    sessions = GameSession.objects.filter(player=player, started_at__isnull=False,
-                                          disqualified=False)
+    sessions = GameSession.objects.filter(
+        player=player, started_at__isnull=False, disqualified=False
+    )
     ranked_win = Q(status=GameSession.WON, ranked=True)
     per_game = {
         row["game"]: row
@@ -134,8 +135,8 @@ def calendar(sessions: Any, frozen: set[dt.date]) -> list[dict[str, Any]]:
     first = last - dt.timedelta(days=CALENDAR_DAYS - 1)
     days: dict[dt.date, dict[str, Any]] = {}
     for day, status, up in sessions.filter(
-            ranked=True, deal__date__gte=first, deal__date__lte=last).values_list(
-            "deal__date", "status", "cards_up"):
+        ranked=True, deal__date__gte=first, deal__date__lte=last
+    ).values_list("deal__date", "status", "cards_up"):
         d = days.setdefault(day, {"won": False, "cards_up": 0})
         d["won"] = d["won"] or status == GameSession.WON
         d["cards_up"] = max(d["cards_up"], up)
@@ -143,14 +144,21 @@ def calendar(sessions: Any, frozen: set[dt.date]) -> list[dict[str, Any]]:
     for n in range(CALENDAR_DAYS):
         day = first + dt.timedelta(days=n)
         seen = days.get(day)
-        out.append({"date": day.isoformat(), "played": seen is not None,
-                    "won": bool(seen and seen["won"]), "frozen": day in frozen,
-                    "cards_up": seen["cards_up"] if seen else 0})
+        out.append(
+            {
+                "date": day.isoformat(),
+                "played": seen is not None,
+                "won": bool(seen and seen["won"]),
+                "frozen": day in frozen,
+                "cards_up": seen["cards_up"] if seen else 0,
+            }
+        )
     return out
 
 
-def period_board(game: str, start: dt.date | None, end: dt.date | None,
-                 limit: int = 100) -> list[dict[str, Any]]:
+def period_board(
+    game: str, start: dt.date | None, end: dt.date | None, limit: int = 100
+) -> list[dict[str, Any]]:
     """Players by daily wins over a period (all time when unbounded), then best time.
 
     Computed from the entries alone: the wins grouped by player, then the days played of
@@ -164,13 +172,18 @@ def period_board(game: str, start: dt.date | None, end: dt.date | None,
     if end is not None:
         qs = qs.filter(date__lte=end)
     rows = list(
-        qs.filter(won=True).values("player_id")
+        qs.filter(won=True)
+        .values("player_id")
         .annotate(wins=Count("id"), best_time_ms=Min("time_ms"), best_score=Max("score"))
         .order_by("-wins", "best_time_ms", "player_id")[:limit]
     )
     ids = [r["player_id"] for r in rows]
-    played = dict(qs.filter(player_id__in=ids).values("player_id")
-                  .annotate(n=Count("id")).values_list("player_id", "n"))
+    played = dict(
+        qs.filter(player_id__in=ids)
+        .values("player_id")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "n")
+    )
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
     days: dict[int, list[dt.date]] = defaultdict(list)
     for pid, day in qs.filter(won=True, player_id__in=ids).values_list("player_id", "date"):
@@ -178,9 +191,16 @@ def period_board(game: str, start: dt.date | None, end: dt.date | None,
     out = []
     for rank, r in enumerate(rows, start=1):
         current, best = streaks(days[r["player_id"]])
-        out.append({
-            "rank": rank, "player": names.get(r["player_id"], ""), "wins": r["wins"],
-            "played": played.get(r["player_id"], 0), "best_time_ms": r["best_time_ms"],
-            "best_score": r["best_score"], "current_streak": current, "best_streak": best,
-        })
+        out.append(
+            {
+                "rank": rank,
+                "player": names.get(r["player_id"], ""),
+                "wins": r["wins"],
+                "played": played.get(r["player_id"], 0),
+                "best_time_ms": r["best_time_ms"],
+                "best_score": r["best_score"],
+                "current_streak": current,
+                "best_streak": best,
+            }
+        )
     return out

@@ -46,8 +46,7 @@ def score_session(session_id: str) -> dict[str, Any] | None:
         if session.finished_at is None or session.finished_at >= days.day_end(day):
             # Play is refused once the day is over; a win stored after it anyway is not
             # one the board of that day can take.
-            log.error("score_session %s: won after its day %s ended; not entered",
-                      session_id, day)
+            log.error("score_session %s: won after its day %s ended; not entered", session_id, day)
             return None
         if closing.is_closed(session.game, day):
             return None  # the close entered it already (closing.py): a closed board is final
@@ -61,8 +60,12 @@ def score_session(session_id: str) -> dict[str, Any] | None:
 
 
 @shared_task(acks_late=True)
-def close_day(date: str | None = None, game: str | None = None, force: bool = False,
-              correction_of: str | None = None) -> dict[str, int]:
+def close_day(
+    date: str | None = None,
+    game: str | None = None,
+    force: bool = False,
+    correction_of: str | None = None,
+) -> dict[str, int]:
     """Final ranks for a finished day (yesterday by default; leaderboards/closing.py): open
     ranked attempts end, unfinished ones get their entries, every entry its final rank, and
     the index is rebuilt.  Once the day is over its deals' seeds and salts are revealed
@@ -79,9 +82,10 @@ def close_day(date: str | None = None, game: str | None = None, force: bool = Fa
     changed: dict[str, int] = {}
     out = closing.close(day, [game] if game else None, force=force, changed=changed)
     if correction_of is not None and game is not None:
-        AuditEntry.objects.create(session_id=correction_of, action="day_reclosed",
-                                  reason=f"{game} {day}: final ranks written again",
-                                  data={"ranks_changed": changed.get(game, 0)})
+        AuditEntry.objects.create(
+            session_id=correction_of,
+            action="day_reclosed",
+            reason=f"{game} {day}: final ranks written again",
+            data={"ranks_changed": changed.get(game, 0)},
+        )
     return out
-
-

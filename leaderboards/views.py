@@ -32,7 +32,10 @@ def _game_or_error(game: str) -> Response | None:
 
 
 class AllTimeLeaderboardView(APIView):
-    @extend_schema(responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)}, summary="Players by daily wins, all time")
+    @extend_schema(
+        responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)},
+        summary="Players by daily wins, all time",
+    )
     def get(self, request: Request, game: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
@@ -40,19 +43,31 @@ class AllTimeLeaderboardView(APIView):
 
 
 class WeeklyLeaderboardView(APIView):
-    @extend_schema(responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)}, summary="Players by daily wins in the ISO week (Monday to Sunday) holding the date")
+    @extend_schema(
+        responses={200: PeriodBoardOut, 400: OpenApiResponse(ErrorOut)},
+        summary="Players by daily wins in the ISO week (Monday to Sunday) holding the date",
+    )
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
         if (day := parse_day(date)) is None:
             return error("bad_request", BAD_DAY, 400)
         monday, sunday = periods.week(day)
-        return Response({"game": game, "from": monday.isoformat(), "to": sunday.isoformat(),
-                         "entries": periods.board(game, monday, sunday)})
+        return Response(
+            {
+                "game": game,
+                "from": monday.isoformat(),
+                "to": sunday.isoformat(),
+                "entries": periods.board(game, monday, sunday),
+            }
+        )
 
 
 class PlayerStatsView(APIView):
-    @extend_schema(responses={200: PlayerStatsOut, 404: OpenApiResponse(ErrorOut)}, summary="A player's statistics")
+    @extend_schema(
+        responses={200: PlayerStatsOut, 404: OpenApiResponse(ErrorOut)},
+        summary="A player's statistics",
+    )
     def get(self, request: Request, player_id: int) -> Response:
         player = Player.objects.filter(pk=player_id).first()
         if player is not None and player.merged_into_id is not None:
@@ -64,6 +79,7 @@ class PlayerStatsView(APIView):
 
 class MyStatsView(APIView):
     makes_guest = True  # config/schema.py
+
     @extend_schema(responses={200: PlayerStatsOut}, summary="The current player's statistics")
     def get(self, request: Request) -> Response:
         player = current_player(request._request)
@@ -75,32 +91,48 @@ class MyDataView(APIView):
     makes_guest = True  # config/schema.py
     rate_limit_scope = "records"  # a whole history in one answer
 
-    @extend_schema(responses={200: OpenApiResponse(description=(
-        "the player's own data as JSON (docs/rules.md, \"Your data\"): who they are, "
-        "every game with its moves, result and review, their statistics"))},
-        summary="Download your own games and statistics")
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description=(
+                    'the player\'s own data as JSON (docs/rules.md, "Your data"): who they are, '
+                    "every game with its moves, result and review, their statistics"
+                )
+            )
+        },
+        summary="Download your own games and statistics",
+    )
     def get(self, request: Request) -> HttpResponseBase:
         player = current_player(request._request)
         assert player is not None
         body = {**leaving.export(player), "statistics": stats.player_stats(player)}
-        response = HttpResponse(json.dumps(body, indent=1),
-                                content_type="application/json; charset=utf-8")
+        response = HttpResponse(
+            json.dumps(body, indent=1), content_type="application/json; charset=utf-8"
+        )
         response["Content-Disposition"] = (
-            f'attachment; filename="daily-solitaire-player-{player.pk}.json"')
+            f'attachment; filename="daily-solitaire-player-{player.pk}.json"'
+        )
         response["Cache-Control"] = "private, no-store"
         return response
 
 
 class DailyLeaderboardView(APIView):
-    @extend_schema(responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)},
-                   parameters=[
-                       OpenApiParameter("offset", {"type": "integer", "minimum": 0,
-                                                   "maximum": MAX_OFFSET, "default": 0},
-                                        description="rows to skip from the top of the board"),
-                       OpenApiParameter("limit", {"type": "integer", "minimum": 1,
-                                                  "maximum": 100, "default": 100},
-                                        description="rows to return"),
-                   ], summary="A day's ranking of one game's daily deal")
+    @extend_schema(
+        responses={200: LeaderboardOut, 400: OpenApiResponse(ErrorOut)},
+        parameters=[
+            OpenApiParameter(
+                "offset",
+                {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
+                description="rows to skip from the top of the board",
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
+                description="rows to return",
+            ),
+        ],
+        summary="A day's ranking of one game's daily deal",
+    )
     def get(self, request: Request, game: str, date: str) -> Response:
         if (bad := _game_or_error(game)) is not None:
             return bad
@@ -112,17 +144,29 @@ class DailyLeaderboardView(APIView):
         except ValueError:
             offset = limit = -1
         if not (0 <= offset <= MAX_OFFSET and 1 <= limit <= 100):
-            return error("bad_request", f"offset runs from 0 to {MAX_OFFSET} and limit from "
-                         "1 to 100 (rows of the board)", 400)
+            return error(
+                "bad_request",
+                f"offset runs from 0 to {MAX_OFFSET} and limit from 1 to 100 (rows of the board)",
+                400,
+            )
         player = current_player(request._request, create=False)
         total, rows = board(game, day, limit, offset)
-        return Response({"game": game, "date": day.isoformat(), "playing": live.playing(game, day),
-                         "par": day_par(game, day), "offset": offset, "total": total,
-                         # Closed and revealed: every row's game can be watched (replays).
-                         "closed": Deal.objects.filter(game=game, date=day,
-                                                       revealed_at__isnull=False).exists(),
-                         "entries": rows,
-                         "me": own_row(game, day, player.pk if player else None)})
+        return Response(
+            {
+                "game": game,
+                "date": day.isoformat(),
+                "playing": live.playing(game, day),
+                "par": day_par(game, day),
+                "offset": offset,
+                "total": total,
+                # Closed and revealed: every row's game can be watched (replays).
+                "closed": Deal.objects.filter(
+                    game=game, date=day, revealed_at__isnull=False
+                ).exists(),
+                "entries": rows,
+                "me": own_row(game, day, player.pk if player else None),
+            }
+        )
 
 
 class ExportView(APIView):
@@ -130,13 +174,18 @@ class ExportView(APIView):
     # kept by anything in front, which revalidates it with its ETag.
     rate_limit_scope = "records"
 
-    @extend_schema(responses={
-        (200, "application/x-ndjson"): OpenApiResponse(
-            description="one JSON object a line: a `deal` line per daily, then a `session` "
-                        "line per ranked session (docs/api.md, \"Open data\")"),
-        304: OpenApiResponse(description="unchanged since the `ETag` sent in `If-None-Match`"),
-        400: OpenApiResponse(ErrorOut), 404: OpenApiResponse(ErrorOut, description="the day is not closed yet"),
-    }, summary="Everything about a closed day, as newline-delimited JSON")
+    @extend_schema(
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                description="one JSON object a line: a `deal` line per daily, then a `session` "
+                'line per ranked session (docs/api.md, "Open data")'
+            ),
+            304: OpenApiResponse(description="unchanged since the `ETag` sent in `If-None-Match`"),
+            400: OpenApiResponse(ErrorOut),
+            404: OpenApiResponse(ErrorOut, description="the day is not closed yet"),
+        },
+        summary="Everything about a closed day, as newline-delimited JSON",
+    )
     def get(self, request: Request, date: str) -> HttpResponseBase:
         try:
             day = export.closed_day(date)

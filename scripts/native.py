@@ -52,9 +52,13 @@ MODULES, STAMP, source_hash = _native.MODULES, _native.STAMP, _native.source_has
 # What the solver's tests need besides the engine: the project's settings and apps load
 # when pytest starts (tests/conftest.py, pytest-django).
 COPY = ("games", "config", "leaderboards", "frontend", "tests", "pyproject.toml", "manage.py")
-TESTS = ("tests/engine/test_solver.py", "tests/engine/test_solver_properties.py",
-         "tests/engine/test_solver_hints.py", "tests/engine/test_race.py",
-         "tests/engine/test_native.py")
+TESTS = (
+    "tests/engine/test_solver.py",
+    "tests/engine/test_solver_properties.py",
+    "tests/engine/test_solver_hints.py",
+    "tests/engine/test_race.py",
+    "tests/engine/test_native.py",
+)
 
 
 def fail(message: str) -> None:
@@ -80,21 +84,37 @@ def build(project: Path) -> None:
         work = Path(tmp)
         (work / "games").mkdir()
         shutil.copy(project / "games" / "__init__.py", work / "games")
-        shutil.copytree(project / "games" / "engine", work / "games" / "engine",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", STAMP))
+        shutil.copytree(
+            project / "games" / "engine",
+            work / "games" / "engine",
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", STAMP),
+        )
         empty = work / "mypy.ini"
         empty.write_text("[mypy]\n")  # not the project's: its plugins load Django
         for name in MODULES:
             t0 = time.monotonic()
             print(f"native: compiling games/engine/solver/{name}.py ...", flush=True)
-            r = subprocess.run([sys.executable, "-m", "mypyc", "--config-file", str(empty),
-                                f"games/engine/solver/{name}.py"], cwd=work,
-                               capture_output=True, text=True, check=False)
+            r = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "mypyc",
+                    "--config-file",
+                    str(empty),
+                    f"games/engine/solver/{name}.py",
+                ],
+                cwd=work,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if r.returncode:
                 print(r.stdout[-4000:], r.stderr[-4000:], file=sys.stderr)
-                fail(f"mypyc could not compile {name}.py (output above). It needs a C "
-                     "compiler and the Python headers; `make native-clean` leaves the "
-                     "pure-Python solver")
+                fail(
+                    f"mypyc could not compile {name}.py (output above). It needs a C "
+                    "compiler and the Python headers; `make native-clean` leaves the "
+                    "pure-Python solver"
+                )
             print(f"native:   done in {time.monotonic() - t0:.0f} s", flush=True)
         for p in compiled(work / "games" / "engine" / "solver"):
             shutil.copy(p, solver / p.name)
@@ -110,8 +130,13 @@ def compiled_copy(out: Path) -> Path:
     for name in COPY:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, out / name, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.so", "*.pyd", STAMP, "node_modules"))
+            shutil.copytree(
+                src,
+                out / name,
+                ignore=shutil.ignore_patterns(
+                    "__pycache__", "*.so", "*.pyd", STAMP, "node_modules"
+                ),
+            )
         else:
             shutil.copy(src, out / name)
     build(out)
@@ -123,16 +148,21 @@ def test() -> int:
     out = compiled_copy(ROOT / "build" / "native")
     env = dict(os.environ, SOLVER_NATIVE_REQUIRED="1")
     print("native: the solver's tests against the compiled modules", flush=True)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           *TESTS], cwd=out, env=env, check=False).returncode
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS],
+        cwd=out,
+        env=env,
+        check=False,
+    ).returncode
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     g = p.add_mutually_exclusive_group()
     g.add_argument("--clean", action="store_true", help="remove the compiled modules")
-    g.add_argument("--test", action="store_true",
-                   help="build in build/native and run the solver's tests there")
+    g.add_argument(
+        "--test", action="store_true", help="build in build/native and run the solver's tests there"
+    )
     a = p.parse_args()
     if a.clean:
         clean(SOLVER)
@@ -141,8 +171,10 @@ def main() -> None:
         raise SystemExit(test())
     else:
         build(ROOT)
-        print(f"native: compiled {', '.join(MODULES)} in {SOLVER.relative_to(ROOT)}; "
-              "`make native-clean` goes back to pure Python")
+        print(
+            f"native: compiled {', '.join(MODULES)} in {SOLVER.relative_to(ROOT)}; "
+            "`make native-clean` goes back to pure Python"
+        )
 
 
 if __name__ == "__main__":

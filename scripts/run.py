@@ -50,8 +50,11 @@ def port_holder(port: int) -> str:
     import psutil
 
     try:
-        found = [c.pid for c in psutil.net_connections(kind="tcp")
-                 if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port]
+        found = [
+            c.pid
+            for c in psutil.net_connections(kind="tcp")
+            if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port
+        ]
     except psutil.AccessDenied:
         found = []
     for pid in found:
@@ -76,8 +79,10 @@ def check_port(port: int) -> str | None:
             s.bind(("127.0.0.1", port))
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                return (f"port {port} is in use by {port_holder(port)}: stop it, or serve on "
-                        f"another port: PORT={port + 1} make run")
+                return (
+                    f"port {port} is in use by {port_holder(port)}: stop it, or serve on "
+                    f"another port: PORT={port + 1} make run"
+                )
             return f"cannot listen on 127.0.0.1:{port}: {exc.strerror}"
     return None
 
@@ -123,23 +128,80 @@ def main() -> int:
     print("==> creating today's daily deals", flush=True)
     manage("create_daily_deals", "--days", "1")
 
-    commands = [[sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", port,
-                 "config.asgi:application"]]
+    commands = [
+        [
+            sys.executable,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            port,
+            "config.asgi:application",
+        ]
+    ]
     if services:
         # Beat's schedule file is its own state (settings: STATE_DIR), not a shared name.
         queue = os.environ.get("CELERY_QUEUE") or "solitaire"
         close = os.environ.get("CELERY_CLOSE_QUEUE") or f"{queue}-close"
-        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
-                         queue, "--loglevel", "INFO", "--concurrency", "2"])
+        commands.append(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-Q",
+                queue,
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+            ]
+        )
         # The day's close on a worker of its own (config/celery.py: its visibility timeout).
-        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
-                         close, "-n", "close@%h", "--loglevel", "INFO", "--concurrency", "1"])
+        commands.append(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-Q",
+                close,
+                "-n",
+                "close@%h",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "1",
+            ]
+        )
         # The post-game analyses on their own queue and worker: never ahead of scoring.
         analysis = os.environ.get("ANALYSIS_QUEUE") or f"{queue}-analysis"
-        commands.append([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
-                         analysis, "-n", "analyst@%h", "--loglevel", "INFO", "--concurrency", "1"])
-        commands.append([sys.executable, "-m", "celery", "-A", "config", "beat",
-                         "--loglevel", "INFO"])
+        commands.append(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-Q",
+                analysis,
+                "-n",
+                "analyst@%h",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "1",
+            ]
+        )
+        commands.append(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]
+        )
     else:
         print("    (no DATABASE_URL/REDIS_URL: SQLite, in-memory channels, tasks inline)")
 
@@ -155,9 +217,12 @@ def main() -> int:
         while all(child.poll() is None for child in children):
             if pending and _listening(int(port)):
                 print("==> creating the coming days' deals in the background", flush=True)
-                ahead = subprocess.Popen([sys.executable, "manage.py", "create_daily_deals"],
-                                         cwd=ROOT, stdout=subprocess.DEVNULL,
-                                         preexec_fn=lambda: os.nice(10))
+                ahead = subprocess.Popen(
+                    [sys.executable, "manage.py", "create_daily_deals"],
+                    cwd=ROOT,
+                    stdout=subprocess.DEVNULL,
+                    preexec_fn=lambda: os.nice(10),
+                )
                 pending = False
             if ahead is not None and ahead.poll() is not None:
                 done = "ready" if ahead.returncode == 0 else f"failed ({ahead.returncode})"

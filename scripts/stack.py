@@ -57,8 +57,10 @@ def settings_env() -> dict[str, str]:
         try:
             kept = dict(json.loads(path.read_text()))
         except (OSError, ValueError):
-            kept = {"SECRET_KEY": secrets.token_urlsafe(50),
-                    "DAILY_SECRET": secrets.token_urlsafe(32)}
+            kept = {
+                "SECRET_KEY": secrets.token_urlsafe(50),
+                "DAILY_SECRET": secrets.token_urlsafe(32),
+            }
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as f:
                 json.dump(kept, f)
@@ -78,8 +80,10 @@ def ensure_database(url: str) -> None:
         return
     except psycopg.OperationalError as exc:
         if "does not exist" not in str(exc):
-            raise SystemExit(f"PostgreSQL at DATABASE_URL does not answer: {exc}\n"
-                             "Start it, or set DATABASE_URL to one that runs.") from exc
+            raise SystemExit(
+                f"PostgreSQL at DATABASE_URL does not answer: {exc}\n"
+                "Start it, or set DATABASE_URL to one that runs."
+            ) from exc
     name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
     admin = psycopg.conninfo.make_conninfo(url, dbname="postgres")
     say(f"creating the database {name}")
@@ -108,8 +112,9 @@ def _die_with_parent() -> None:
 
 
 class Child:
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str],
-                 log: Path | None = None) -> None:
+    def __init__(
+        self, name: str, cmd: list[str], env: dict[str, str], log: Path | None = None
+    ) -> None:
         self.name, self.cmd, self.env, self.log = name, cmd, env, log
         self.proc: subprocess.Popen[bytes] | None = None
         self.started = 0.0
@@ -119,9 +124,15 @@ class Child:
         out: Any = open(self.log, "ab") if self.log else None  # noqa: SIM115 - the child's
         # A session of its own: Ctrl-C reaches the supervisor only, which stops the
         # children in order (the web processes drain first).
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env, stdout=out,
-                                     stderr=out, start_new_session=True,
-                                     preexec_fn=_die_with_parent)
+        self.proc = subprocess.Popen(
+            self.cmd,
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
         self.started = time.monotonic()
 
     @property
@@ -139,8 +150,12 @@ class Balancer:
 
     def __init__(self, port: int, stats_port: int, admin: Path) -> None:
         self.admin = admin
-        self.env = {**os.environ, "LB_BIND": f"127.0.0.1:{port}",
-                    "LB_STATS_BIND": f"127.0.0.1:{stats_port}", "LB_ADMIN_SOCKET": str(admin)}
+        self.env = {
+            **os.environ,
+            "LB_BIND": f"127.0.0.1:{port}",
+            "LB_STATS_BIND": f"127.0.0.1:{stats_port}",
+            "LB_ADMIN_SOCKET": str(admin),
+        }
         self.env.pop("LB_WEB_DNS", None)
         # Two open files a connection, within this machine's limit (the file's 20,000 needs
         # 40,000).
@@ -207,8 +222,9 @@ def wait_listening(port: int, child: Child, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if child.exited() is not None:
-            raise SystemExit(f"{child.name} exited with {child.exited()} before it served; "
-                             "its output is above")
+            raise SystemExit(
+                f"{child.name} exited with {child.exited()} before it served; its output is above"
+            )
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return
@@ -257,28 +273,68 @@ def main() -> int:
     if env["DATABASE_URL"].startswith("postgres"):
         ensure_database(env["DATABASE_URL"])
     say("migrating the database")
-    subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run(
+        [PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     if not static_is_current(Path(env["STATIC_ROOT"])):
         say(f"collecting the static files into {env['STATIC_ROOT']} (a minute the first time)")
-        subprocess.run([PY, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
-                       env=env, check=True)
+        subprocess.run(
+            [PY, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
 
     balancer = Balancer(port, stats, STACK / "haproxy.sock")
     lb = Child("lb", balancer.command(), balancer.env, STACK / "lb.log")
-    webs = [Child(f"web{i + 1}", [PY, "-m", "config.serve", "-b", "127.0.0.1", "-p",
-                                  str(first + i), "--proxy-headers", "config.asgi:application"],
-                  env) for i in range(count)]
+    webs = [
+        Child(
+            f"web{i + 1}",
+            [
+                PY,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(first + i),
+                "--proxy-headers",
+                "config.asgi:application",
+            ],
+            env,
+        )
+        for i in range(count)
+    ]
     # The one worker reads the day's close's queue and the analyses' too, so they run here;
     # a close longer than CELERY_VISIBILITY_TIMEOUT would then be handed out again (to wait
     # on the first's lock, then find the day closed), and analyses share the scoring's
     # worker: production gives each a worker of its own (docker-compose.yml).
     queue = env.get("CELERY_QUEUE") or "solitaire"
-    queues = ",".join([queue, env.get("CELERY_CLOSE_QUEUE") or queue + "-close",
-                       env.get("ANALYSIS_QUEUE") or queue + "-analysis"])
-    worker = Child("worker", [PY, "-m", "celery", "-A", "config", "worker", "-Q", queues,
-                              "--loglevel", "INFO", "--concurrency",
-                              env.get("WORKER_CONCURRENCY", "2")], env)
+    queues = ",".join(
+        [
+            queue,
+            env.get("CELERY_CLOSE_QUEUE") or queue + "-close",
+            env.get("ANALYSIS_QUEUE") or queue + "-analysis",
+        ]
+    )
+    worker = Child(
+        "worker",
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queues,
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            env.get("WORKER_CONCURRENCY", "2"),
+        ],
+        env,
+    )
     beat = Child("beat", [PY, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"], env)
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)  # even when started in the background
@@ -293,10 +349,15 @@ def main() -> int:
         worker.start()
         beat.start()
         write_pids(webs, worker, beat, lb)
-        say(f"{count} web processes on 127.0.0.1:{first}-{first + count - 1}, a worker and "
-            f"beat; pids in .stack/pids.json; the balancer's log in .stack/lb.log")
-        print(f"\n    Daily Solitaire is at http://127.0.0.1:{port}/   (balancer's figures: "
-              f"http://127.0.0.1:{stats}/stats, /metrics; Ctrl-C stops)\n", flush=True)
+        say(
+            f"{count} web processes on 127.0.0.1:{first}-{first + count - 1}, a worker and "
+            f"beat; pids in .stack/pids.json; the balancer's log in .stack/lb.log"
+        )
+        print(
+            f"\n    Daily Solitaire is at http://127.0.0.1:{port}/   (balancer's figures: "
+            f"http://127.0.0.1:{stats}/stats, /metrics; Ctrl-C stops)\n",
+            flush=True,
+        )
         while True:
             time.sleep(0.2)
             for child in children:
@@ -306,8 +367,10 @@ def main() -> int:
                 quick = time.monotonic() - child.started < QUICK_FAILURE
                 child.quick_failures = child.quick_failures + 1 if quick else 0
                 if child.quick_failures >= GIVE_UP_AFTER:
-                    say(f"{child.name} keeps exiting ({code}) within seconds of its start; "
-                        "stopping the stack (its output is above)")
+                    say(
+                        f"{child.name} keeps exiting ({code}) within seconds of its start; "
+                        "stopping the stack (its output is above)"
+                    )
                     return 1
                 say(f"{child.name} (pid {child.pid}) exited with {code}; starting it again")
                 child.start()

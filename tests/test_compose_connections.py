@@ -22,8 +22,11 @@ def max_connections(**env: str) -> tuple[int, dict]:
     assert command[:2] == ["sh", "-c"]
     # What the container's shell runs, its arithmetic worked out by a shell here ("$$" is
     # compose's escape for a "$" left to the shell).
-    script = command[2].replace("$$", "$").replace(
-        "exec docker-entrypoint.sh postgres -c max_connections=", "echo ")
+    script = (
+        command[2]
+        .replace("$$", "$")
+        .replace("exec docker-entrypoint.sh postgres -c max_connections=", "echo ")
+    )
     out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True)
     return int(out.stdout), services
 
@@ -35,14 +38,22 @@ def held_at_most(web: int, pool: int, ws: int, workers: int, concurrency: int) -
     return web * (pool + ws + 1) + workers * (concurrency + 1) * 2 + 2 + 2
 
 
-@pytest.mark.parametrize(("web", "pool", "ws", "workers", "concurrency"), [
-    (2, 20, 8, 1, 2),  # the defaults
-    (12, 20, 8, 2, 2),  # the plan for 10,000 players (docs/operations.md, "Capacity")
-    (3, 10, 4, 4, 8),
-])
+@pytest.mark.parametrize(
+    ("web", "pool", "ws", "workers", "concurrency"),
+    [
+        (2, 20, 8, 1, 2),  # the defaults
+        (12, 20, 8, 2, 2),  # the plan for 10,000 players (docs/operations.md, "Capacity")
+        (3, 10, 4, 4, 8),
+    ],
+)
 def test_max_connections_follows_the_replicas_and_pools(web, pool, ws, workers, concurrency):
-    env = {"WEB_REPLICAS": str(web), "DB_POOL_SIZE": str(pool), "WS_DB_CONNECTIONS": str(ws),
-           "WORKER_REPLICAS": str(workers), "WORKER_CONCURRENCY": str(concurrency)}
+    env = {
+        "WEB_REPLICAS": str(web),
+        "DB_POOL_SIZE": str(pool),
+        "WS_DB_CONNECTIONS": str(ws),
+        "WORKER_REPLICAS": str(workers),
+        "WORKER_CONCURRENCY": str(concurrency),
+    }
     budget, services = max_connections(**env)
     # Room for one more web replica starting during a deploy, and for operators beside it.
     assert budget >= held_at_most(web + 1, pool, ws, workers, concurrency) + 10

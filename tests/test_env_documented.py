@@ -15,7 +15,8 @@ LISTED = re.compile(r"^#?\s?([A-Z][A-Z0-9_]*)=", re.MULTILINE)
 
 def _is_environ(node: ast.AST) -> bool:
     return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
-        isinstance(node, ast.Name) and node.id == "environ")
+        isinstance(node, ast.Name) and node.id == "environ"
+    )
 
 
 def _name(node: ast.AST | None) -> str | None:
@@ -35,8 +36,9 @@ def names_read(tree: ast.AST) -> set[str]:
             if isinstance(func, ast.Name) and func.id in HELPERS:
                 name = _name(node.args[0])
             elif isinstance(func, ast.Attribute) and (
-                    (func.attr in {"get", "setdefault", "pop"} and _is_environ(func.value))
-                    or func.attr == "getenv"):
+                (func.attr in {"get", "setdefault", "pop"} and _is_environ(func.value))
+                or func.attr == "getenv"
+            ):
                 name = _name(node.args[0])
         elif isinstance(node, ast.Subscript) and _is_environ(node.value):
             name = _name(node.slice)
@@ -77,10 +79,12 @@ def listed() -> list[str]:
 
 
 def test_the_parser_finds_every_form_of_read():
-    tree = ast.parse('import os\nfrom os import environ\nenv_int("A", 1)\n'
-                     'os.environ.get("B")\nos.environ["C"]\nos.getenv("D")\n'
-                     'os.environ.setdefault("E", "x")\nif "F" in os.environ: pass\n'
-                     'environ.get("G")\nenv_str(name)\n')
+    tree = ast.parse(
+        'import os\nfrom os import environ\nenv_int("A", 1)\n'
+        'os.environ.get("B")\nos.environ["C"]\nos.getenv("D")\n'
+        'os.environ.setdefault("E", "x")\nif "F" in os.environ: pass\n'
+        'environ.get("G")\nenv_str(name)\n'
+    )
     assert names_read(tree) == set("ABCDEFG")
 
 
@@ -97,9 +101,13 @@ def test_env_example_lists_each_once_with_what_it_does():
         match = LISTED.match(line)
         if match:
             above = text[i - 1] if i else ""
-            assert above.startswith("# "), f"{match.group(1)}: the line above it must say what it does"
+            assert above.startswith("# "), (
+                f"{match.group(1)}: the line above it must say what it does"
+            )
             assert len(above) > 12, f"{match.group(1)}: the line above it must say what it does"
-            assert not LISTED.match(above), f"{match.group(1)}: the line above it must say what it does"
+            assert not LISTED.match(above), (
+                f"{match.group(1)}: the line above it must say what it does"
+            )
 
 
 def test_nothing_listed_is_read_by_nobody():

@@ -90,8 +90,11 @@ def test_readyz_is_503_naming_the_part_that_is_down(client, db):
     assert body["error"] == "unavailable"
     assert "redis" in body["reason"]
     assert body["checks"]["database"]["ok"] is True
-    assert body["checks"]["redis"] == {"ok": False, "ms": body["checks"]["redis"]["ms"],
-                                       "error": "ConnectionError"}
+    assert body["checks"]["redis"] == {
+        "ok": False,
+        "ms": body["checks"]["redis"]["ms"],
+        "error": "ConnectionError",
+    }
     # The driver's words (host, port) stay in the log.
     assert "127.0.0.1" not in r.content.decode()
 
@@ -131,15 +134,36 @@ def test_without_collected_static_files_readyz_fails_naming_collectstatic(tmp_pa
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0",
-                "SECRET_KEY": "s" * 50, "DAILY_SECRET": "d" * 40, "SERVE_STATIC": "1",
-                "STATIC_ROOT": str(tmp_path / "empty"), "HEALTH_CACHE_SECONDS": "0",
-                "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres"})
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "s" * 50,
+            "DAILY_SECRET": "d" * 40,
+            "SERVE_STATIC": "1",
+            "STATIC_ROOT": str(tmp_path / "empty"),
+            "HEALTH_CACHE_SECONDS": "0",
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+        }
+    )
     log = tmp_path / "daphne.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1",
-                                 "-p", str(port), "config.asgi:application"],
-                                cwd=ROOT, env=env, stdout=out, stderr=out)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+        )
     try:
         wait_port(port, proc)
 
@@ -190,8 +214,9 @@ def test_beats_scheduler_writes_the_heartbeat_as_it_ticks(settings, tmp_path):
     from config.celery import HeartbeatScheduler, app
 
     settings.REDIS_KEY_PREFIX = f"test-beat-{uuid.uuid4().hex[:8]}"
-    scheduler = HeartbeatScheduler(app=app, schedule_filename=str(tmp_path / "state" / "s"),
-                                   lazy=False)
+    scheduler = HeartbeatScheduler(
+        app=app, schedule_filename=str(tmp_path / "state" / "s"), lazy=False
+    )
     try:
         assert (tmp_path / "state" / ".gitignore").read_text() == "*\n"
         scheduler.tick()

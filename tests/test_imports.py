@@ -61,8 +61,9 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             # ``from pkg import sub`` imports the submodule when there is one.
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
-                       for a in node.names]
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names
+            ]
         for target in targets:
             while target and target not in modules:
                 target = target.rpartition(".")[0]
@@ -118,7 +119,11 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_a_deferred_import_counts_and_a_type_checking_one_does_not() -> None:
-    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
-                     "def f():\n    if True:\n        import b\n")
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+        "def f():\n    if True:\n        import b\n"
+    )
     assert sorted(ast.unparse(n) for n in _imports(tree)) == [
-        "from typing import TYPE_CHECKING", "import b"]
+        "from typing import TYPE_CHECKING",
+        "import b",
+    ]

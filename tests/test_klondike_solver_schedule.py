@@ -17,8 +17,9 @@ def cpu(seconds: float) -> Budget:
 
 def test_restart_caps_follow_the_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    runs = list(islice(restarts(deal_rng(KlondikeDomain(new_game("klondike", 3)).initial()),
-                                100, 0.2), 7))
+    runs = list(
+        islice(restarts(deal_rng(KlondikeDomain(new_game("klondike", 3)).initial()), 100, 0.2), 7)
+    )
     assert [r[4] for r in runs] == [100, 100, 200, 100, 100, 200, 400]
 
 

@@ -17,8 +17,12 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 # The image's, the tests', the benchmarks' (everything), the image builder's compiler.
-LOCKS = ("requirements.lock", "requirements-dev.lock", "requirements-bench.lock",
-         "requirements-native.lock")
+LOCKS = (
+    "requirements.lock",
+    "requirements-dev.lock",
+    "requirements-bench.lock",
+    "requirements-native.lock",
+)
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)(?: ; (.+?))?\s*\\$")
 
 
@@ -38,8 +42,11 @@ def entries(lock: str) -> list[tuple[Requirement, list[str]]]:
 
 def pins(lock: str) -> dict[str, str]:
     """name -> version, for this interpreter and platform."""
-    return {canonicalize_name(req.name): next(iter(req.specifier)).version
-            for req, _ in entries(lock) if req.marker is None or req.marker.evaluate()}
+    return {
+        canonicalize_name(req.name): next(iter(req.specifier)).version
+        for req, _ in entries(lock)
+        if req.marker is None or req.marker.evaluate()
+    }
 
 
 def requirements(*extras: str) -> list[Requirement]:
@@ -59,25 +66,35 @@ def test_every_pin_has_its_hashes(lock):
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), req
 
 
-@pytest.mark.parametrize(("lock", "extras"), [
-    ("requirements.lock", ()), ("requirements-dev.lock", ("dev",)),
-    ("requirements-bench.lock", ("dev", "bench")),
-])
+@pytest.mark.parametrize(
+    ("lock", "extras"),
+    [
+        ("requirements.lock", ()),
+        ("requirements-dev.lock", ("dev",)),
+        ("requirements-bench.lock", ("dev", "bench")),
+    ],
+)
 def test_each_lock_meets_every_requirement_of_pyproject(lock, extras):
     locked = pins(lock)
     for req in requirements(*extras):
         if req.marker is not None and not req.marker.evaluate():
             continue
         got = locked.get(canonicalize_name(req.name))
-        assert got is not None, f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
-        assert req.specifier.contains(got, prereleases=True), f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
+        assert got is not None, (
+            f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
+        )
+        assert req.specifier.contains(got, prereleases=True), (
+            f"{lock} has {req.name} {got}, pyproject.toml asks {req}: run make lock"
+        )
 
 
 def test_the_locks_agree_on_every_version_they_share():
     everything = pins("requirements-bench.lock")
     for lock in LOCKS[:2] + LOCKS[3:]:
         for name, ver in pins(lock).items():
-            assert everything.get(name) == ver, f"{lock}: {name} {ver}, bench lock {everything.get(name)}"
+            assert everything.get(name) == ver, (
+                f"{lock}: {name} {ver}, bench lock {everything.get(name)}"
+            )
 
 
 def test_this_environment_is_installed_from_the_lock():

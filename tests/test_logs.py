@@ -77,8 +77,9 @@ def test_every_log_line_of_a_request_carries_its_id(api):
 
 
 def test_text_lines_have_time_level_logger_and_request_id():
-    record = logging.makeLogRecord({"name": "games.x", "levelname": "ERROR", "levelno": 40,
-                                    "msg": "boom %s", "args": (1,)})
+    record = logging.makeLogRecord(
+        {"name": "games.x", "levelname": "ERROR", "levelno": 40, "msg": "boom %s", "args": (1,)}
+    )
     RequestIdFilter().filter(record)
     text = TextFormatter().format(record)
     stamp, level, logger, rid, message = text.split(" ", 4)
@@ -89,21 +90,42 @@ def test_text_lines_have_time_level_logger_and_request_id():
 
 
 def _django_process(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items()
-            if not k.startswith("PYTEST") and k not in ("SENTRY_DSN", "LOG_FORMAT")}
-    full.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0",
-                 "SECRET_KEY": "s" * 50, "DAILY_SECRET": "d" * 40, **env})
-    return subprocess.run([sys.executable, "-c", "import django; django.setup()\n" + code],
-                          cwd=ROOT, env=full, capture_output=True, text=True, timeout=60)
+    full = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST") and k not in ("SENTRY_DSN", "LOG_FORMAT")
+    }
+    full.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "s" * 50,
+            "DAILY_SECRET": "d" * 40,
+            **env,
+        }
+    )
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()\n" + code],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_log_format_json_writes_one_object_a_line():
-    out = _django_process("import logging; logging.getLogger('games.t').warning('hi %s', 'x')",
-                          LOG_FORMAT="json")
+    out = _django_process(
+        "import logging; logging.getLogger('games.t').warning('hi %s', 'x')", LOG_FORMAT="json"
+    )
     assert out.returncode == 0, out.stderr
     line = json.loads(out.stderr.strip().splitlines()[-1])
     assert {k: line[k] for k in ("level", "logger", "message", "request_id")} == {
-        "level": "WARNING", "logger": "games.t", "message": "hi x", "request_id": None}
+        "level": "WARNING",
+        "logger": "games.t",
+        "message": "hi x",
+        "request_id": None,
+    }
     bad = _django_process("", LOG_FORMAT="xml")
     assert bad.returncode != 0
     assert "LOG_FORMAT" in bad.stderr
@@ -151,7 +173,9 @@ def test_with_a_dsn_errors_are_reported_with_the_request_id():
             "print(sentry_sdk.is_initialized(), sorted(client.integrations))\n"
             "request_id_var.set('req-abcdef123')\n"
             "logging.getLogger('games.t').error('it broke')\n"
-            "sentry_sdk.flush(5)\n", SENTRY_DSN=dsn)
+            "sentry_sdk.flush(5)\n",
+            SENTRY_DSN=dsn,
+        )
     finally:
         server.shutdown()
     assert out.returncode == 0, out.stderr

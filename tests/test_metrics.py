@@ -8,11 +8,21 @@ import pytest
 from config import metrics
 
 
-@pytest.mark.parametrize(("address", "allowed"), [
-    ("127.0.0.1", True), ("127.8.9.10", True), ("::1", True), ("::ffff:127.0.0.1", True),
-    ("10.0.0.5", False), ("203.0.113.7", False), ("::ffff:10.0.0.5", False),
-    ("", False), (None, False), ("not-an-address", False),
-])
+@pytest.mark.parametrize(
+    ("address", "allowed"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("10.0.0.5", False),
+        ("203.0.113.7", False),
+        ("::ffff:10.0.0.5", False),
+        ("", False),
+        (None, False),
+        ("not-an-address", False),
+    ],
+)
 def test_loopback_only_by_default(address, allowed):
     assert metrics.allowed(address) is allowed
 

@@ -18,8 +18,14 @@ PREVIOUS = (ROOT / "deploy" / "previous-release").read_text().strip()
 def _manage(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(DEBUG="1", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres")
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_makemigrations_has_nothing_left_to_write():
@@ -28,8 +34,17 @@ def test_makemigrations_has_nothing_left_to_write():
 
 
 def test_every_migration_since_the_release_in_production_is_safe():
-    out = _manage("lintmigrations", "--project-root-path", ".", "--git-commit-id", PREVIOUS,
-                  "--include-apps", "games", "leaderboards", "--no-cache")
+    out = _manage(
+        "lintmigrations",
+        "--project-root-path",
+        ".",
+        "--git-commit-id",
+        PREVIOUS,
+        "--include-apps",
+        "games",
+        "leaderboards",
+        "--no-cache",
+    )
     assert out.returncode == 0, out.stdout[-3000:]
     assert "Erroneous migrations: 0/" in out.stdout
     assert "Valid migrations: 0/0" not in out.stdout

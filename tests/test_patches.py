@@ -18,7 +18,8 @@ from games.models import Deal, GameSession
 def test_every_patch_is_on_unless_named_off():
     assert framework_patches([]) == tuple(patches.PATCHES)
     assert framework_patches(["pool_check", "lean_views"]) == tuple(
-        n for n in patches.PATCHES if n not in ("pool_check", "lean_views"))
+        n for n in patches.PATCHES if n not in ("pool_check", "lean_views")
+    )
     assert framework_patches(["all"]) == ()
 
 
@@ -40,9 +41,16 @@ def test_the_test_run_has_every_patch_on_and_on_knows_only_their_names(settings)
 def test_a_session_from_a_row_is_the_model_from_db_builds(monkeypatch, lean):
     monkeypatch.setattr(django_patch, "_LEAN_ROWS", lean)
     deal = Deal(id=7, game="freecell", seed="12345")
-    values = {"id": "0b5d9c1e-9a53-4d0c-a8a7-3f7a5f2b1c11", "player_id": 3, "deal_id": 7,
-              "game": "freecell", "status": GameSession.PLAYING, "score": None,
-              "move_count": 4, "seq": 4}
+    values = {
+        "id": "0b5d9c1e-9a53-4d0c-a8a7-3f7a5f2b1c11",
+        "player_id": 3,
+        "deal_id": 7,
+        "game": "freecell",
+        "status": GameSession.PLAYING,
+        "score": None,
+        "move_count": 4,
+        "seq": 4,
+    }
     session = django_patch.from_row(GameSession, values, {"deal": deal})
     assert type(session) is GameSession
     assert {k: getattr(session, k) for k in values} == values

@@ -48,13 +48,33 @@ print(json.dumps(out))
 
 
 def _old_tree(tmp: Path) -> Path:
-    if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{PREVIOUS}^{{commit}}"],
-                      capture_output=True).returncode != 0:
-        pytest.fail(f"the previous release {PREVIOUS[:12]} is not in this clone's history: "
-                    "clone with full history (not --depth) to run this test")
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS, "config", "games",
-                              "leaderboards", "frontend", "manage.py"],
-                             capture_output=True, check=True).stdout
+    if (
+        subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{PREVIOUS}^{{commit}}"],
+            capture_output=True,
+        ).returncode
+        != 0
+    ):
+        pytest.fail(
+            f"the previous release {PREVIOUS[:12]} is not in this clone's history: "
+            "clone with full history (not --depth) to run this test"
+        )
+    archive = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(ROOT),
+            "archive",
+            PREVIOUS,
+            "config",
+            "games",
+            "leaderboards",
+            "frontend",
+            "manage.py",
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
     tree = tmp / "previous"
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(tree, filter="data")
@@ -69,24 +89,48 @@ def test_the_previous_release_plays_on_the_newest_schema(tmp_path):
         conn.execute(f"CREATE DATABASE {name}")
     url = f"postgres://postgres@127.0.0.1:5432/{name}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update(DATABASE_URL=url, DEBUG="1", SECRET_KEY="prev-" + "x" * 40, DAILY_SECRET="prev",
-               REDIS_KEY_PREFIX=f"prev-{uuid.uuid4().hex[:8]}", DJANGO_SETTINGS_MODULE=
-               "config.settings", DAILY_CERTIFY_ON_DEMAND="0", CELERY_TASK_ALWAYS_EAGER="1",
-               PYTHONPATH="")
+    env.update(
+        DATABASE_URL=url,
+        DEBUG="1",
+        SECRET_KEY="prev-" + "x" * 40,
+        DAILY_SECRET="prev",
+        REDIS_KEY_PREFIX=f"prev-{uuid.uuid4().hex[:8]}",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DAILY_CERTIFY_ON_DEMAND="0",
+        CELERY_TASK_ALWAYS_EAGER="1",
+        PYTHONPATH="",
+    )
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                       check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         old = _old_tree(tmp_path)
-        ran = subprocess.run([sys.executable, "-c", OLD_CLIENT], cwd=old,
-                             env={**env, "PYTHONPATH": str(old)}, capture_output=True,
-                             text=True, timeout=300)
+        ran = subprocess.run(
+            [sys.executable, "-c", OLD_CLIENT],
+            cwd=old,
+            env={**env, "PYTHONPATH": str(old)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert ran.returncode == 0, ran.stderr[-3000:]
         import json
 
         played = json.loads(ran.stdout.strip().splitlines()[-1])
         # This release reads the old release's games and plays on.
-        check = subprocess.run([sys.executable, "-c", NEW_CHECK, json.dumps(played)],
-                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        check = subprocess.run(
+            [sys.executable, "-c", NEW_CHECK, json.dumps(played)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert check.returncode == 0, check.stderr[-3000:]
         assert check.stdout.strip().splitlines()[-1] == "ok"
     finally:

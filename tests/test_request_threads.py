@@ -59,10 +59,20 @@ def app() -> Iterator[RequestThreads]:
 
 
 def _scope(url: str) -> dict[str, Any]:
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-            "method": "GET", "scheme": "http", "path": url, "raw_path": url.encode(),
-            "query_string": b"", "root_path": "", "headers": [(b"host", b"testserver")],
-            "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": url,
+        "raw_path": url.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
 
 
 async def _get(app: Any, url: str) -> tuple[int, bytes, list[str]]:
@@ -96,7 +106,8 @@ def _count_submits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_a_plain_answer_takes_one_hand_over_and_its_signals_run_in_the_views_thread(
-        app, monkeypatch):
+    app, monkeypatch
+):
     counted = _count_submits(monkeypatch)
     status, body, at_start = asyncio.run(_get(app, "/plain/"))
     assert (status, body) == (200, b"plain body")

@@ -9,14 +9,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Django's own folders and the app's hooks, which every app has and no table needs.
-DJANGO_PARTS = {"migrations", "templates", "static", "locale", "management", "__pycache__",
-                "__init__.py", "apps.py"}
+DJANGO_PARTS = {
+    "migrations",
+    "templates",
+    "static",
+    "locale",
+    "management",
+    "__pycache__",
+    "__init__.py",
+    "apps.py",
+}
 
 
 def _table() -> str:
     text = (ROOT / "docs/architecture.md").read_text()
     start = text.index("## The rooms")
-    return text[start:text.index("\n## ", start + 1)]
+    return text[start : text.index("\n## ", start + 1)]
 
 
 def _rooms_of_games() -> list[str]:

@@ -13,15 +13,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PROBE = ("from config import serve; print(serve.choose_loop()); import daphne.server as s; "
-         "from twisted.internet import reactor; loop = type(reactor._asyncioEventloop); "
-         "print(type(s.twisted_loop).__module__, loop.__module__)")
+PROBE = (
+    "from config import serve; print(serve.choose_loop()); import daphne.server as s; "
+    "from twisted.internet import reactor; loop = type(reactor._asyncioEventloop); "
+    "print(type(s.twisted_loop).__module__, loop.__module__)"
+)
 
 
 def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k != "SERVE_LOOP"}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_daphne_and_its_reactor_run_on_uvloop_by_default():
@@ -44,17 +52,32 @@ def test_too_late_to_choose_is_refused_with_a_reason():
 
 def _listen_backlog(port: int) -> int | None:
     """The backlog of the socket listening on ``port``: ``ss`` shows it as Send-Q."""
-    out = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = subprocess.run(
+        ["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True, check=True
+    ).stdout.split()
     return int(out[2]) if out else None
 
 
 def _serve(port: int, *args: str, **env: str) -> subprocess.Popen[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("SERVE_LOOP", "LISTEN_BACKLOG")}
     return subprocess.Popen(
-        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), *args,
-         "config.asgi:application"], cwd=ROOT, env={**clean, "DEBUG": "1", **env},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            *args,
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env={**clean, "DEBUG": "1", **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _backlog_of_served(**env: str) -> int:

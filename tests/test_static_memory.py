@@ -27,8 +27,7 @@ def static(tmp_path: Path, settings: Any) -> StaticFiles:
     settings.DEBUG = False
     settings.STATIC_ROOT = str(tmp_path)
     body = b"export const notice = 'x';\n" * 40
-    for name, content in ((NAME, body), (BIG, b"// " + b"y" * (SMALL * 2) + b"\n"),
-                          (PLAIN, body)):
+    for name, content in ((NAME, body), (BIG, b"// " + b"y" * (SMALL * 2) + b"\n"), (PLAIN, body)):
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)
@@ -42,12 +41,17 @@ def static(tmp_path: Path, settings: Any) -> StaticFiles:
     return StaticFiles(django)
 
 
-def get(app: StaticFiles, url: str, method: str = "GET",
-        **headers: str) -> tuple[int, dict[str, str], bytes, int]:
+def get(
+    app: StaticFiles, url: str, method: str = "GET", **headers: str
+) -> tuple[int, dict[str, str], bytes, int]:
     """The answer to one request, and how many threads were started while it was served."""
-    scope = {"type": "http", "method": method, "path": url, "query_string": b"",
-             "headers": [(k.replace("_", "-").lower().encode(), v.encode())
-                         for k, v in headers.items()]}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": url,
+        "query_string": b"",
+        "headers": [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()],
+    }
     sent: list[dict[str, Any]] = []
     started = [0]
     plain_start = threading.Thread.start
@@ -72,7 +76,8 @@ def get(app: StaticFiles, url: str, method: str = "GET",
 
 
 def test_a_small_hashed_file_is_answered_from_memory_as_servestatic_answers_it(
-        static: StaticFiles, tmp_path: Path) -> None:
+    static: StaticFiles, tmp_path: Path
+) -> None:
     url = "/static/" + NAME
     for encoding, suffix in (("", ""), ("gzip", ".gz"), ("br", ".br"), ("gzip, br", ".br")):
         on_disk = (tmp_path / (NAME + suffix)).read_bytes()
@@ -94,8 +99,9 @@ def test_a_small_hashed_file_is_answered_from_memory_as_servestatic_answers_it(
     assert head["content-length"] == str(len((tmp_path / (NAME + ".br")).read_bytes()))
 
 
-def test_what_memory_does_not_answer_goes_to_servestatic(static: StaticFiles,
-                                                         tmp_path: Path) -> None:
+def test_what_memory_does_not_answer_goes_to_servestatic(
+    static: StaticFiles, tmp_path: Path
+) -> None:
     url = "/static/" + NAME
     full = (tmp_path / NAME).read_bytes()
     status, head, body, _ = get(static, url, range="bytes=0-9")

@@ -38,17 +38,26 @@ def test_a_library_that_moved_is_named_with_the_patches_to_read_again():
     del moved["servestatic"]
     found = tripwires.problems(moved)
     assert len(found) == 3, found
-    assert any(f.startswith("daphne is ") and "checked against 0.0.1" in f
-               and "config/patches/autobahn.py" in f for f in found), found
-    assert any("asgiref.sync:ThreadSensitiveContext changed" in f
-               and "config/patches/django.py" in f for f in found), found
+    assert any(
+        f.startswith("daphne is ")
+        and "checked against 0.0.1" in f
+        and "config/patches/autobahn.py" in f
+        for f in found
+    ), found
+    assert any(
+        "asgiref.sync:ThreadSensitiveContext changed" in f and "config/patches/django.py" in f
+        for f in found
+    ), found
     assert any(f.startswith("servestatic: nothing recorded") for f in found), found
 
 
 def test_an_object_gone_from_a_library_is_named(monkeypatch):
     patches, names = tripwires.RELIED_ON["channels"]
-    monkeypatch.setitem(tripwires.RELIED_ON, "channels",
-                        (patches, [*names, "channels.consumer:AsyncConsumer.gone_in_5"]))
+    monkeypatch.setitem(
+        tripwires.RELIED_ON,
+        "channels",
+        (patches, [*names, "channels.consumer:AsyncConsumer.gone_in_5"]),
+    )
     found = tripwires.problems()
     assert len(found) == 1, found
     assert "AsyncConsumer.gone_in_5 is gone" in found[0], found
@@ -73,7 +82,8 @@ def test_every_patched_library_is_pinned_exactly_to_the_recorded_version():
     for dist, was in recorded().items():
         name = canonicalize_name(dist)
         assert exact.get(name) == was["version"], (
-            f"pyproject.toml must pin {dist}=={was['version']} (config/tripwires.py)")
+            f"pyproject.toml must pin {dist}=={was['version']} (config/tripwires.py)"
+        )
         for lock in LOCKS:
             locked = pins(lock).get(name)
             if lock != "requirements-native.lock":
@@ -97,8 +107,9 @@ def test_the_image_installs_from_the_locks_and_checks_the_tripwires():
     assert "!requirements-native.lock" in ignored
 
 
-PATCH_MODULES = sorted(p for p in (ROOT / "config" / "patches").glob("*.py")
-                       if p.name != "__init__.py")
+PATCH_MODULES = sorted(
+    p for p in (ROOT / "config" / "patches").glob("*.py") if p.name != "__init__.py"
+)
 
 
 @pytest.mark.parametrize("module", PATCH_MODULES, ids=lambda p: p.stem)

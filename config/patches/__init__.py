@@ -21,24 +21,39 @@ from django.conf import settings
 
 # name -> (the module, what it patches); the names are FRAMEWORK_PATCHES_OFF's values.
 PATCHES: dict[str, tuple[str, str]] = {
-    "twisted_forms": ("config/patches/twisted.py",
-                      "Twisted's form parsing of POST bodies, off under Daphne"),
-    "lean_websockets": ("config/patches/autobahn.py",
-                        "Daphne's (autobahn's) websocket protocol, lighter once open"),
-    "request_threads": ("config/patches/django.py",
-                        "Django's ASGI handler: one kept thread, one hand-over a request"),
-    "cache_client": ("config/patches/django.py",
-                     "Django's Redis cache: one client per process"),
-    "model_rows": ("config/patches/django.py",
-                   "a model instance from a row without Model.__init__"),
-    "pool_check": ("config/patches/psycopg_pool.py",
-                   "the pool's connection check, skipped for one checked a moment ago"),
-    "play_socket": ("config/patches/channels.py",
-                    "Channels' middleware, router and consumer loop, for the play socket"),
-    "static_memory": ("config/patches/servestatic.py",
-                      "ServeStatic's responder: small fixed files answered from memory"),
-    "lean_views": ("config/patches/rest_framework.py",
-                   "DRF's dispatch, for GET /api/me/ and a guest's POST /api/sessions/"),
+    "twisted_forms": (
+        "config/patches/twisted.py",
+        "Twisted's form parsing of POST bodies, off under Daphne",
+    ),
+    "lean_websockets": (
+        "config/patches/autobahn.py",
+        "Daphne's (autobahn's) websocket protocol, lighter once open",
+    ),
+    "request_threads": (
+        "config/patches/django.py",
+        "Django's ASGI handler: one kept thread, one hand-over a request",
+    ),
+    "cache_client": ("config/patches/django.py", "Django's Redis cache: one client per process"),
+    "model_rows": (
+        "config/patches/django.py",
+        "a model instance from a row without Model.__init__",
+    ),
+    "pool_check": (
+        "config/patches/psycopg_pool.py",
+        "the pool's connection check, skipped for one checked a moment ago",
+    ),
+    "play_socket": (
+        "config/patches/channels.py",
+        "Channels' middleware, router and consumer loop, for the play socket",
+    ),
+    "static_memory": (
+        "config/patches/servestatic.py",
+        "ServeStatic's responder: small fixed files answered from memory",
+    ),
+    "lean_views": (
+        "config/patches/rest_framework.py",
+        "DRF's dispatch, for GET /api/me/ and a guest's POST /api/sessions/",
+    ),
 }
 
 

@@ -60,9 +60,18 @@ from config import patches
 # Read only during the opening handshake (autobahn's processHandshake and daphne's
 # onConnect); a server never reads them once open.
 HANDSHAKE_ONLY = (
-    "http_request_data", "http_headers", "http_status_line", "http_request_uri",
-    "http_request_path", "http_request_params", "http_request_host", "http_response_data",
-    "_wskey", "websocket_origin", "websocket_extensions", "clean_headers",
+    "http_request_data",
+    "http_headers",
+    "http_status_line",
+    "http_request_uri",
+    "http_request_path",
+    "http_request_params",
+    "http_request_host",
+    "http_response_data",
+    "_wskey",
+    "websocket_origin",
+    "websocket_extensions",
+    "clean_headers",
     "application_deferred",
 )
 
@@ -71,17 +80,47 @@ HANDSHAKE_ONLY = (
 # class attributes of the same value, the instance's copies are dropped once open (reads
 # find the class's; the first write puts the instance's own back).  Its dict then fits a
 # table of 64 slots rather than 128.
-IDLE_DEFAULTS: dict[str, Any] = dict.fromkeys((
-    "triggered", "wasMaxFramePayloadSizeExceeded", "wasMaxMessagePayloadSizeExceeded",
-    "closedByMe", "failedByMe", "droppedByMe", "wasClean", "wasOpenHandshakeTimeout",
-    "wasCloseHandshakeTimeout", "wasServingFlashSocketPolicyFile", "inside_message",
-), False) | dict.fromkeys((
-    "_perMessageCompress", "trackedTimings", "wasNotCleanReason", "localCloseCode",
-    "localCloseReason", "remoteCloseCode", "remoteCloseReason", "openHandshakeTimeoutCall",
-    "closeHandshakeTimeoutCall", "autoPingTimeoutCall", "autoPingPending",
-    "autoPingPendingCall", "autoPingPendingSent", "protocol_to_accept",
-    "websocket_protocol_in_use", "current_frame", "control_frame_data",
-), None) | {"autoPingPendingSeq": 0}
+IDLE_DEFAULTS: dict[str, Any] = (
+    dict.fromkeys(
+        (
+            "triggered",
+            "wasMaxFramePayloadSizeExceeded",
+            "wasMaxMessagePayloadSizeExceeded",
+            "closedByMe",
+            "failedByMe",
+            "droppedByMe",
+            "wasClean",
+            "wasOpenHandshakeTimeout",
+            "wasCloseHandshakeTimeout",
+            "wasServingFlashSocketPolicyFile",
+            "inside_message",
+        ),
+        False,
+    )
+    | dict.fromkeys(
+        (
+            "_perMessageCompress",
+            "trackedTimings",
+            "wasNotCleanReason",
+            "localCloseCode",
+            "localCloseReason",
+            "remoteCloseCode",
+            "remoteCloseReason",
+            "openHandshakeTimeoutCall",
+            "closeHandshakeTimeoutCall",
+            "autoPingTimeoutCall",
+            "autoPingPending",
+            "autoPingPendingCall",
+            "autoPingPendingSent",
+            "protocol_to_accept",
+            "websocket_protocol_in_use",
+            "current_frame",
+            "control_frame_data",
+        ),
+        None,
+    )
+    | {"autoPingPendingSeq": 0}
+)
 
 _NEVER_WAITED: tuple[()] = ()
 
@@ -95,8 +134,12 @@ def trim_queue(queue: Any) -> None:
     import asyncio
 
     kind = type(queue)
-    if (kind is asyncio.Queue and queue.maxsize == 0 and not queue._putters
-            and queue.qsize() == queue._unfinished_tasks):
+    if (
+        kind is asyncio.Queue
+        and queue.maxsize == 0
+        and not queue._putters
+        and queue.qsize() == queue._unfinished_tasks
+    ):
         queue._putters = _NEVER_WAITED
         queue._finished = _never_joined()
 
@@ -218,12 +261,21 @@ def lean_protocol() -> type:  # noqa: C901  (a class: its methods, each simple, 
         def dataReceived(self, data: bytes) -> None:  # noqa: N802
             self._dataReceived(data)  # autobahn's, without its debug line
 
-        def sendData(self, data: bytes, sync: bool = False,  # noqa: N802
-                     chopsize: int | None = None) -> None:
+        def sendData(
+            self,
+            data: bytes,
+            sync: bool = False,  # noqa: N802
+            chopsize: int | None = None,
+        ) -> None:
             # autobahn's plain write on an open socket, without its debug line; anything
             # else (a queue to keep in order, chopping, octet logging, the handshake) as it is
-            if sync or chopsize or self.send_queue or self.logOctets \
-                    or self.state != self.STATE_OPEN:
+            if (
+                sync
+                or chopsize
+                or self.send_queue
+                or self.logOctets
+                or self.state != self.STATE_OPEN
+            ):
                 super().sendData(data, sync, chopsize)
                 return
             self.transport.write(data)

@@ -95,8 +95,12 @@ class PlaySockets:
                 cookies = parse_cookie(value.decode("latin1"))
                 break
         key = cookies.get(settings.SESSION_COOKIE_NAME)
-        scope.update(cookies=cookies, session=self.store(key), path_remaining="",
-                     url_route={"args": (), "kwargs": match.groupdict()})
+        scope.update(
+            cookies=cookies,
+            session=self.store(key),
+            path_remaining="",
+            url_route={"args": (), "kwargs": match.groupdict()},
+        )
         return self.play()(scope, receive, send)  # type: ignore[no-any-return]
 
 

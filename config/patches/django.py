@@ -105,8 +105,7 @@ class Handler(ASGIHandler):
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            response = await sync_to_async(self._respond, thread_sensitive=True)(
-                scope, body_file)
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             try:
                 await self.send_response(response, send)
             except asyncio.CancelledError:  # the client left while it was sent, as Django
@@ -146,8 +145,11 @@ class RequestThreads:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope["type"] != "http" or self.keep <= 0:
             return await self.inner(scope, receive, send)
-        executor = self.idle.pop() if self.idle else ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="request")
+        executor = (
+            self.idle.pop()
+            if self.idle
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+        )
         try:
             async with ThreadSensitiveContext(executor=executor):
                 return await self.inner(scope, receive, send)
@@ -203,8 +205,11 @@ def from_row(model: type[M], values: dict[str, Any], related: dict[str, Any]) ->
         instance._state.adding, instance._state.db = False, DEFAULT_DB_ALIAS
     else:
         fields = model._meta.concrete_fields
-        instance = model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields],
-                                 [values.get(f.attname, DEFERRED) for f in fields])
+        instance = model.from_db(
+            DEFAULT_DB_ALIAS,
+            [f.attname for f in fields],
+            [values.get(f.attname, DEFERRED) for f in fields],
+        )
     instance._state.fields_cache.update(related)
     return instance
 

@@ -44,8 +44,9 @@ _JSON_ANY = frozenset({"*/*", "application/*", "application/json"})
 
 def json_response(body: Any, status: int = 200) -> HttpResponse:
     """What DRF's JSONRenderer makes of ``body``: compact UTF-8, U+2028/2029 escaped."""
-    data = orjson.dumps(body).replace(b"\xe2\x80\xa8", b"\\u2028").replace(
-        b"\xe2\x80\xa9", b"\\u2029")
+    data = (
+        orjson.dumps(body).replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    )
     return HttpResponse(data, status=status, content_type="application/json")
 
 

@@ -41,8 +41,9 @@ def _read_small(path: str, headers: list[tuple[str, str | None]]) -> Answer | No
         return None
     with open(path, "rb") as f:  # blocking, but once per file and process, a few KB
         body = f.read()
-    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers
-            if v is not None], body
+    return [
+        (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers if v is not None
+    ], body
 
 
 class SmallFiles:
@@ -75,7 +76,8 @@ class SmallFiles:
         fixed = self._fixed.get(url)
         if fixed is None:
             fixed = self._fixed[url] = self.immutable_file_test("", url) or bool(
-                self.pyodide and url.startswith(self.pyodide))
+                self.pyodide and url.startswith(self.pyodide)
+            )
         if not fixed:
             return False
         asked = {}
@@ -91,6 +93,7 @@ class SmallFiles:
         if answer is None:
             return False
         await send({"type": "http.response.start", "status": 200, "headers": answer[0]})
-        await send({"type": "http.response.body",
-                    "body": b"" if scope["method"] == "HEAD" else answer[1]})
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else answer[1]}
+        )
         return True

@@ -123,8 +123,11 @@ AXES_DISABLE_ACCESS_LOG = True  # no row per successful sign-in; failures are st
 # EMAIL_BACKEND may name another of Django's backends (the browser tests write files into
 # EMAIL_FILE_PATH to read the link from).
 EMAIL_HOST = env_str("EMAIL_HOST")
-EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend"
-                        if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
@@ -170,13 +173,27 @@ SERVE_STATIC = env_bool("SERVE_STATIC", True)
 # Collecting also bundles the table's modules into one file (config/bundle.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-                    if TESTING else "config.bundle.BundledStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if TESTING
+        else "config.bundle.BundledStaticFilesStorage"
+    },
 }
 SERVESTATIC_KEEP_ONLY_HASHED_FILES = True
 # Source maps are for developer tools only: compressing them would double collectstatic's time.
-SERVESTATIC_SKIP_COMPRESS_EXTENSIONS = ["jpg", "jpeg", "png", "gif", "webp", "woff", "woff2",
-                                        "gz", "br", "zip", "map"]
+SERVESTATIC_SKIP_COMPRESS_EXTENSIONS = [
+    "jpg",
+    "jpeg",
+    "png",
+    "gif",
+    "webp",
+    "woff",
+    "woff2",
+    "gz",
+    "br",
+    "zip",
+    "map",
+]
 
 SESSION_COOKIE_SAMESITE = "Lax"
 # A guest is its browser session: it lives a year and is renewed as the guest plays, at most
@@ -253,9 +270,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the one set of review states (a session's review, a board entry's).
     # A session's status (a state, a board entry) and an analysis' status are two sets.
-    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": ["none", "pending", "cleared", "disqualified"],
-                            "SessionStatusEnum": ["playing", "won", "resigned"],
-                            "AnalysisStatusEnum": ["pending", "done", "unknown"]},
+    "ENUM_NAME_OVERRIDES": {
+        "ReviewStateEnum": ["none", "pending", "cleared", "disqualified"],
+        "SessionStatusEnum": ["playing", "won", "resigned"],
+        "AnalysisStatusEnum": ["pending", "done", "unknown"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_common_answers",  # 403 CSRF, 429 rate limited, 503 DB down
@@ -277,8 +296,13 @@ LOGGING = {
         "text": {"()": "config.logs.TextFormatter"},
         "json": {"()": "config.logs.JsonFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"],
-                             "formatter": LOG_FORMAT}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
@@ -288,7 +312,9 @@ SENTRY_DSN = env_str("SENTRY_DSN")
 if SENTRY_DSN:
     from config.logs import init_sentry
 
-    init_sentry(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"),
-                release=env_str("SENTRY_RELEASE") or None,
-                traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0")))
-
+    init_sentry(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        release=env_str("SENTRY_RELEASE") or None,
+        traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )

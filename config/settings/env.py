@@ -81,7 +81,8 @@ def framework_patches(off: list[str]) -> tuple[str, ...]:
 
         raise ImproperlyConfigured(
             f"FRAMEWORK_PATCHES_OFF names no patch {', '.join(unknown)}: it takes 'all' or "
-            f"some of {', '.join(PATCHES)}")
+            f"some of {', '.join(PATCHES)}"
+        )
     return () if "all" in off else tuple(name for name in PATCHES if name not in off)
 
 

@@ -63,8 +63,10 @@ if REDIS_SENTINELS:
     from config.redis_client import parse_sentinels
 
     if not REDIS_SENTINEL_MASTER:
-        raise ImproperlyConfigured("REDIS_SENTINELS is set: set REDIS_SENTINEL_MASTER to the "
-                                   "name the Sentinels monitor the primary by")
+        raise ImproperlyConfigured(
+            "REDIS_SENTINELS is set: set REDIS_SENTINEL_MASTER to the "
+            "name the Sentinels monitor the primary by"
+        )
     try:
         _sentinels = parse_sentinels(REDIS_SENTINELS)
     except ValueError as exc:
@@ -75,8 +77,9 @@ else:
 
 # Keys this site keeps in Redis (rank indexes, presence, Celery's) start with this.  A test
 # run's own (its process id), so two runs on one Redis never clear or read each other's keys.
-REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX",
-                           f"test-solitaire-{os.getpid()}" if TESTING else "solitaire")
+REDIS_KEY_PREFIX = env_str(
+    "REDIS_KEY_PREFIX", f"test-solitaire-{os.getpid()}" if TESTING else "solitaire"
+)
 
 if REDIS_URL:
     from config.redis_client import channel_hosts
@@ -84,8 +87,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": channel_hosts(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER),
-                       "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
+            "CONFIG": {
+                "hosts": channel_hosts(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER),
+                "prefix": f"{REDIS_KEY_PREFIX}:asgi",
+            },
         }
     }
 else:
@@ -97,7 +102,8 @@ else:
 if REDIS_URL:
     _redis_cache = {
         # One client per process, not per request (config/patches/django.py).
-        "BACKEND": "config.patches.django.RedisCache" if "cache_client" in FRAMEWORK_PATCHES
+        "BACKEND": "config.patches.django.RedisCache"
+        if "cache_client" in FRAMEWORK_PATCHES
         else "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:cache",

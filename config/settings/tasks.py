@@ -15,8 +15,10 @@ from .services import REDIS_KEY_PREFIX, REDIS_SENTINEL_MASTER, REDIS_URL, _senti
 # Celery: JSON messages carrying ids; late acks so a worker killed mid-task loses nothing.
 # Its keys under the site's prefix, through Sentinel when the site's Redis is.
 CELERY_BROKER_URL, _broker_options = (
-    broker(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER, REDIS_KEY_PREFIX) if REDIS_URL
-    else ("memory://", {}))
+    broker(REDIS_URL, _sentinels, REDIS_SENTINEL_MASTER, REDIS_KEY_PREFIX)
+    if REDIS_URL
+    else ("memory://", {})
+)
 CELERY_RESULT_BACKEND = None
 # Tests run tasks inline unless a test starts a real worker (it switches this off).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL or TESTING)
@@ -65,17 +67,27 @@ CELERY_TIMEZONE = DAILY_TIME_ZONE
 # midnight (beat down, every worker down) at little cost, and beat asks for both once as it
 # starts (config/celery.py).
 CELERY_BEAT_SCHEDULE = {
-    "create-daily-deals": {"task": "games.tasks.create_daily_deals",
-                           "schedule": crontab(minute=1, hour=0)},
-    "close-yesterday": {"task": "leaderboards.tasks.close_day",
-                        "schedule": crontab(minute=1, hour=0)},
-    "create-daily-deals-catch-up": {"task": "games.tasks.create_daily_deals",
-                                    "schedule": crontab(minute=17)},
-    "close-yesterday-catch-up": {"task": "leaderboards.tasks.close_day",
-                                 "schedule": crontab(minute=23)},
+    "create-daily-deals": {
+        "task": "games.tasks.create_daily_deals",
+        "schedule": crontab(minute=1, hour=0),
+    },
+    "close-yesterday": {
+        "task": "leaderboards.tasks.close_day",
+        "schedule": crontab(minute=1, hour=0),
+    },
+    "create-daily-deals-catch-up": {
+        "task": "games.tasks.create_daily_deals",
+        "schedule": crontab(minute=17),
+    },
+    "close-yesterday-catch-up": {
+        "task": "leaderboards.tasks.close_day",
+        "schedule": crontab(minute=23),
+    },
     # Nightly, at a quiet hour; sessions live a year, so a night missed costs nothing.
-    "clear-expired-sessions": {"task": "games.tasks.clear_expired_sessions",
-                               "schedule": crontab(minute=41, hour=3)},
+    "clear-expired-sessions": {
+        "task": "games.tasks.clear_expired_sessions",
+        "schedule": crontab(minute=41, hour=3),
+    },
 }
 # Beat writes a heartbeat to Redis every BEAT_HEARTBEAT_SECONDS (config/celery.py) that
 # lives BEAT_HEARTBEAT_MAX_AGE; `manage.py beat_alive` fails once it is gone.

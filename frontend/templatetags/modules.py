@@ -31,8 +31,9 @@ def import_map(context: dict[str, Any]) -> SafeString:
     # str(): django-csp's nonce is lazy, and made (and put in the header) once read.
     nonce = getattr(context.get("request"), "csp_nonce", None)
     if nonce is not None:
-        return format_html('<script type="importmap" nonce="{}">{}</script>', str(nonce),
-                           mark_safe(text))
+        return format_html(
+            '<script type="importmap" nonce="{}">{}</script>', str(nonce), mark_safe(text)
+        )
     return format_html('<script type="importmap">{}</script>', mark_safe(text))
 
 

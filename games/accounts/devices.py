@@ -34,8 +34,10 @@ def client_keys(request: HttpRequest) -> tuple[str, str]:
     """(address key, device key) of this request; a key is "" when there is nothing to
     hash (no device cookie yet: the first page sets one)."""
     device = request.COOKIES.get(DEVICE_COOKIE, "")
-    return (_keyed("address", client_address(request.META)),
-            _keyed("device", device) if device else "")
+    return (
+        _keyed("address", client_address(request.META)),
+        _keyed("device", device) if device else "",
+    )
 
 
 class DeviceCookieMiddleware:
@@ -54,5 +56,11 @@ def give_device_cookie(request: HttpRequest, response: HttpResponseBase) -> None
     """The device cookie set on ``response`` unless the browser sent a sound one."""
     value = request.COOKIES.get(DEVICE_COOKIE, "")
     if not (16 <= len(value) <= 64 and value.isalnum()):
-        response.set_cookie(DEVICE_COOKIE, secrets.token_hex(16), max_age=_YEAR,
-                            httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            secrets.token_hex(16),
+            max_age=_YEAR,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )

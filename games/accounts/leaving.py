@@ -40,23 +40,35 @@ def _time(value: Any) -> str | None:
 def _game(session: GameSession) -> dict[str, Any]:
     deal = session.deal
     return {
-        "session": str(session.pk), "game": session.game, "deal": deal.public_id,
-        "date": deal.date.isoformat() if deal.date else None, "ranked": session.ranked,
-        "status": session.status, "score": session.score, "cards_up": session.cards_up,
-        "move_count": session.move_count, "undo_count": session.undo_count,
+        "session": str(session.pk),
+        "game": session.game,
+        "deal": deal.public_id,
+        "date": deal.date.isoformat() if deal.date else None,
+        "ranked": session.ranked,
+        "status": session.status,
+        "score": session.score,
+        "cards_up": session.cards_up,
+        "move_count": session.move_count,
+        "undo_count": session.undo_count,
         "hint_count": session.hint_count,
         # [token, server time in ms since the epoch]; "u" takes the move before back.
         "moves": [[m[0], m[1]] for m in session.moves],
-        "created_at": _time(session.created_at), "started_at": _time(session.started_at),
-        "finished_at": _time(session.finished_at), "time_ms": session.time_ms,
-        "active_ms": session.active_ms, "verified": session.verified,
-        "review": session.review or None, "review_reasons": session.review_reasons,
+        "created_at": _time(session.created_at),
+        "started_at": _time(session.started_at),
+        "finished_at": _time(session.finished_at),
+        "time_ms": session.time_ms,
+        "active_ms": session.active_ms,
+        "verified": session.verified,
+        "review": session.review or None,
+        "review_reasons": session.review_reasons,
         "disqualified": session.disqualified,
         "disqualified_reason": session.disqualified_reason or None,
         "offline": bool(session.offline_id),
         # Keyed hashes (HMAC under the server's key), never the address or cookie itself.
-        "fair_play_keys": {"address": session.client_key or None,
-                           "device": session.device_key or None},
+        "fair_play_keys": {
+            "address": session.client_key or None,
+            "device": session.device_key or None,
+        },
     }
 
 
@@ -65,14 +77,19 @@ def export(player: Player) -> dict[str, Any]:
     from games.accounts.verification import pending_address
 
     user = player.user
-    sessions = (GameSession.objects.filter(player=player).select_related("deal")
-                .order_by("created_at", "id"))
+    sessions = (
+        GameSession.objects.filter(player=player)
+        .select_related("deal")
+        .order_by("created_at", "id")
+    )
     return {
         "format": FORMAT,
         "exported_at": timezone.now().isoformat(),
         "about": "/privacy/ says what is kept, why and for how long",
         "player": {
-            "id": player.pk, "display_name": player.display_name, "guest": player.is_guest,
+            "id": player.pk,
+            "display_name": player.display_name,
+            "guest": player.is_guest,
             "username": user.get_username() if user else None,
             "email": (user.email or None) if user else None,
             "email_pending": pending_address(user) if user else None,
@@ -97,13 +114,19 @@ def delete(request: HttpRequest, player: Player, password: object, confirm: obje
         raise PlayerError(_('deleting this guest\'s games needs "confirm": true'))
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        kept = GameSession.objects.filter(player=locked, ranked=True, deal__date__isnull=False,
-                                          started_at__isnull=False)
+        kept = GameSession.objects.filter(
+            player=locked, ranked=True, deal__date__isnull=False, started_at__isnull=False
+        )
         GameSession.objects.filter(player=locked).exclude(pk__in=kept.values("pk")).delete()
         Player.objects.filter(merged_into=locked).delete()
         Player.objects.filter(pk=locked.pk).update(
-            display_name=DELETED_NAME, name_key=None, user=None, anonymous=True,
-            hide_from_race=True, deleted_at=timezone.now())
+            display_name=DELETED_NAME,
+            name_key=None,
+            user=None,
+            anonymous=True,
+            hide_from_race=True,
+            deleted_at=timezone.now(),
+        )
         if user is not None:
             _forget_account(user)
     player_cache.forget(player.pk)

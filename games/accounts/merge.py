@@ -51,13 +51,19 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
     """Merge ``guest`` into ``account``; the ids of the sessions that stopped being ranked.
     Safe to call twice (a guest already merged is left alone)."""
     with transaction.atomic():
-        rows = {p.pk: p for p in Player.objects.select_for_update().filter(
-            pk__in=[account.pk, guest.pk]).order_by("pk")}
+        rows = {
+            p.pk: p
+            for p in Player.objects.select_for_update()
+            .filter(pk__in=[account.pk, guest.pk])
+            .order_by("pk")
+        }
         guest_row = rows.get(guest.pk)
         if guest_row is None or guest_row.merged_into_id is not None or account.pk not in rows:
             return []
-        mine = {s.deal_id: s for s in GameSession.objects.select_for_update().filter(
-            player=account, ranked=True)}
+        mine = {
+            s.deal_id: s
+            for s in GameSession.objects.select_for_update().filter(player=account, ranked=True)
+        }
         demoted: list[GameSession] = []
         kept_of: list[GameSession] = []
         for theirs in GameSession.objects.select_for_update().filter(player=guest, ranked=True):
@@ -69,9 +75,10 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
             kept_of.append(kept)
             if _overlapped(kept, loser):
                 AuditEntry.objects.create(
-                    session=kept, action="merge_overlap",
+                    session=kept,
+                    action="merge_overlap",
                     reason="two ranked attempts of one person at this daily overlapped in "
-                           "time; this one, started first, stayed ranked",
+                    "time; this one, started first, stayed ranked",
                     data={"demoted": str(loser.pk), "guest": guest.pk, "account": account.pk},
                 )
         GameSession.objects.filter(pk__in=[s.pk for s in demoted]).update(ranked=False)
@@ -86,7 +93,8 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         player_cache.forget(*earlier)
         for s in demoted:
             AuditEntry.objects.create(
-                session=s, action="merge_demoted",
+                session=s,
+                action="merge_demoted",
                 reason="the same person's other ranked attempt at this daily started first",
                 data={"guest": guest.pk, "account": account.pk},
             )
@@ -94,8 +102,8 @@ def adopt_guest(account: Player, guest: Player) -> list[str]:
         # again, the demoted attempt now linked to it (games/fairplay/review.py); a win still to
         # come is reviewed with it when it is scored.
         for won in GameSession.objects.select_related("deal").filter(
-                pk__in=[s.pk for s in kept_of], status=GameSession.WON):
+            pk__in=[s.pk for s in kept_of], status=GameSession.WON
+        ):
             review(won)
-            transaction.on_commit(partial(signals.session_reviewed.send, GameSession,
-                                          session=won))
+            transaction.on_commit(partial(signals.session_reviewed.send, GameSession, session=won))
     return [str(s.pk) for s in demoted]

@@ -17,10 +17,42 @@ from games.errors import PlayerError
 NAME_RE = re.compile(r"^[\w .-]+$")  # letters (any script), digits, space, _ - .
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 
-_ADJECTIVES = ["Brisk", "Calm", "Clever", "Lucky", "Nimble", "Quiet", "Swift", "Wise", "Bold",
-               "Merry", "Patient", "Sly", "Steady", "Keen", "Jolly", "Sunny"]
-_NOUNS = ["Otter", "Heron", "Fox", "Badger", "Lynx", "Owl", "Marten", "Robin", "Hare",
-          "Wren", "Falcon", "Seal", "Stoat", "Finch", "Beaver", "Crane"]
+_ADJECTIVES = [
+    "Brisk",
+    "Calm",
+    "Clever",
+    "Lucky",
+    "Nimble",
+    "Quiet",
+    "Swift",
+    "Wise",
+    "Bold",
+    "Merry",
+    "Patient",
+    "Sly",
+    "Steady",
+    "Keen",
+    "Jolly",
+    "Sunny",
+]
+_NOUNS = [
+    "Otter",
+    "Heron",
+    "Fox",
+    "Badger",
+    "Lynx",
+    "Owl",
+    "Marten",
+    "Robin",
+    "Hare",
+    "Wren",
+    "Falcon",
+    "Seal",
+    "Stoat",
+    "Finch",
+    "Beaver",
+    "Crane",
+]
 
 
 NAME_TAKEN = gettext_lazy("that name is taken (or too close to one): pick another")
@@ -34,11 +66,15 @@ NAME_RESERVED = gettext_lazy("that name is kept for the site and its staff: pick
 # ICU's checks on one configured checker are safe from many threads at once.
 _SPOOF = icu.SpoofChecker()
 _NFKC = icu.Normalizer2.getNFKCInstance()
-_INVISIBLE_TYPES = frozenset({
-    icu.UCharCategory.CONTROL_CHAR, icu.UCharCategory.FORMAT_CHAR,
-    icu.UCharCategory.PRIVATE_USE_CHAR, icu.UCharCategory.SURROGATE,
-    icu.UCharCategory.UNASSIGNED,
-})
+_INVISIBLE_TYPES = frozenset(
+    {
+        icu.UCharCategory.CONTROL_CHAR,
+        icu.UCharCategory.FORMAT_CHAR,
+        icu.UCharCategory.PRIVATE_USE_CHAR,
+        icu.UCharCategory.SURROGATE,
+        icu.UCharCategory.UNASSIGNED,
+    }
+)
 _SEPARATORS = " _.-"  # what NAME_RE allows besides letters and digits
 _NO_SEPARATORS = str.maketrans("", "", _SEPARATORS)
 _KEY_LENGTH = 255  # Player.name_key's max_length; a name's key is at most a few times longer
@@ -46,8 +82,10 @@ _KEY_LENGTH = 255  # Player.name_key's max_length; a name's key is at most a few
 
 def _invisible(ch: str) -> bool:
     cp = ord(ch)  # a code point, not a string: a lone surrogate is no valid ICU string
-    return (icu.Char.hasBinaryProperty(cp, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
-            or icu.Char.charType(cp) in _INVISIBLE_TYPES)
+    return (
+        icu.Char.hasBinaryProperty(cp, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+        or icu.Char.charType(cp) in _INVISIBLE_TYPES
+    )
 
 
 def _folded_skeleton(text: str) -> str:
@@ -84,9 +122,23 @@ def name_key(name: str) -> str:
 
 # Matched on the key, word by word and run of words, with digits kept or dropped: "Admin1",
 # "the_admin", "TheAdmin", "Ad Min", "R00T" and "Аdmin" with a Cyrillic "А" are all refused.
-_RESERVED = ("admin", "administrator", "moderator", "mod", "staff", "support", "system",
-             "sysadmin", "root", "superuser", "operator", "webmaster", "official",
-             "daily solitaire", "solitaire")
+_RESERVED = (
+    "admin",
+    "administrator",
+    "moderator",
+    "mod",
+    "staff",
+    "support",
+    "system",
+    "sysadmin",
+    "root",
+    "superuser",
+    "operator",
+    "webmaster",
+    "official",
+    "daily solitaire",
+    "solitaire",
+)
 _RESERVED_KEYS = frozenset(name_key(word) for word in _RESERVED)
 
 
@@ -133,10 +185,12 @@ def clean_display_name(value: object) -> str:
     if not 3 <= len(name) <= 24:
         raise PlayerError(_("a display name has 3 to 24 characters"))
     if not NAME_RE.match(name) or not re.search(r"[^\W_]", name):
-        raise PlayerError(_(
-            "a display name uses letters, digits, spaces, '_', '-' and '.' "
-            "(at least one letter or digit)"
-        ))
+        raise PlayerError(
+            _(
+                "a display name uses letters, digits, spaces, '_', '-' and '.' "
+                "(at least one letter or digit)"
+            )
+        )
     if len(name_key(name)) > _KEY_LENGTH:
         raise PlayerError(_("that name is too long once spelled out: pick a shorter one"))
     if is_reserved(name):

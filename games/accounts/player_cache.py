@@ -45,8 +45,11 @@ def get(pk: Any) -> Player | None:
     player = Player.objects.filter(pk=pk).first()
     if player is not None and cache is not None:
         try:
-            cache.set(f"{PREFIX}{pk}", [getattr(player, f) for f in _FIELDS],
-                      settings.PLAYER_CACHE_SECONDS)
+            cache.set(
+                f"{PREFIX}{pk}",
+                [getattr(player, f) for f in _FIELDS],
+                settings.PLAYER_CACHE_SECONDS,
+            )
         except Exception as exc:
             log.warning("player not cached: %s", exc)
     return player

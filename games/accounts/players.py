@@ -64,8 +64,9 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
     # Every first visit makes a row: one address making thousands is a script, not people.
     wait = ratelimit.hit("guests", f"a{ratelimit.client_address(request.META)}")
     if wait is not None:
-        raise TryLater(_("too many new players from your address: try again in %(s)s s")
-                       % {"s": wait}, wait)
+        raise TryLater(
+            _("too many new players from your address: try again in %(s)s s") % {"s": wait}, wait
+        )
     player = _new_guest()
     request.session[SESSION_KEY] = player.pk
     return player
@@ -74,8 +75,10 @@ def current_player(request: HttpRequest, create: bool = True) -> Player | None:
 @functools.cache
 def _guest_sql() -> str:
     table, columns = Player._meta.db_table, [f.column for f in _GUEST_FIELDS]
-    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-            f"({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING RETURNING id")
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+        f"({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING RETURNING id"
+    )
 
 
 def _new_guest() -> Player:
@@ -157,8 +160,9 @@ def set_hide_from_race(player: Player, hide: bool) -> Player:
     return player
 
 
-def sign_up(request: HttpRequest, username: object, password: object,
-            email: object = None) -> Player:
+def sign_up(
+    request: HttpRequest, username: object, password: object, email: object = None
+) -> Player:
     """Give the current guest an account; its games stay with it.  The email is optional
     (games/accounts/recovery.py): without one a forgotten password cannot be reset.  It is
     pending until the link mailed to it is opened, and the answer is the same whether or
@@ -211,9 +215,13 @@ def sign_in(request: HttpRequest, username: object, password: object) -> Player:
             # Answered here with when to come back; AxesMiddleware would put its page over it.
             request.axes_locked_out = False  # type: ignore[attr-defined]
             wait = _lockout_wait(request, username)
-            raise TryLater(_(
-                "too many wrong passwords: signing in to this account from your address is "
-                "paused; try again in %(min)s min") % {"min": math.ceil(wait / 60)}, wait,
+            raise TryLater(
+                _(
+                    "too many wrong passwords: signing in to this account from your address is "
+                    "paused; try again in %(min)s min"
+                )
+                % {"min": math.ceil(wait / 60)},
+                wait,
             )
         raise PlayerError(_("wrong username or password"))
     guest = current_player(request, create=False)

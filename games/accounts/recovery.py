@@ -42,7 +42,9 @@ def clean_email(value: object) -> str:
     try:
         validate_email(value)
     except ValidationError:
-        raise PlayerError(_("that is not an email address (for example name@example.com)")) from None
+        raise PlayerError(
+            _("that is not an email address (for example name@example.com)")
+        ) from None
     local, _at, domain = value.rpartition("@")
     return f"{local}@{domain.lower()}"
 
@@ -76,8 +78,11 @@ def reset_users(address: str) -> list[Any]:
     owners = list(User.objects.filter(email__iexact=address, is_active=True))
     if owners:
         return owners
-    claimants = list(User.objects.filter(pending_email__address__iexact=address, email="",
-                                         is_active=True).select_related("pending_email"))
+    claimants = list(
+        User.objects.filter(
+            pending_email__address__iexact=address, email="", is_active=True
+        ).select_related("pending_email")
+    )
     for user in claimants:
         # In memory: where this mail goes (the address as given), never saved from here.
         user.email = user.pending_email.address

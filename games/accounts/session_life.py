@@ -163,9 +163,7 @@ def keep_alive(session: Any) -> None:
     if renewed is None:
         return
     try:
-        session.model.objects.filter(session_key=session.session_key).update(
-            expire_date=renewed
-        )
+        session.model.objects.filter(session_key=session.session_key).update(expire_date=renewed)
     except DatabaseError as exc:  # a renewal can wait for the next visit; the game cannot
         log.warning("session not renewed: %s", exc)
         return

@@ -60,8 +60,9 @@ def _mail_allowed(address: str) -> bool:
 def _send(template: str, to: str, context: dict[str, Any]) -> None:
     from games.tasks import send_account_mail
 
-    subject = "".join(render_to_string(f"frontend/verify/{template}_subject.txt",
-                                       context).splitlines())
+    subject = "".join(
+        render_to_string(f"frontend/verify/{template}_subject.txt", context).splitlines()
+    )
     body = render_to_string(f"frontend/verify/{template}.txt", context)
     send_account_mail.delay(subject, body, to)
 
@@ -76,12 +77,13 @@ def claim(request: HttpRequest, user: Any, address: str) -> None:
     PendingEmail.objects.update_or_create(user=user, defaults={"address": address})
     owner = get_user_model().objects.filter(email__iexact=address).exclude(pk=user.pk).first()
     if owner is not None:
-        context = {"owner": owner.get_username(),
-                   "reset": request.build_absolute_uri(reverse("reset"))}
+        context = {
+            "owner": owner.get_username(),
+            "reset": request.build_absolute_uri(reverse("reset")),
+        }
         mail = ("taken", getattr(owner, "email", address), context)
     else:
-        link = request.build_absolute_uri(reverse("verify-email",
-                                                  args=[make_token(user, address)]))
+        link = request.build_absolute_uri(reverse("verify-email", args=[make_token(user, address)]))
         hours = max(1, settings.EMAIL_VERIFY_TIMEOUT // 3600)
         mail = ("link", address, {"name": user.get_username(), "link": link, "hours": str(hours)})
 
@@ -100,12 +102,17 @@ def read_token(token: str) -> tuple[Any, str]:
         user = get_user_model().objects.get(pk=data["u"])
         address = str(data["a"])
     except (signing.BadSignature, KeyError, TypeError, get_user_model().DoesNotExist):
-        raise PlayerError(_("this link is not valid or has expired: ask for a new one from "
-                            "your account page")) from None
+        raise PlayerError(
+            _("this link is not valid or has expired: ask for a new one from your account page")
+        ) from None
     pending = pending_address(user)
     if pending is None or pending.lower() != address:
-        raise PlayerError(_("this link was already used, or a newer address was given since: "
-                            "your account page says which address is waiting"))
+        raise PlayerError(
+            _(
+                "this link was already used, or a newer address was given since: "
+                "your account page says which address is waiting"
+            )
+        )
     return user, pending
 
 

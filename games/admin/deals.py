@@ -49,11 +49,17 @@ def may_see_secrets(request: HttpRequest, deal: Deal) -> bool:
 def audit_look(request: HttpRequest, deal: Deal, where: str) -> None:
     """Keep a look at an unrevealed deal's secrets in the trail (who, which deal, where)."""
     actor: Any = request.user  # staff: the admin lets no one else in
-    AuditEntry.objects.create(actor=actor, action="deal_secrets_viewed",
-                              reason=f"{deal.game} {deal.date} ({where})",
-                              data={"deal": deal.pk, "game": deal.game,
-                                    "date": deal.date.isoformat() if deal.date else None,
-                                    "where": where})
+    AuditEntry.objects.create(
+        actor=actor,
+        action="deal_secrets_viewed",
+        reason=f"{deal.game} {deal.date} ({where})",
+        data={
+            "deal": deal.pk,
+            "game": deal.game,
+            "date": deal.date.isoformat() if deal.date else None,
+            "where": where,
+        },
+    )
 
 
 @admin.register(Deal)
@@ -69,9 +75,21 @@ class DealAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if not self._locked(obj):
             return ADD_FIELDS
-        return ["game", "date", "public_id", "candidate", "certified", "par", "effort",
-                "commitment", "revealed_at", "created_at", "seed_shown", "salt_shown",
-                "line_shown"]
+        return [
+            "game",
+            "date",
+            "public_id",
+            "candidate",
+            "certified",
+            "par",
+            "effort",
+            "commitment",
+            "revealed_at",
+            "created_at",
+            "seed_shown",
+            "salt_shown",
+            "line_shown",
+        ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.get_fields(request, obj) if self._locked(obj) else ()
@@ -113,8 +131,13 @@ class DealAdmin(admin.ModelAdmin):
             obj._secrets_shown = may_see_secrets(request, obj)
         return obj
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         deal = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if deal is not None:
@@ -122,18 +145,25 @@ class DealAdmin(admin.ModelAdmin):
                 audit_look(request, deal, "deal page")
             context.update(
                 sealed_deal=sealed(deal),
-                replaceable=(deal.committed and deal.date is not None
-                             and deal.date > daily.today()
-                             and super().has_change_permission(request, deal)),
-                show_save=False, show_save_and_continue=False,
-                show_save_and_add_another=False)
+                replaceable=(
+                    deal.committed
+                    and deal.date is not None
+                    and deal.date > daily.today()
+                    and super().has_change_permission(request, deal)
+                ),
+                show_save=False,
+                show_save_and_continue=False,
+                show_save_and_add_another=False,
+            )
         return super().change_view(request, object_id, form_url, context)
 
     # -- replacing a daily before its day ----------------------------------------------
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
-        return [path("<int:pk>/replace/", wrap(self.replace_view), name="games_deal_replace"),
-                *super().get_urls()]
+        return [
+            path("<int:pk>/replace/", wrap(self.replace_view), name="games_deal_replace"),
+            *super().get_urls(),
+        ]
 
     def replace_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         deal = get_object_or_404(Deal, pk=pk)
@@ -146,15 +176,27 @@ class DealAdmin(admin.ModelAdmin):
                 if deal.date is None:
                     raise DealError("only a daily is replaced")
                 certifier = daily.load_certifier() if settings.DAILY_CERTIFY_ON_DEMAND else None
-                new = daily.replace_daily(deal.game, deal.date, request.user,
-                                          request.POST.get("reason", ""), certifier)
+                new = daily.replace_daily(
+                    deal.game, deal.date, request.user, request.POST.get("reason", ""), certifier
+                )
             except DealError as exc:
                 error = str(exc)
             else:
-                messages.success(request, format_html(
-                    "{} {} replaced: its new commitment {} is published.",
-                    new.game, new.date, new.commitment))
+                messages.success(
+                    request,
+                    format_html(
+                        "{} {} replaced: its new commitment {} is published.",
+                        new.game,
+                        new.date,
+                        new.commitment,
+                    ),
+                )
                 return HttpResponseRedirect(reverse("admin:games_deal_change", args=[new.pk]))
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
-                   "original": deal, "title": f"Replace the {deal}", "error": error}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": deal,
+            "title": f"Replace the {deal}",
+            "error": error,
+        }
         return TemplateResponse(request, "admin/games/deal/replace.html", context)

@@ -63,14 +63,23 @@ def move_rows(session: GameSession) -> list[tuple[int, str, str, str, int | None
     start, previous = shown_ms(session), None
     rows: list[tuple[int, str, str, str, int | None, int]] = []
     for i, (token, at, *_) in enumerate(session.moves, start=1):
-        rows.append((i, token, clock(at), since(at, start),
-                     at - previous if previous is not None else None, at))
+        rows.append(
+            (
+                i,
+                token,
+                clock(at),
+                since(at, start),
+                at - previous if previous is not None else None,
+                at,
+            )
+        )
         previous = at
     return rows
 
 
-def replay_steps(session: GameSession,
-                 hide_hidden: bool = False) -> tuple[list[Step], list[dict[str, Any]]]:
+def replay_steps(
+    session: GameSession, hide_hidden: bool = False
+) -> tuple[list[Step], list[dict[str, Any]]]:
     """Each stored move re-applied in turn: the steps and, per step, the full table
     (hidden cards included: this is for operators only; ``hide_hidden`` draws face-down
     cards and the stock as their backs, for a deal still sealed: games/admin/deals.py).
@@ -107,8 +116,12 @@ def _table(g: Any, hide_hidden: bool = False) -> dict[str, Any]:
     piles = []
     for i, p in enumerate(g.tab):
         down = g.down[i]
-        piles.append([{"code": HIDDEN if hide_hidden and k < down else CODE[c], "down": k < down}
-                      for k, c in enumerate(p)])
+        piles.append(
+            [
+                {"code": HIDDEN if hide_hidden and k < down else CODE[c], "down": k < down}
+                for k, c in enumerate(p)
+            ]
+        )
     return {
         "tableau": piles,
         "cells": [CODE[c] if c >= 0 else "" for c in g.cells],
@@ -158,14 +171,18 @@ def revalidate(session: GameSession, actor: Any) -> dict[str, Any]:
         and result["replayed_won"] == result["stored_won"]
     )
     AuditEntry.objects.create(
-        session=session, actor=actor, action="revalidate",
-        reason="match" if result["matches"] else "mismatch", data=result,
+        session=session,
+        actor=actor,
+        action="revalidate",
+        reason="match" if result["matches"] else "mismatch",
+        data=result,
     )
     return result
 
 
-def disqualify(session: GameSession, actor: Any, reason: str,
-               action: str = "disqualify") -> GameSession:
+def disqualify(
+    session: GameSession, actor: Any, reason: str, action: str = "disqualify"
+) -> GameSession:
     """Take a session off every board, with a reason (audited).  One operation wherever it
     is pressed (the session page, the review queue): a won attempt's review ends as
     disqualified too, so the player's win panel and profile say so and the session leaves
@@ -181,13 +198,19 @@ def disqualify(session: GameSession, actor: Any, reason: str,
             locked.review, locked.verified = "disqualified", False
             fields += ["review", "verified"]
         locked.save(update_fields=fields)
-        AuditEntry.objects.create(session=locked, actor=actor, action=action, reason=reason,
-                                  data={"reasons": locked.review_reasons})
+        AuditEntry.objects.create(
+            session=locked,
+            actor=actor,
+            action=action,
+            reason=reason,
+            data={"reasons": locked.review_reasons},
+        )
     return _told(locked, reviewed=locked.status == GameSession.WON)
 
 
-def reinstate(session: GameSession, actor: Any, reason: str,
-              action: str = "reinstate") -> GameSession:
+def reinstate(
+    session: GameSession, actor: Any, reason: str, action: str = "reinstate"
+) -> GameSession:
     """Put a session back on the boards (audited).  A won attempt is then an operator's
     cleared win: it leaves the review queue and reads as verified."""
     reason = reason.strip()
@@ -202,8 +225,13 @@ def reinstate(session: GameSession, actor: Any, reason: str,
             locked.review, locked.verified = "cleared", True
             fields += ["review", "verified"]
         locked.save(update_fields=fields)
-        AuditEntry.objects.create(session=locked, actor=actor, action=action, reason=reason,
-                                  data={"reasons": locked.review_reasons})
+        AuditEntry.objects.create(
+            session=locked,
+            actor=actor,
+            action=action,
+            reason=reason,
+            data={"reasons": locked.review_reasons},
+        )
     return _told(locked, reviewed=locked.status == GameSession.WON, boards=was)
 
 
@@ -239,8 +267,11 @@ def gap_chart(session: GameSession, width: int = 600, height: int = 120) -> str:
         return ""
     top = max(min(max(gaps), 10_000), 1)
     step = width / (len(gaps) - 1)
-    points = " ".join(f"{i * step:.1f},{height - min(g, top) / top * height:.1f}"
-                      for i, g in enumerate(gaps))
-    return (f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-            f'role="img" aria-label="gaps between moves, up to {top} ms">'
-            f'<polyline fill="none" stroke="currentColor" points="{points}"/></svg>')
+    points = " ".join(
+        f"{i * step:.1f},{height - min(g, top) / top * height:.1f}" for i, g in enumerate(gaps)
+    )
+    return (
+        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-label="gaps between moves, up to {top} ms">'
+        f'<polyline fill="none" stroke="currentColor" points="{points}"/></svg>'
+    )

@@ -57,14 +57,29 @@ class AuditInline(admin.TabularInline):
 
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "day", "player", "status", "ranked", "disqualified",
-                    "score", "cards_up", "time_ms", "undo_count", "hint_count", "created_at"]
+    list_display = [
+        "id",
+        "game",
+        "day",
+        "player",
+        "status",
+        "ranked",
+        "disqualified",
+        "score",
+        "cards_up",
+        "time_ms",
+        "undo_count",
+        "hint_count",
+        "created_at",
+    ]
     list_filter = ["deal__date", "game", "status", "ranked", "disqualified"]
     # At a million sessions (games/admin/volume.py): no full count, no date hierarchy (a
     # scan of every session's date), and a search each term of which an index answers.
     search_fields = ["id"]  # shows the search box; session_search does the searching
-    search_help_text = ("A session id or its first characters, a player's name or its "
-                        "beginning (names that read alike match), or a deal id.")
+    search_help_text = (
+        "A session id or its first characters, a player's name or its "
+        "beginning (names that read alike match), or a deal id."
+    )
     show_full_result_count = False
     paginator = volume.CappedPaginator
     # Each row costs its page about a millisecond of rendering (thirteen cells and a
@@ -79,7 +94,8 @@ class GameSessionAdmin(admin.ModelAdmin):
     # reinstate, the review queue).  The moves are shown as a table of their own.
     readonly_fields = [
         *(f.name for f in GameSession._meta.concrete_fields if f.name != "legacy_moves"),
-        "timing", "move_table",
+        "timing",
+        "move_table",
     ]
     exclude = ["legacy_moves"]
 
@@ -89,16 +105,26 @@ class GameSessionAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # deleting a session would delete its audit trail with it
 
-    def get_search_results(self, request: HttpRequest, queryset: Any,
-                           search_term: str) -> tuple[Any, bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: Any, search_term: str
+    ) -> tuple[Any, bool]:
         return volume.session_search(queryset, search_term), False
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         # Nothing on the form can be edited: no Save buttons that would save nothing.
-        context = {**(extra_context or {}), "show_save": False,
-                   "show_save_and_continue": False, "show_save_and_add_another": False,
-                   "show_delete": False}
+        context = {
+            **(extra_context or {}),
+            "show_save": False,
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            "show_delete": False,
+        }
         return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description="day", ordering="deal__date")
@@ -114,25 +140,36 @@ class GameSessionAdmin(admin.ModelAdmin):
     def move_table(self, obj: GameSession) -> str:
         # The raw server time (ms since the epoch) stays in each time's title, for copying.
         rows = format_html_join(
-            "", '<tr class="move-row"><td>{}</td><td>{}</td><td title="{}">{}</td>'
-            '<td>{}</td><td>{}</td></tr>',
-            ((i, token, raw, at, offset, "" if gap is None else gap)
-             for i, token, at, offset, gap, raw in inspection.move_rows(obj)),
+            "",
+            '<tr class="move-row"><td>{}</td><td>{}</td><td title="{}">{}</td>'
+            "<td>{}</td><td>{}</td></tr>",
+            (
+                (i, token, raw, at, offset, "" if gap is None else gap)
+                for i, token, at, offset, gap, raw in inspection.move_rows(obj)
+            ),
         )
         return format_html(
             "<table><tr><th>#</th><th>move</th><th>server time ({})</th>"
             "<th>since the deal was shown</th><th>gap (ms)</th></tr>{}</table>",
-            timezone.get_current_timezone_name(), rows)
+            timezone.get_current_timezone_name(),
+            rows,
+        )
 
     # -- inspection pages -----------------------------------------------------------------
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
         return [
             path("<uuid:pk>/replay/", wrap(self.replay_view), name="games_gamesession_replay"),
-            path("<uuid:pk>/revalidate/", wrap(self.revalidate_view),
-                 name="games_gamesession_revalidate"),
-            path("<uuid:pk>/disqualify/", wrap(self.disqualify_view),
-                 name="games_gamesession_disqualify"),
+            path(
+                "<uuid:pk>/revalidate/",
+                wrap(self.revalidate_view),
+                name="games_gamesession_revalidate",
+            ),
+            path(
+                "<uuid:pk>/disqualify/",
+                wrap(self.disqualify_view),
+                name="games_gamesession_disqualify",
+            ),
             *super().get_urls(),
         ]
 

@@ -18,11 +18,18 @@ from games.fairplay.review import REASONS
 from games.models import GameSession, WinUnderReview
 
 # The signals shown side by side, in this order, with the label an operator reads.
-SHOWN = [("decisions", "decisions"), ("first_move_ms", "first move (ms)"),
-         ("fastest_gap_ms", "fastest gap (ms)"), ("p10_gap_ms", "10th percentile gap (ms)"),
-         ("median_gap_ms", "median gap (ms)"), ("fast_share", "share of gaps under 150 ms"),
-         ("ms_per_move", "ms per move"), ("line_share", "share on the solver's line"),
-         ("undos", "undos"), ("hints", "hints")]
+SHOWN = [
+    ("decisions", "decisions"),
+    ("first_move_ms", "first move (ms)"),
+    ("fastest_gap_ms", "fastest gap (ms)"),
+    ("p10_gap_ms", "10th percentile gap (ms)"),
+    ("median_gap_ms", "median gap (ms)"),
+    ("fast_share", "share of gaps under 150 ms"),
+    ("ms_per_move", "ms per move"),
+    ("line_share", "share on the solver's line"),
+    ("undos", "undos"),
+    ("hints", "hints"),
+]
 
 
 @admin.register(WinUnderReview)
@@ -33,8 +40,11 @@ class ReviewQueueAdmin(admin.ModelAdmin):
     ordering = ["finished_at"]
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).filter(status=GameSession.WON, review="pending",
-                                                    ranked=True)
+        return (
+            super()
+            .get_queryset(request)
+            .filter(status=GameSession.WON, review="pending", ranked=True)
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -50,10 +60,16 @@ class ReviewQueueAdmin(admin.ModelAdmin):
     def why(self, obj: GameSession) -> str:
         return "; ".join(REASONS.get(r, r) for r in obj.review_reasons)
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        session = get_object_or_404(GameSession.objects.select_related("deal", "player"),
-                                    pk=object_id)
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        session = get_object_or_404(
+            GameSession.objects.select_related("deal", "player"), pk=object_id
+        )
         if not self.has_view_permission(request, session):
             raise PermissionDenied
         error = ""
@@ -62,12 +78,15 @@ class ReviewQueueAdmin(admin.ModelAdmin):
                 raise PermissionDenied
             verdict = "disqualify" if request.POST.get("disqualify") else "clear"
             try:
-                inspection.decide_review(session, request.user, verdict,
-                                         request.POST.get("reason", ""))
+                inspection.decide_review(
+                    session, request.user, verdict, request.POST.get("reason", "")
+                )
             except ValueError as exc:
                 error = str(exc)
             else:
-                messages.success(request, f"{session}: {'cleared' if verdict == 'clear' else 'disqualified'}.")
+                messages.success(
+                    request, f"{session}: {'cleared' if verdict == 'clear' else 'disqualified'}."
+                )
                 return HttpResponseRedirect(reverse("admin:games_winunderreview_changelist"))
         found = session.signals or {}
         context = {

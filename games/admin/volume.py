@@ -58,8 +58,11 @@ def session_search(queryset: Any, term: str) -> Any:
     if (span := id_range(term)) is not None:
         found |= Q(pk__gte=span[0], pk__lte=span[1])
     if key := name_key(term):
-        players = list(Player.objects.filter(name_key__startswith=key).order_by("name_key")
-                       .values_list("id", flat=True)[:NAMES_MAX])
+        players = list(
+            Player.objects.filter(name_key__startswith=key)
+            .order_by("name_key")
+            .values_list("id", flat=True)[:NAMES_MAX]
+        )
         if players:
             found |= Q(player_id__in=players)
     deals = list(Deal.objects.filter(public_id=term).values_list("id", flat=True))

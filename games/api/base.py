@@ -20,8 +20,9 @@ from games.errors import BadRequest, answer_for
 from games.models import Player
 
 ERR = OpenApiResponse(s.ErrorOut)
-BROKEN = OpenApiResponse(s.ErrorOut, description="record_broken: the stored moves do not "
-                         "replay on the deal")
+BROKEN = OpenApiResponse(
+    s.ErrorOut, description="record_broken: the stored moves do not replay on the deal"
+)
 
 
 def validated(serializer_cls: type[serializers.Serializer], data: Any) -> dict[str, Any]:

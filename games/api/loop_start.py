@@ -63,25 +63,45 @@ log = logging.getLogger(__name__)
 LEAN = "games.api.starts.LeanStartMiddleware"
 # The middleware above LeanStartMiddleware this path runs as the chain does: none of them
 # reads a store, and the two that may answer themselves are asked first (``_ready``).
-ABOVE = ("config.logs.RequestIdMiddleware", "config.metrics.RequestMetricsMiddleware",
-         "django.middleware.security.SecurityMiddleware", "config.security.CSPMiddleware",
-         "config.errors.DatabaseUnavailableMiddleware", "config.errors.BodyLimitMiddleware")
+ABOVE = (
+    "config.logs.RequestIdMiddleware",
+    "config.metrics.RequestMetricsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "config.security.CSPMiddleware",
+    "config.errors.DatabaseUnavailableMiddleware",
+    "config.errors.BodyLimitMiddleware",
+)
 TIMEOUT = 0.5  # seconds, as the caches' client: a Redis that stopped answering is read around
 _SERIALIZER = RedisSerializer()  # how Django's Redis cache writes a value
 # psycopg's errors as Django's (the chain's 503 is for Django's), most specific first.
-_ERRORS = [(getattr(psycopg, name), getattr(db_utils, name)) for name in (
-    "InterfaceError", "OperationalError", "IntegrityError", "DataError", "ProgrammingError",
-    "InternalError", "NotSupportedError", "DatabaseError")]
+_ERRORS = [
+    (getattr(psycopg, name), getattr(db_utils, name))
+    for name in (
+        "InterfaceError",
+        "OperationalError",
+        "IntegrityError",
+        "DataError",
+        "ProgrammingError",
+        "InternalError",
+        "NotSupportedError",
+        "DatabaseError",
+    )
+]
 
 
 @functools.cache  # the settings are the process's
 def usable() -> bool:
     middleware = list(settings.MIDDLEWARE)
-    return (patches.on("lean_views") and driver.usable() and redis_async.usable()
-            and LEAN in middleware
-            and tuple(middleware[:middleware.index(LEAN)]) == ABOVE
-            and settings.SESSION_CACHE_SECONDS > 0 and settings.PLAYER_CACHE_SECONDS > 0
-            and "sessions" in settings.CACHES)
+    return (
+        patches.on("lean_views")
+        and driver.usable()
+        and redis_async.usable()
+        and LEAN in middleware
+        and tuple(middleware[: middleware.index(LEAN)]) == ABOVE
+        and settings.SESSION_CACHE_SECONDS > 0
+        and settings.PLAYER_CACHE_SECONDS > 0
+        and "sessions" in settings.CACHES
+    )
 
 
 class LoopStart:
@@ -94,8 +114,13 @@ class LoopStart:
         self.security = SecurityMiddleware(_never)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if (scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != PATH
-                or scope.get("query_string") or not usable()):
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "POST"
+            or scope["path"] != PATH
+            or scope.get("query_string")
+            or not usable()
+        ):
             return await self.inner(scope, receive, send)
         messages, body = await _read(receive)
         if body is None or not await self._answered(scope, body, send):
@@ -125,8 +150,9 @@ class LoopStart:
         await self.handler.send_response(self._respond(scope, request), send)
         return True
 
-    def _ready(self, scope: dict[str, Any], body: bytes, loaded: tuple[Any, Any, Any]
-               ) -> tuple[HttpRequest, dict[str, Any]] | None:
+    def _ready(
+        self, scope: dict[str, Any], body: bytes, loaded: tuple[Any, Any, Any]
+    ) -> tuple[HttpRequest, dict[str, Any]] | None:
         """The chain's request, ready for the start, and the body's fields; None when the
         chain must have it."""
         request: HttpRequest | None = self.handler.create_request(scope, io.BytesIO(body))[0]
@@ -204,16 +230,22 @@ async def _loaded(key: str | None) -> tuple[dict[str, Any], Any, Any] | None:
         return None
     client = redis_async.client(TIMEOUT)
     try:
-        cached = _value(await client.call("GET",
-            caches["sessions"].make_key(session_life.CACHE_PREFIX + key)))
+        cached = _value(
+            await client.call("GET", caches["sessions"].make_key(session_life.CACHE_PREFIX + key))
+        )
         if not (isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], dict)):
             return None
         data, expiry = cached
         player_id = data.get(session_life.SESSION_KEY)
         if player_id is None or USER_SESSION_KEY in data:
             return None
-        player = player_cache.from_cached(_value(await client.call("GET",
-            caches["default"].make_key(f"{player_cache.PREFIX}{player_id}"))))
+        player = player_cache.from_cached(
+            _value(
+                await client.call(
+                    "GET", caches["default"].make_key(f"{player_cache.PREFIX}{player_id}")
+                )
+            )
+        )
     except (redis.RedisError, OSError) as exc:
         log.debug("start handed on, Redis unavailable: %s", exc)
         return None
@@ -227,8 +259,14 @@ def _value(raw: bytes | None) -> Any:
         return None
     try:
         return _SERIALIZER.loads(raw)
-    except (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError,
-            ImportError):  # not a value the cache wrote: the chain's store reads it
+    except (
+        pickle.UnpicklingError,
+        ValueError,
+        TypeError,
+        EOFError,
+        AttributeError,
+        ImportError,
+    ):  # not a value the cache wrote: the chain's store reads it
         return None
 
 
@@ -240,8 +278,12 @@ async def _start(request: HttpRequest, player: Any, data: dict[str, Any]) -> Giv
         if wait is not None:
             return Given(wait=wait)
         game = data["game"]
-        session, g = operations._new(player, Deal(game=game, seed=GAMES[game].random_seed()),
-                                     False, devices.client_keys(request))
+        session, g = operations._new(
+            player,
+            Deal(game=game, seed=GAMES[game].random_seed()),
+            False,
+            devices.client_keys(request),
+        )
         try:
             found = await driver.fetchall(*fresh.with_deal_statement(session))
         except psycopg.Error as exc:
@@ -252,8 +294,9 @@ async def _start(request: HttpRequest, player: Any, data: dict[str, Any]) -> Giv
     if not started:
         return None
     # In autocommit the row is committed: the table is kept now (locked.keep_after_commit).
-    tables.keep(session.pk, session.seq, g.copy(), (session.player_id, session.deal,
-                                                    session.ranked))
+    tables.keep(
+        session.pk, session.seq, g.copy(), (session.player_id, session.deal, session.ranked)
+    )
     return Given(outcome=Outcome(session, g))
 
 
@@ -262,4 +305,3 @@ def _django_error(exc: psycopg.Error) -> Exception:
         if isinstance(exc, theirs):
             return django(*exc.args)  # type: ignore[no-any-return]
     return db_utils.DatabaseError(*exc.args)
-

@@ -108,8 +108,12 @@ class JSONParser(parsers.JSONParser):
     """DRF's JSON media type, parsed by ``load_json``.  JSON is UTF-8 by definition
     (RFC 8259), so a charset parameter is not consulted."""
 
-    def parse(self, stream: IO[bytes] | None, media_type: str | None = None,
-              parser_context: Mapping[str, Any] | None = None) -> Any:
+    def parse(
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         # One byte past the limit tells a body that is too large without reading all of it.
         data = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
         return load_json(data)

@@ -25,10 +25,15 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 
 
 class JSONRenderer(renderers.JSONRenderer):
-    def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: Mapping[str, Any] | None = None) -> bytes:
-        if data is not None and not self.get_indent(accepted_media_type or "",
-                                                    renderer_context or {}):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is not None and not self.get_indent(
+            accepted_media_type or "", renderer_context or {}
+        ):
             try:
                 out = orjson.dumps(data, default=_DEFAULT, option=_OPTIONS)
             except TypeError:  # orjson.JSONEncodeError: a key or an integer it will not write

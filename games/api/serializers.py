@@ -80,9 +80,11 @@ class StartSessionIn(serializers.Serializer):
     deal = DealField(required=False, default="daily", help_text=DealField.__doc__)
 
 
-OP_HELP = ("the client's id for this operation (1-40 of A-Z a-z 0-9 _ -), sent again with "
-           "the same seq when it is retried: a retry of a stored operation is answered with "
-           "the state (repeated: true) and never stored twice")
+OP_HELP = (
+    "the client's id for this operation (1-40 of A-Z a-z 0-9 _ -), sent again with "
+    "the same seq when it is retried: a retry of a stored operation is answered with "
+    "the state (repeated: true) and never stored twice"
+)
 
 
 class MoveIn(serializers.Serializer):
@@ -102,7 +104,8 @@ class MoveObject(serializers.Serializer):
     count = serializers.IntegerField()
     card = serializers.CharField(required=False)
     best = serializers.BooleanField(
-        required=False, help_text="the move a tap on its card plays (the Klondike family)")
+        required=False, help_text="the move a tap on its card plays (the Klondike family)"
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -124,8 +127,9 @@ class ViewOut(serializers.Serializer):
 class ReviewOut(serializers.Serializer):
     verified = serializers.BooleanField(allow_null=True, help_text="null until checked")
     state = serializers.ChoiceField(choices=["none", "pending", "cleared", "disqualified"])
-    reasons = serializers.ListField(child=serializers.CharField(),
-                                    help_text="why it is under review, one sentence each")
+    reasons = serializers.ListField(
+        child=serializers.CharField(), help_text="why it is under review, one sentence each"
+    )
 
 
 class SessionOut(serializers.Serializer):
@@ -149,25 +153,38 @@ class SessionOut(serializers.Serializer):
     undo_count = serializers.IntegerField()
     hint_count = serializers.IntegerField()
     time_ms = serializers.IntegerField(
-        allow_null=True, help_text="the ranked clock: server time from the deal shown to the win")
+        allow_null=True, help_text="the ranked clock: server time from the deal shown to the win"
+    )
     clock_ms = serializers.IntegerField(
-        help_text="the ranked clock now: time_ms once won, else the time since the deal was shown")
-    par = serializers.IntegerField(allow_null=True, help_text="the solver's move count for "
-                                   "this deal (certified dailies); null for none")
-    difficulty = serializers.ChoiceField(choices=["easy", "medium", "hard"], allow_null=True,
-                                         help_text="from the solver's effort; null unknown")
-    medal = serializers.ChoiceField(choices=["gold", "silver", "bronze"], allow_null=True,
-                                   help_text="a win against par (docs/rules.md)")
+        help_text="the ranked clock now: time_ms once won, else the time since the deal was shown"
+    )
+    par = serializers.IntegerField(
+        allow_null=True,
+        help_text="the solver's move count for this deal (certified dailies); null for none",
+    )
+    difficulty = serializers.ChoiceField(
+        choices=["easy", "medium", "hard"],
+        allow_null=True,
+        help_text="from the solver's effort; null unknown",
+    )
+    medal = serializers.ChoiceField(
+        choices=["gold", "silver", "bronze"],
+        allow_null=True,
+        help_text="a win against par (docs/rules.md)",
+    )
     created_at = serializers.DateTimeField(help_text="when the deal was first shown")
     active_ms = serializers.IntegerField(
-        required=False, allow_null=True,
-        help_text="a won session's time with every gap over 60 s counted as 60 s")
+        required=False,
+        allow_null=True,
+        help_text="a won session's time with every gap over 60 s counted as 60 s",
+    )
     review = ReviewOut(required=False, help_text="a won session's fair-play review")
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True, help_text="won or resigned at")
     op = serializers.CharField(required=False, help_text="the operation id this answers")
     repeated = serializers.BooleanField(
-        required=False, help_text="true: this operation had been stored already; nothing new")
+        required=False, help_text="true: this operation had been stored already; nothing new"
+    )
 
 
 class HintOut(SessionOut):
@@ -187,8 +204,10 @@ class ErrorOut(serializers.Serializer):
     error = serializers.CharField()
     reason = serializers.CharField()
     request_id = serializers.CharField(
-        required=False, help_text="the request's id, also in the X-Request-ID header: quote "
-        "it when reporting a problem (config/logs.py)")
+        required=False,
+        help_text="the request's id, also in the X-Request-ID header: quote "
+        "it when reporting a problem (config/logs.py)",
+    )
 
 
 class ConflictOut(ErrorOut):
@@ -202,10 +221,12 @@ class RankedOpenOut(ErrorOut):
 class IllegalOut(ErrorOut):
     seq = serializers.IntegerField()
     code = serializers.CharField(
-        help_text="the refusal's stable code (games/engine/reasons.py), e.g. cannot_go_on")
+        help_text="the refusal's stable code (games/engine/reasons.py), e.g. cannot_go_on"
+    )
     params = serializers.DictField(
         help_text="the refusal's details: cards as codes (TD), suits as letters, ranks as "
-                  "names, column and cell numbers from 1")
+        "names, column and cell numbers from 1"
+    )
 
 
 class DailyDealOut(serializers.Serializer):
@@ -217,8 +238,11 @@ class DailyDealOut(serializers.Serializer):
     playing = serializers.IntegerField(help_text="play sockets open on this deal now")
     commitment = serializers.CharField(help_text="published before the day (docs/deals.md)")
     par = serializers.IntegerField(allow_null=True, help_text="the solver's move count")
-    difficulty = serializers.ChoiceField(choices=["easy", "medium", "hard"], allow_null=True,
-                                         help_text="from the solver's effort (docs/rules.md)")
+    difficulty = serializers.ChoiceField(
+        choices=["easy", "medium", "hard"],
+        allow_null=True,
+        help_text="from the solver's effort (docs/rules.md)",
+    )
 
 
 class DailyOut(serializers.Serializer):
@@ -232,14 +256,19 @@ class PlayerOut(serializers.Serializer):
     display_name = serializers.CharField()
     guest = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
-    email = serializers.CharField(allow_null=True, help_text="the account's proven email "
-                                  "(only the player sees it); null for a guest or none")
+    email = serializers.CharField(
+        allow_null=True,
+        help_text="the account's proven email (only the player sees it); null for a guest or none",
+    )
     email_pending = serializers.CharField(
-        allow_null=True, help_text="an address given and not yet proven by the link mailed "
-        "to it (it serves a password reset only); null for none")
+        allow_null=True,
+        help_text="an address given and not yet proven by the link mailed "
+        "to it (it serves a password reset only); null for none",
+    )
     anonymous = serializers.BooleanField(help_text='named "anonymous" in the open data')
-    hide_from_race = serializers.BooleanField(help_text="left out of the live race on "
-                                              "ranked dailies")
+    hide_from_race = serializers.BooleanField(
+        help_text="left out of the live race on ranked dailies"
+    )
     csrf_token = serializers.CharField()
 
 
@@ -253,17 +282,19 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class RenameIn(serializers.Serializer):
-    display_name = StrictCharField(required=False,
-                                   help_text="3-24 letters, digits, spaces, _ - .")
-    anonymous = StrictBooleanField(required=False, help_text='named "anonymous" in the open '
-                                   "data of closed days (the boards still show the name)")
-    hide_from_race = StrictBooleanField(required=False, help_text="left out of the live race "
-                                        "others see on a ranked daily")
+    display_name = StrictCharField(required=False, help_text="3-24 letters, digits, spaces, _ - .")
+    anonymous = StrictBooleanField(
+        required=False,
+        help_text='named "anonymous" in the open '
+        "data of closed days (the boards still show the name)",
+    )
+    hide_from_race = StrictBooleanField(
+        required=False, help_text="left out of the live race others see on a ranked daily"
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
-            raise serializers.ValidationError("give display_name, anonymous or "
-                                              "hide_from_race")
+            raise serializers.ValidationError("give display_name, anonymous or hide_from_race")
         return attrs
 
 
@@ -273,9 +304,12 @@ class CredentialsIn(serializers.Serializer):
 
 
 class SignUpIn(CredentialsIn):
-    email = StrictCharField(required=False, allow_blank=True, max_length=254,
-                            help_text="optional: lets a forgotten password be reset, and "
-                            "signs in as the username does")
+    email = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="optional: lets a forgotten password be reset, and signs in as the username does",
+    )
 
 
 class EmailIn(serializers.Serializer):
@@ -284,8 +318,10 @@ class EmailIn(serializers.Serializer):
 
 
 class ShareOut(serializers.Serializer):
-    text = serializers.CharField(help_text="two lines: the result, and five squares of "
-                                 "progress (docs/rules.md, \"Sharing a result\")")
+    text = serializers.CharField(
+        help_text="two lines: the result, and five squares of "
+        'progress (docs/rules.md, "Sharing a result")'
+    )
 
 
 class ReplayStepOut(serializers.Serializer):
@@ -310,29 +346,41 @@ class ReplayOut(serializers.Serializer):
 
 
 class AnalysisOut(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["pending", "done", "unknown"],
-                                     help_text="unknown: the solver ran out of its budget")
+    status = serializers.ChoiceField(
+        choices=["pending", "done", "unknown"],
+        help_text="unknown: the solver ran out of its budget",
+    )
     par = serializers.IntegerField(allow_null=True)
-    full_knowledge = serializers.BooleanField(help_text="analysed with every card known "
-                                              "(the Klondike family, after the day's close)")
+    full_knowledge = serializers.BooleanField(
+        help_text="analysed with every card known (the Klondike family, after the day's close)"
+    )
     waiting_for = serializers.CharField(required=False)
-    turning_point = serializers.IntegerField(required=False, allow_null=True,
-                                             help_text="index in the stored moves of the move "
-                                             "that lost the game; null for none")
+    turning_point = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="index in the stored moves of the move that lost the game; null for none",
+    )
     losing_move = serializers.CharField(required=False, allow_null=True)
-    winning_alternative = serializers.CharField(required=False, allow_null=True,
-                                                help_text="a move that kept the win")
-    winning_line = serializers.ListField(child=serializers.CharField(), required=False,
-                                         allow_null=True)
-    losing = MoveObject(required=False, allow_null=True,
-                        help_text="the losing move as a move object: its card and piles")
-    alternative = MoveObject(required=False, allow_null=True,
-                             help_text="the winning alternative as a move object")
+    winning_alternative = serializers.CharField(
+        required=False, allow_null=True, help_text="a move that kept the win"
+    )
+    winning_line = serializers.ListField(
+        child=serializers.CharField(), required=False, allow_null=True
+    )
+    losing = MoveObject(
+        required=False,
+        allow_null=True,
+        help_text="the losing move as a move object: its card and piles",
+    )
+    alternative = MoveObject(
+        required=False, allow_null=True, help_text="the winning alternative as a move object"
+    )
     budget_seconds = serializers.FloatField(required=False)
     analysed_at = serializers.CharField(required=False)
 
 
 class MeDeleteIn(serializers.Serializer):
-    password = serializers.CharField(required=False, trim_whitespace=False,
-                                     help_text="an account's password")
+    password = serializers.CharField(
+        required=False, trim_whitespace=False, help_text="an account's password"
+    )
     confirm = StrictBooleanField(required=False, help_text="a guest: true")

@@ -99,8 +99,12 @@ def _fields(data: Any) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         return None
     game, deal = data.get("game"), data.get("deal", "daily")
-    if (type(game) is str and game in GAMES and type(deal) in (str, int)
-            and data.keys() <= {"game", "deal"}):
+    if (
+        type(game) is str
+        and game in GAMES
+        and type(deal) in (str, int)
+        and data.keys() <= {"game", "deal"}
+    ):
         return {"game": game, "deal": deal}
     ser = s.StartSessionIn(data=data)
     return dict(ser.validated_data) if ser.is_valid() else None
@@ -142,8 +146,9 @@ class LeanStartMiddleware:
         session_life.renew_if_due(request, response)
         return self.session.process_response(request, response)
 
-    def _ready(self, request: HttpRequest, loaded: tuple[Any, Any, Any] | None = None
-               ) -> tuple[Any, Any] | None:
+    def _ready(
+        self, request: HttpRequest, loaded: tuple[Any, Any, Any] | None = None
+    ) -> tuple[Any, Any] | None:
         """(player, the body's fields) when this request is answered here; None, having
         changed nothing the chain would see differently, when it goes down the chain.
         ``loaded``: the session's data, its stored expiry and its player as the stores hold
@@ -188,8 +193,9 @@ class LeanStartMiddleware:
             wait = None if counted else ratelimit.hit(_route()[2], f"p{player.pk}")
             if wait is not None:
                 return self._throttled(wait)
-            outcome = operations.start_session(player, data["game"], data["deal"],
-                                               devices.client_keys(request))
+            outcome = operations.start_session(
+                player, data["game"], data["deal"], devices.client_keys(request)
+            )
             return self._json(state(outcome), 201)
         except Exception as exc:
             return self._failed(request, exc)
@@ -227,7 +233,8 @@ class LeanStartMiddleware:
         return response
 
     def _json(self, body: Any, status: int) -> HttpResponse:
-        response = HttpResponse(self.renderer.render(body), status=status,
-                                content_type="application/json")
+        response = HttpResponse(
+            self.renderer.render(body), status=status, content_type="application/json"
+        )
         response["Allow"] = _route()[1]  # as DRF's finalize_response
         return response

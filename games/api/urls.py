@@ -19,10 +19,17 @@ urlpatterns = [
     path("offline-games/", offline.OfflineGamesView.as_view(), name="offline-games"),
     path("sessions/<str:session_id>/", views.SessionView.as_view(), name="session"),
     # The session's operations, each at its path in the operations' table (dispatch.py).
-    *(path(f"sessions/<str:session_id>/{view.path}", view.as_view(),
-           name=f"session-{view.path.rstrip('/')}") for view in views.OPERATION_VIEWS),
-    path("sessions/<str:session_id>/analysis/", views.AnalysisView.as_view(),
-         name="session-analysis"),
+    *(
+        path(
+            f"sessions/<str:session_id>/{view.path}",
+            view.as_view(),
+            name=f"session-{view.path.rstrip('/')}",
+        )
+        for view in views.OPERATION_VIEWS
+    ),
+    path(
+        "sessions/<str:session_id>/analysis/", views.AnalysisView.as_view(), name="session-analysis"
+    ),
     path("sessions/<str:session_id>/replay/", views.ReplayView.as_view(), name="session-replay"),
     path("sessions/<str:session_id>/share/", views.ShareView.as_view(), name="session-share"),
 ]

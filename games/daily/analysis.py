@@ -32,8 +32,7 @@ REQUEUE_AFTER = dt.timedelta(minutes=10)  # a pending analysis whose task was lo
 
 def _waits_for_close(session: GameSession) -> bool:
     deal = session.deal
-    return (session.game in HIDDEN_CARD_GAMES and deal.date is not None
-            and deal.revealed_at is None)
+    return session.game in HIDDEN_CARD_GAMES and deal.date is not None and deal.revealed_at is None
 
 
 def answer(session: GameSession) -> dict[str, Any]:
@@ -42,17 +41,23 @@ def answer(session: GameSession) -> dict[str, Any]:
         raise BadRequest("a game is analysed once it is over: win, or resign it first")
     base = {"par": session.deal.par, "full_knowledge": session.game in HIDDEN_CARD_GAMES}
     if _waits_for_close(session):
-        return {**base, "status": "pending", "waiting_for": "the day's close: the analysis "
-                "knows every card, so it waits until no one is playing this deal"}
+        return {
+            **base,
+            "status": "pending",
+            "waiting_for": "the day's close: the analysis "
+            "knows every card, so it waits until no one is playing this deal",
+        }
     current = session.analysis
     stale = timezone.now() - REQUEUE_AFTER
-    if current is None or (current.get("status") == "pending"
-                           and current.get("queued_at", "") < stale.isoformat()):
+    if current is None or (
+        current.get("status") == "pending" and current.get("queued_at", "") < stale.isoformat()
+    ):
         queued = {"status": "pending", "queued_at": timezone.now().isoformat()}
         # One request queues it: the row says pending before the task is sent.
         claim = GameSession.objects.filter(pk=session.pk).filter(
-            Q(analysis__isnull=True) | Q(analysis__status="pending",
-                                         analysis__queued_at__lt=stale.isoformat()))
+            Q(analysis__isnull=True)
+            | Q(analysis__status="pending", analysis__queued_at__lt=stale.isoformat())
+        )
         if claim.update(analysis=queued):
             try:
                 # Its own queue and worker: never ahead of a win's scoring.
@@ -92,8 +97,10 @@ def _worded(session: GameSession, found: dict[str, Any]) -> dict[str, Any]:
     try:
         g = replay(session.game, int(session.deal.seed), tokens[:upto], session.scored_by)
         out: dict[str, Any] = {}
-        for key, token in (("losing", found.get("losing_move")),
-                           ("alternative", found.get("winning_alternative"))):
+        for key, token in (
+            ("losing", found.get("losing_move")),
+            ("alternative", found.get("winning_alternative")),
+        ):
             out[key] = seen.move_object(g, g.parse(token)) if token else None
         return out
     except (IllegalMove, ValueError):  # a record the rules no longer take: codes only
@@ -105,8 +112,12 @@ def analyse(session: GameSession) -> dict[str, Any]:
     deal = session.deal
     daily = analysis_cache.daily_of(deal)  # its proofs shared with the day's other players
     start = (new_game(session.game, int(deal.seed)), list(deal.line)) if deal.line else None
-    found = turning_point(session.game, int(deal.seed), session.tokens,
-                          settings.ANALYSIS_SECONDS,
-                          solve_position=analysis_cache.caching_solver(daily, start))
+    found = turning_point(
+        session.game,
+        int(deal.seed),
+        session.tokens,
+        settings.ANALYSIS_SECONDS,
+        solve_position=analysis_cache.caching_solver(daily, start),
+    )
     found["analysed_at"] = timezone.now().isoformat()
     return found

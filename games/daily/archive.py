@@ -30,23 +30,40 @@ def _mine(sessions: list[GameSession], par: int | None) -> dict[str, Any] | None
     """The player's best try at a deal: a win first (the fewest moves), then the rest."""
     if not sessions:
         return None
-    best = min(sessions, key=lambda s: (ORDER[s.status], s.move_count if s.status ==
-                                        GameSession.WON else -s.cards_up))
-    return {"session": str(best.pk), "status": best.status, "ranked": best.ranked,
-            "cards_up": best.cards_up, "moves": best.move_count, "tries": len(sessions),
-            "medal": medals.medal(best.status == GameSession.WON, best.move_count, par)}
+    best = min(
+        sessions,
+        key=lambda s: (
+            ORDER[s.status],
+            s.move_count if s.status == GameSession.WON else -s.cards_up,
+        ),
+    )
+    return {
+        "session": str(best.pk),
+        "status": best.status,
+        "ranked": best.ranked,
+        "cards_up": best.cards_up,
+        "moves": best.move_count,
+        "tries": len(sessions),
+        "medal": medals.medal(best.status == GameSession.WON, best.move_count, par),
+    }
 
 
-def month(game: str, first: dt.date, last: dt.date, player: Player | None
-          ) -> list[dict[str, Any]]:
+def month(game: str, first: dt.date, last: dt.date, player: Player | None) -> list[dict[str, Any]]:
     last = min(last, today())
-    deals = list(Deal.objects.filter(game=game, date__gte=first, date__lte=last)
-                 .order_by("date"))
+    deals = list(Deal.objects.filter(game=game, date__gte=first, date__lte=last).order_by("date"))
     tries: dict[int, list[GameSession]] = {}
     if player is not None and deals:
-        for s in (GameSession.objects.filter(player=player, deal__in=deals,
-                                             started_at__isnull=False).defer("legacy_moves")):
+        for s in GameSession.objects.filter(
+            player=player, deal__in=deals, started_at__isnull=False
+        ).defer("legacy_moves"):
             tries.setdefault(s.deal_id, []).append(s)
-    return [{"date": d.date.isoformat() if d.date else None, "deal": d.public_id,
-             "par": d.par, "closed": d.revealed_at is not None,
-             "mine": _mine(tries.get(d.pk, []), d.par)} for d in deals]
+    return [
+        {
+            "date": d.date.isoformat() if d.date else None,
+            "deal": d.public_id,
+            "par": d.par,
+            "closed": d.revealed_at is not None,
+            "mine": _mine(tries.get(d.pk, []), d.par),
+        }
+        for d in deals
+    ]

@@ -51,7 +51,10 @@ def load_certifier() -> Certifier | None:
 
 
 def ensure_daily(
-    game: str, date: dt.date, certifier: Certifier | None = None, budget: float | None = None,
+    game: str,
+    date: dt.date,
+    certifier: Certifier | None = None,
+    budget: float | None = None,
     max_candidates: int = MAX_CANDIDATES,
 ) -> Deal:
     """The deal of ``game`` on ``date``, created once; safe to call repeatedly."""
@@ -62,14 +65,23 @@ def ensure_daily(
     seed, candidate, certified, par = daily_seed(date, game, secret, 0), 0, None, None
     line, effort = None, None
     if certifier is not None:
-        cert = certifier(date, game, secret, budget=budget or settings.SOLVER_BUDGET_SECONDS,
-                         max_candidates=max_candidates)
+        cert = certifier(
+            date,
+            game,
+            secret,
+            budget=budget or settings.SOLVER_BUDGET_SECONDS,
+            max_candidates=max_candidates,
+        )
         if cert is not None:
             seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
             line, effort = list(cert.moves), getattr(cert, "states", None) or None
         else:
-            log.error("no certified %s deal for %s in %d candidates: publishing candidate 0 "
-                      "uncertified", game, date, max_candidates)
+            log.error(
+                "no certified %s deal for %s in %d candidates: publishing candidate 0 uncertified",
+                game,
+                date,
+                max_candidates,
+            )
             certified = False
     try:
         with transaction.atomic():
@@ -89,8 +101,9 @@ def ensure_daily(
         return Deal.objects.get(game=game, date=date)
 
 
-def replace_daily(game: str, date: dt.date, actor: Any, reason: str,
-                  certifier: Certifier | None = None) -> Deal:
+def replace_daily(
+    game: str, date: dt.date, actor: Any, reason: str, certifier: Certifier | None = None
+) -> Deal:
     """A new deal for a daily whose day has not opened, with a new seed (the next
     candidates), salt and commitment, published at once; the one it replaces is deleted
     (no one has played it: its day has not opened).  Audited with both commitments, so the
@@ -106,13 +119,27 @@ def replace_daily(game: str, date: dt.date, actor: Any, reason: str,
         raise DealError(f"there is no {game} daily on {date} to replace")
     secret, first = settings.DAILY_SECRET, old.candidate + 1
     seed, candidate, certified, par, line, effort = (
-        daily_seed(date, game, secret, first), first, None, None, None, None)
+        daily_seed(date, game, secret, first),
+        first,
+        None,
+        None,
+        None,
+        None,
+    )
     if certifier is not None:
-        cert = certifier(date, game, secret, budget=settings.SOLVER_BUDGET_SECONDS,
-                         max_candidates=MAX_CANDIDATES, first_candidate=first)
+        cert = certifier(
+            date,
+            game,
+            secret,
+            budget=settings.SOLVER_BUDGET_SECONDS,
+            max_candidates=MAX_CANDIDATES,
+            first_candidate=first,
+        )
         if cert is None:
-            raise DealError(f"no certified {game} deal among candidates {first} to "
-                            f"{first + MAX_CANDIDATES - 1}: the daily is kept")
+            raise DealError(
+                f"no certified {game} deal among candidates {first} to "
+                f"{first + MAX_CANDIDATES - 1}: the daily is kept"
+            )
         seed, candidate, certified, par = cert.seed, cert.candidate, True, cert.par
         line, effort = list(cert.moves), getattr(cert, "states", None) or None
     with transaction.atomic():
@@ -120,13 +147,29 @@ def replace_daily(game: str, date: dt.date, actor: Any, reason: str,
         if GameSession.objects.filter(deal=old).exists():
             raise DealError(f"the {game} daily of {date} has been played: it cannot be replaced")
         salt = new_salt()
-        new = Deal(game=game, date=date, seed=seed, candidate=candidate, certified=certified,
-                   par=par, effort=effort, line=line, salt=salt,
-                   commitment=commitment(game, date, seed, salt))
-        AuditEntry.objects.create(actor=actor, action="deal_replaced", reason=reason, data={
-            "game": game, "date": date.isoformat(),
-            "withdrawn": {"commitment": old.commitment, "candidate": old.candidate},
-            "published": {"commitment": new.commitment, "candidate": candidate}})
+        new = Deal(
+            game=game,
+            date=date,
+            seed=seed,
+            candidate=candidate,
+            certified=certified,
+            par=par,
+            effort=effort,
+            line=line,
+            salt=salt,
+            commitment=commitment(game, date, seed, salt),
+        )
+        AuditEntry.objects.create(
+            actor=actor,
+            action="deal_replaced",
+            reason=reason,
+            data={
+                "game": game,
+                "date": date.isoformat(),
+                "withdrawn": {"commitment": old.commitment, "candidate": old.candidate},
+                "published": {"commitment": new.commitment, "candidate": candidate},
+            },
+        )
         old._replacing = True  # type: ignore[attr-defined]  # the one way a committed deal goes
         old.delete()
         new.save()
@@ -138,8 +181,9 @@ def todays_deal(game: str) -> Deal:
     """Today's deal for a request.  Normally made ahead by the scheduled task; if it is
     missing, it is made now with a short solver budget so that no request waits long."""
     certifier = load_certifier() if settings.DAILY_CERTIFY_ON_DEMAND else None
-    return ensure_daily(game, today(), certifier, budget=settings.SOLVER_REQUEST_BUDGET_SECONDS,
-                        max_candidates=3)
+    return ensure_daily(
+        game, today(), certifier, budget=settings.SOLVER_REQUEST_BUDGET_SECONDS, max_candidates=3
+    )
 
 
 def ensure_dailies(start: dt.date | None = None, days: int = 1) -> list[Deal]:
@@ -159,8 +203,10 @@ def deal_for_request(game: str, spec: object) -> Deal:
         raise DealError(f"unknown game; games: {', '.join(GAMES)}")
     if isinstance(spec, str) and len(spec) > PUBLIC_ID_MAX:
         # Refused unread and unquoted: the answer goes back to whoever sent it, at any size.
-        raise DealError(f"a deal id has at most {PUBLIC_ID_MAX} characters; use 'daily', "
-                        "'random', a FreeCell deal number or a deal id")
+        raise DealError(
+            f"a deal id has at most {PUBLIC_ID_MAX} characters; use 'daily', "
+            "'random', a FreeCell deal number or a deal id"
+        )
     if spec is None or spec == "daily":
         if game not in DAILY_GAMES:
             raise DealError(f"{game} has no daily deal; daily games: {', '.join(DAILY_GAMES)}")
@@ -196,7 +242,8 @@ def deal_for_request(game: str, spec: object) -> Deal:
 # solver's line, which can be long, is left unread (deferred) until asked for.
 _DEAL_FIELDS = [f for f in Deal._meta.concrete_fields if f.name != "line"]
 _DEAL_BY_SEED = "SELECT {} FROM {} WHERE game = %s AND seed = %s".format(
-    ", ".join(f.column for f in _DEAL_FIELDS), Deal._meta.db_table)
+    ", ".join(f.column for f in _DEAL_FIELDS), Deal._meta.db_table
+)
 _DEAL_NAMES = [f.attname for f in _DEAL_FIELDS]
 # Each column's conversion as the ORM applies it (the seed's text to an int), found once.
 _DEAL_CONVERTERS = [getattr(f, "from_db_value", None) for f in _DEAL_FIELDS]
@@ -212,12 +259,17 @@ _NEW_FIELDS = rows.fields(Deal, pk=False)
 _DEAL_COLUMNS = ", ".join(f.column for f in _DEAL_FIELDS)
 # The two common table expressions, ``seeded`` being the seed's row; games/play/fresh.py
 # starts a random deal's session in the same statement.  Parameters: seed_params().
-SEEDED = ("made AS (INSERT INTO {table} ({new}) VALUES ({values}) "
-          "ON CONFLICT (game, seed) DO NOTHING RETURNING {cols}), "
-          "seeded AS (SELECT {cols} FROM made UNION ALL "
-          "(SELECT {cols} FROM {table} WHERE game = %s AND seed = %s) LIMIT 1)").format(
-    table=Deal._meta.db_table, new=", ".join(f.column for f in _NEW_FIELDS),
-    values=", ".join(["%s"] * len(_NEW_FIELDS)), cols=_DEAL_COLUMNS)
+SEEDED = (
+    "made AS (INSERT INTO {table} ({new}) VALUES ({values}) "
+    "ON CONFLICT (game, seed) DO NOTHING RETURNING {cols}), "
+    "seeded AS (SELECT {cols} FROM made UNION ALL "
+    "(SELECT {cols} FROM {table} WHERE game = %s AND seed = %s) LIMIT 1)"
+).format(
+    table=Deal._meta.db_table,
+    new=", ".join(f.column for f in _NEW_FIELDS),
+    values=", ".join(["%s"] * len(_NEW_FIELDS)),
+    cols=_DEAL_COLUMNS,
+)
 SEEDED_COLUMNS = ", ".join(f"seeded.{f.column}" for f in _DEAL_FIELDS)
 _DEAL_INSERT = f"WITH {SEEDED} SELECT {SEEDED_COLUMNS} FROM seeded"
 
@@ -232,8 +284,10 @@ def read_deal(db: Any, row: Any) -> Deal | None:
     """A Deal from the values of SEEDED_COLUMNS (or _DEAL_BY_SEED's); None for no row."""
     if row is None:
         return None
-    values = [v if convert is None else convert(v, None, db)
-              for convert, v in zip(_DEAL_CONVERTERS, row, strict=True)]
+    values = [
+        v if convert is None else convert(v, None, db)
+        for convert, v in zip(_DEAL_CONVERTERS, row, strict=True)
+    ]
     return Deal.from_db(DEFAULT_DB_ALIAS, _DEAL_NAMES, values)
 
 
@@ -294,8 +348,11 @@ def public_record(deal: Deal) -> dict[str, Any]:
     commitment always; its public id once its day has opened; its seed and salt once the
     day is closed and revealed."""
     assert deal.date is not None
-    out: dict[str, Any] = {"game": deal.game, "date": deal.date.isoformat(),
-                           "commitment": deal.commitment}
+    out: dict[str, Any] = {
+        "game": deal.game,
+        "date": deal.date.isoformat(),
+        "commitment": deal.commitment,
+    }
     if deal.date <= today():
         out["deal"] = deal.public_id
     if deal.revealed_at is not None:

@@ -35,8 +35,11 @@ def progress(session: GameSession) -> str:
     tokens = session.tokens
     marks = {max(1, round(len(tokens) * k / 5)) for k in range(1, 6)} if tokens else set()
     try:
-        ups = [g.cards_up for i, g in enumerate(
-            positions(session.game, int(session.deal.seed), tokens), start=1) if i in marks]
+        ups = [
+            g.cards_up
+            for i, g in enumerate(positions(session.game, int(session.deal.seed), tokens), start=1)
+            if i in marks
+        ]
     except ReplayError as exc:
         log.error("session %s does not replay on deal %s: %s", session.pk, session.deal_id, exc)
         raise RecordBroken() from None
@@ -69,6 +72,8 @@ def text(session: GameSession) -> str:
     if won:
         parts.append(medals.medal(True, session.move_count, deal.par) or "won")
     else:
-        parts.append(f"{session.cards_up}/52 cards up" + (
-            ", resigned" if session.status == GameSession.RESIGNED else ""))
+        parts.append(
+            f"{session.cards_up}/52 cards up"
+            + (", resigned" if session.status == GameSession.RESIGNED else "")
+        )
     return " · ".join(parts) + "\n" + progress(session)

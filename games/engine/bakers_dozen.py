@@ -104,7 +104,8 @@ class BakersDozen(Game):
                 advance(i)
         found = self.found
         return not any(
-            found[s] < 13 and can_top(found[s] * 4 + s) for s in range(4)
+            found[s] < 13 and can_top(found[s] * 4 + s)
+            for s in range(4)
             if found[s] * 4 + s in where
         )
 
@@ -141,11 +142,13 @@ class BakersDozen(Game):
         t = token.strip().lower()
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(Reason(
-                "bad_notation",
-                f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h",
-                token=token,
-            ))
+            raise IllegalMove(
+                Reason(
+                    "bad_notation",
+                    f"{token!r} is not a move: use from+to with columns 1-9, t, j, q, k and h",
+                    token=token,
+                )
+            )
         names = self.column_names
         src = names.index(m["src"])
         if m["dst"] == "h":

@@ -84,8 +84,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print("match: this seed and salt are the ones committed to" if ok else
-          "no match: this seed and salt do not give that commitment")
+    print(
+        "match: this seed and salt are the ones committed to"
+        if ok
+        else "no match: this seed and salt do not give that commitment"
+    )
     _print_layout(_start(args))
     return 0 if ok else 1
 
@@ -160,8 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print move objects as JSON")
     p.set_defaults(run=cmd_moves)
 
-    p = sub.add_parser("verify", help="check a revealed daily against its commitment "
-                       "(docs/deals.md) and print the layout its seed deals")
+    p = sub.add_parser(
+        "verify",
+        help="check a revealed daily against its commitment "
+        "(docs/deals.md) and print the layout its seed deals",
+    )
     p.add_argument("game", choices=games)
     p.add_argument("date", type=_date, help="the day, YYYY-MM-DD")
     p.add_argument("seed", type=_seed)

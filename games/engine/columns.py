@@ -38,8 +38,9 @@ class Build:
     other_colour = True  # the card wanted is of the other colour (taps.py: safe cards up)
 
     def __init__(self) -> None:
-        self.fits: tuple[bool, ...] = tuple(self.fits_card(m, o)
-                                            for m in range(52) for o in range(52))
+        self.fits: tuple[bool, ...] = tuple(
+            self.fits_card(m, o) for m in range(52) for o in range(52)
+        )
 
     def __repr__(self) -> str:
         return f"<build {self.name}>"
@@ -59,8 +60,14 @@ class Build:
                 text = f"it needs a {colour} {need}"
             else:
                 text = f"it needs {'an' if need[0] in 'aeiou' else 'a'} {need}"
-        return Reason("cannot_go_on", f"{card_name(card)} cannot go on {card_name(onto)}: {text}",
-                      card=CODE[card], onto=CODE[onto], need=need, colour=colour)
+        return Reason(
+            "cannot_go_on",
+            f"{card_name(card)} cannot go on {card_name(onto)}: {text}",
+            card=CODE[card],
+            onto=CODE[onto],
+            need=need,
+            colour=colour,
+        )
 
 
 class AnySuit(Build):
@@ -78,8 +85,9 @@ ANY_SUIT = AnySuit()  # any card one rank lower
 class EmptyPile:
     """What an empty column takes: the ranks that may head whatever moves in."""
 
-    def __init__(self, name: str, ranks: Iterable[int],
-                 refuse: Callable[[Table, Card], Reason] | None = None) -> None:
+    def __init__(
+        self, name: str, ranks: Iterable[int], refuse: Callable[[Table, Card], Reason] | None = None
+    ) -> None:
         self.name = name
         self.ranks = frozenset(ranks)
         self.takes: tuple[bool, ...] = tuple(RANK[c] in self.ranks for c in range(52))
@@ -88,9 +96,12 @@ class EmptyPile:
         # an ordered run whose top card has rank ``top`` (its k-th card has rank top + k - 1),
         # up to ``most`` cards.  Looked up: it is asked for every column beside an empty one.
         self.in_run: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(tuple(k for k in range(1, most + 1) if top + k - 1 in self.ranks)
-                  for most in range(53))
-            for top in range(13))
+            tuple(
+                tuple(k for k in range(1, most + 1) if top + k - 1 in self.ranks)
+                for most in range(53)
+            )
+            for top in range(13)
+        )
         self._refuse = refuse
 
     def __repr__(self) -> str:
@@ -105,14 +116,19 @@ class EmptyPile:
 
 ANY_CARD = EmptyPile("any", range(13))
 KINGS_ONLY = EmptyPile(
-    "kings", (12,),
-    lambda game, card: Reason("king_only",
-                              "only a king, or a run headed by a king, can go into an empty pile"))
+    "kings",
+    (12,),
+    lambda game, card: Reason(
+        "king_only", "only a king, or a run headed by a king, can go into an empty pile"
+    ),
+)
 NEVER_REFILLED = EmptyPile(
-    "never", (),
-    lambda game, card: Reason("never_filled",
-                              f"an empty column is never filled again in {game.title}",
-                              game=game.key))
+    "never",
+    (),
+    lambda game, card: Reason(
+        "never_filled", f"an empty column is never filled again in {game.title}", game=game.key
+    ),
+)
 
 
 def ordered_run(game: Table, pile: int) -> int:
@@ -241,8 +257,12 @@ class Supermove(Runs):
         limit = game.move_limit(to_empty=to_empty)
         if n <= limit:
             return None
-        return Reason("supermove", f"moving {n} cards needs more free cells or empty columns "
-                                   f"({limit} at most now)", n=n, max=limit)
+        return Reason(
+            "supermove",
+            f"moving {n} cards needs more free cells or empty columns ({limit} at most now)",
+            n=n,
+            max=limit,
+        )
 
 
 class TopCard(Runs):
@@ -257,8 +277,9 @@ class TopCard(Runs):
 
     def shape_refusal(self, game: Table, pile: int, n: int) -> Reason | None:
         if n > 1:
-            return Reason("top_only", f"only the top card of a column moves in {game.title}",
-                          game=game.key)
+            return Reason(
+                "top_only", f"only the top card of a column moves in {game.title}", game=game.key
+            )
         return None
 
 

@@ -40,7 +40,6 @@ def _idle_touches(talon: int, draw: int) -> int:
     return 2 * (-(-talon // max(draw, 1)) + 1) + 2
 
 
-
 def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
     """No legal move (docs/rules.md, Dead ends): nothing but the stock moves, and the stock
     brings no playable card.
@@ -51,8 +50,7 @@ def no_legal_move(game: Game, moves: Iterable[Move] | None = None) -> bool:
     return bool(_no_legal_move(game, moves, None))
 
 
-def _no_legal_move(game: Game, moves: Iterable[Move] | None, deadline: float | None
-                   ) -> bool | None:
+def _no_legal_move(game: Game, moves: Iterable[Move] | None, deadline: float | None) -> bool | None:
     """``no_legal_move``, or None once ``deadline`` (``perf_counter``) has passed."""
     for src, dst, n in game.legal_moves() if moves is None else moves:
         if src == STOCK or dst == STOCK:
@@ -90,8 +88,9 @@ def _ordered(g: Game) -> Iterator[Move]:
     taken_down: list[Move] = []
     for move in g.legal_moves():
         src, dst, n = move
-        if FOUNDATION <= dst < STOCK or (src < CELL and down[src] and len(tab[src]) - n
-                                         == down[src]):
+        if FOUNDATION <= dst < STOCK or (
+            src < CELL and down[src] and len(tab[src]) - n == down[src]
+        ):
             yield move
         elif src == STOCK or dst == STOCK:
             stock.append(move)
@@ -128,8 +127,9 @@ def _changes_floor(game: Game, entry: tuple[Move, Any, Any]) -> bool:
     """Did this history entry move a card to or from the foundations, or turn one face up?
     (A card taken down lowers the count a search measures progress from.)"""
     (src, dst, _), _, extra = entry
-    return (FOUNDATION <= dst < STOCK or FOUNDATION <= src < STOCK
-            or (extra == 1 and game.hides_cards))
+    return (
+        FOUNDATION <= dst < STOCK or FOUNDATION <= src < STOCK or (extra == 1 and game.hides_cards)
+    )
 
 
 def _leads_up(game: Game, path: tuple[Move, ...], deadline: float | None) -> bool | None:
@@ -197,8 +197,9 @@ def no_move_matters(game: Game, moves: Iterable[Move] | None = None) -> bool:
     return bool(dead_end_within(game, moves))
 
 
-def dead_end_within(game: Game, moves: Iterable[Move] | None = None,
-                    seconds: float | None = None) -> bool | None:
+def dead_end_within(
+    game: Game, moves: Iterable[Move] | None = None, seconds: float | None = None
+) -> bool | None:
     """``no_move_matters``, or None when it would take more than ``seconds``.
 
     Most moves are answered from what the last search left on the table in microseconds,
@@ -230,8 +231,7 @@ def dead_end_within(game: Game, moves: Iterable[Move] | None = None,
         verdict, kept = _search(game, deadline)
         if verdict is not None:
             _know(game, key, verdict, kept)
-    game.dead_end_memo = (kept[0], mark, kept[1]) if kept is not None and mark is not None \
-        else None
+    game.dead_end_memo = (kept[0], mark, kept[1]) if kept is not None and mark is not None else None
     return verdict
 
 

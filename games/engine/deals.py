@@ -106,7 +106,7 @@ class _HmacStream(_Draws):
         if not self.words:
             out = hmac.new(self.key, self.block.to_bytes(8, "big"), hashlib.sha256).digest()
             self.block += 1
-            self.words = [int.from_bytes(out[i:i + 8], "big") for i in (24, 16, 8, 0)]
+            self.words = [int.from_bytes(out[i : i + 8], "big") for i in (24, 16, 8, 0)]
         return self.words.pop()
 
 

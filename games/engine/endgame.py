@@ -105,8 +105,9 @@ def finish_wins(game: Game) -> bool:
     return _columns_can_empty(game) and _finishes(game)
 
 
-def _send_up(found: list[int], cols: list[list[Card]], cells: list[Card],
-             waste: list[Card]) -> bool:
+def _send_up(
+    found: list[int], cols: list[list[Card]], cells: list[Card], waste: list[Card]
+) -> bool:
     """Every card that can go up from the columns, the cells and the waste, up (in place):
     True when one did."""
     sent = False

@@ -91,16 +91,22 @@ class FreeCell(Game):
         t = token.strip().lower()
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(Reason(
-                "bad_notation",
-                f"{token!r} is not a move: use from+to with columns 1-8, cells a-d, h",
-                token=token,
-            ))
+            raise IllegalMove(
+                Reason(
+                    "bad_notation",
+                    f"{token!r} is not a move: use from+to with columns 1-8, cells a-d, h",
+                    token=token,
+                )
+            )
         src, dst, n = self._pile(m["src"]), self._pile(m["dst"]), m["n"]
         if src == FOUNDATION:
-            raise IllegalMove(Reason("no_come_back",
-                                     "cards on the foundations do not come back in FreeCell",
-                                     game=self.key))
+            raise IllegalMove(
+                Reason(
+                    "no_come_back",
+                    "cards on the foundations do not come back in FreeCell",
+                    game=self.key,
+                )
+            )
         if n:
             count = int(n) if n.isdigit() else ord(n) - ord("a") + 10
             if count < 1:

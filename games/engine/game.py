@@ -193,9 +193,13 @@ class Game(Legal):
         """Take back the last move exactly as it was (score included)."""
         if not self.history:
             if self.undo_limit and self.moves:
-                raise IllegalMove(Reason("undo_limit",
-                                         f"undo goes back {self.undo_limit} moves at most",
-                                         n=self.undo_limit))
+                raise IllegalMove(
+                    Reason(
+                        "undo_limit",
+                        f"undo goes back {self.undo_limit} moves at most",
+                        n=self.undo_limit,
+                    )
+                )
             raise IllegalMove(Reason("no_undo", "there is no move to undo"))
         move, prev, extra = self.history.pop()
         src, dst, n = move
@@ -266,8 +270,10 @@ class Game(Legal):
 
     def foundation_cards(self) -> dict[str, list[str]]:
         """Each suit's foundation, ace first (a foundation holds its suit in order)."""
-        return {letter: [CODE[rank * 4 + suit] for rank in range(self.found[suit])]
-                for suit, letter in enumerate(SUIT_LETTERS)}
+        return {
+            letter: [CODE[rank * 4 + suit] for rank in range(self.found[suit])]
+            for suit, letter in enumerate(SUIT_LETTERS)
+        }
 
     def cannot_progress(self) -> bool:
         """A game's own quick proof that no card can ever go up (False: no proof; the

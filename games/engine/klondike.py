@@ -23,19 +23,28 @@ from .reasons import Reason
 from .scoring import AISLERIOT, WINDOWS
 
 # The rules page's sentences the family shares (Table.rules, Table.controls).
-DEAL = ("Seven piles: pile n gets n cards, only the last one face up. The other 24 cards are "
-        "the stock.")
-BUILD = ("Piles build down in alternating colours. Any ordered face-up run moves as a unit. "
-         "An empty pile takes only a king, or a run headed by a king.")
+DEAL = (
+    "Seven piles: pile n gets n cards, only the last one face up. The other 24 cards are the stock."
+)
+BUILD = (
+    "Piles build down in alternating colours. Any ordered face-up run moves as a unit. "
+    "An empty pile takes only a king, or a run headed by a king."
+)
 TURNS_UP = "A face-down card that is uncovered turns face up by itself."
-COME_BACK = ("Foundations build up by suit from ace to king; their top card may come back down "
-             "onto the piles.")
-TAP = ("Tap a card and it goes where it can go: to its foundation when no card could need it "
-       "any more, otherwise to the best place for it, a pile as well as a foundation. Drag a "
-       "card to put it elsewhere.")
-FINISH = ("Once every card is face up, the stock is empty and the cards can all go up, “tap to "
-          "finish” shows: tap anywhere on the table or press Enter and the cards go up one by "
-          "one. Any press stops them; Undo brings them back one at a time.")
+COME_BACK = (
+    "Foundations build up by suit from ace to king; their top card may come back down "
+    "onto the piles."
+)
+TAP = (
+    "Tap a card and it goes where it can go: to its foundation when no card could need it "
+    "any more, otherwise to the best place for it, a pile as well as a foundation. Drag a "
+    "card to put it elsewhere."
+)
+FINISH = (
+    "Once every card is face up, the stock is empty and the cards can all go up, “tap to "
+    "finish” shows: tap anywhere on the table or press Enter and the cards go up one by "
+    "one. Any press stops them; Undo brings them back one at a time."
+)
 
 _TOKEN = re.compile(r"^(?P<src>[1-7]|w|f[cdhs])(?P<dst>[1-7]|h|f)(?:v(?P<n>\d+))?$")
 
@@ -83,11 +92,13 @@ class KlondikeFamily(Game):
             return (WASTE, STOCK, len(self.waste) or 1)
         m = _TOKEN.match(t)
         if not m:
-            raise IllegalMove(Reason(
-                "bad_notation",
-                f"{token!r} is not a move: use s, r, or from+to with columns 1-7, w, fS, h",
-                token=token,
-            ))
+            raise IllegalMove(
+                Reason(
+                    "bad_notation",
+                    f"{token!r} is not a move: use s, r, or from+to with columns 1-7, w, fS, h",
+                    token=token,
+                )
+            )
         a, b, n = m["src"], m["dst"], m["n"]
         if a == "w":
             src = WASTE
@@ -138,20 +149,33 @@ class KlondikeFamily(Game):
 
 class Klondike(KlondikeFamily):
     key, title, draw, redeals, daily = "klondike", "Klondike", 1, None, True
-    rules = (DEAL, BUILD, TURNS_UP,
-             "Touch the stock to turn one card onto the waste. When the stock is empty, a "
-             "touch turns the waste back over, as often as you like.", COME_BACK)
+    rules = (
+        DEAL,
+        BUILD,
+        TURNS_UP,
+        "Touch the stock to turn one card onto the waste. When the stock is empty, a "
+        "touch turns the waste back over, as often as you like.",
+        COME_BACK,
+    )
     # Drawing one with unlimited passes, every card can go up once all are face up.
-    controls = (TAP, "Once every card is face up and the stock is empty, “tap to finish” "
-                "shows: tap anywhere on the table or press Enter and the cards go up one by "
-                "one. Any press stops them; Undo brings them back one at a time.")
+    controls = (
+        TAP,
+        "Once every card is face up and the stock is empty, “tap to finish” "
+        "shows: tap anywhere on the table or press Enter and the cards go up one by "
+        "one. Any press stops them; Undo brings them back one at a time.",
+    )
 
 
 class KlondikeDraw3(KlondikeFamily):
     key, title, draw, redeals, daily = "klondike-draw3", "Klondike (draw three)", 3, None, True
-    rules = (DEAL, BUILD, TURNS_UP,
-             "Touch the stock to turn three cards onto the waste; only the top waste card "
-             "plays. When the stock is empty, a touch turns the waste back over.", COME_BACK)
+    rules = (
+        DEAL,
+        BUILD,
+        TURNS_UP,
+        "Touch the stock to turn three cards onto the waste; only the top waste card "
+        "plays. When the stock is empty, a touch turns the waste back over.",
+        COME_BACK,
+    )
     scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
     # Tertiles (bench/difficulty.py, 2026-12-01: 35 certified dailies from 2027-01-01;
     # quartiles 1.22, 2.23, 17.5, max 1188): the stock in threes makes a longer tail.
@@ -160,17 +184,26 @@ class KlondikeDraw3(KlondikeFamily):
 
 class KlondikeThreePasses(KlondikeFamily):
     key, title, draw, redeals = "klondike-3-passes", "Klondike (three passes)", 1, 2
-    rules = (DEAL, BUILD, TURNS_UP,
-             "Touch the stock to turn one card onto the waste. You may go through the stock "
-             "three times.", COME_BACK)
+    rules = (
+        DEAL,
+        BUILD,
+        TURNS_UP,
+        "Touch the stock to turn one card onto the waste. You may go through the stock "
+        "three times.",
+        COME_BACK,
+    )
     scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
 
 
 class KlondikeOnePass(KlondikeFamily):
     key, title, draw, redeals = "klondike-1-pass", "Klondike (one pass)", 1, 0
-    rules = (DEAL, BUILD, TURNS_UP,
-             "Touch the stock to turn one card onto the waste. You go through the stock only "
-             "once.", COME_BACK)
+    rules = (
+        DEAL,
+        BUILD,
+        TURNS_UP,
+        "Touch the stock to turn one card onto the waste. You go through the stock only once.",
+        COME_BACK,
+    )
     scoring = AISLERIOT  # one of Aisleriot's options: its score, a point a card up
 
 
@@ -179,9 +212,12 @@ class Whitehorse(KlondikeFamily):
     draw three."""
 
     key, title, draw, redeals, daily = "whitehorse", "Whitehorse", 3, None, True
-    rules = ("Each of the 7 piles starts with one card, face up; the other 45 cards are the "
-             "stock. The stock turns three cards at a time, as often as you like.",
-             BUILD, COME_BACK)
+    rules = (
+        "Each of the 7 piles starts with one card, face up; the other 45 cards are the "
+        "stock. The stock turns three cards at a time, as often as you like.",
+        BUILD,
+        COME_BACK,
+    )
     # Tertiles (bench/difficulty.py, 2026-12-01: 35 certified dailies from 2027-01-01;
     # quartiles 0.62, 0.75, 0.92, max 228): with no card face down in the columns the
     # search seldom backs up, so the bands are narrow.

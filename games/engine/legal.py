@@ -101,8 +101,9 @@ class Legal(Table):
                 return EMPTY, Reason("no_cell", "there is no such free cell")
             c = self.cells[src - CELL]
             if c == EMPTY:
-                return c, Reason("cell_empty", f"free cell {src - CELL + 1} is empty",
-                                 n=src - CELL + 1)
+                return c, Reason(
+                    "cell_empty", f"free cell {src - CELL + 1} is empty", n=src - CELL + 1
+                )
             return c, None
         if src < STOCK:
             return self._from_foundation(src - FOUNDATION)
@@ -128,13 +129,18 @@ class Legal(Table):
 
     def _from_foundation(self, suit: int) -> tuple[Card, Reason | None]:
         if not self.foundation_back:
-            return EMPTY, Reason("no_come_back",
-                                 f"cards on the foundations do not come back in {self.title}",
-                                 game=self.key)
+            return EMPTY, Reason(
+                "no_come_back",
+                f"cards on the foundations do not come back in {self.title}",
+                game=self.key,
+            )
         c = self.foundation_top(suit)
         if c is None:
-            return EMPTY, Reason("found_empty", f"the {SUIT_NAMES[suit]} foundation is empty",
-                                 suit=SUIT_LETTERS[suit])
+            return EMPTY, Reason(
+                "found_empty",
+                f"the {SUIT_NAMES[suit]} foundation is empty",
+                suit=SUIT_LETTERS[suit],
+            )
         return c, None
 
     def _onto_column(self, dst: Pile, c: Card, n: int) -> Reason | None:
@@ -153,8 +159,9 @@ class Legal(Table):
     def _into_cell(self, src: Pile, dst: Pile, n: int) -> Reason | None:
         if dst - CELL >= self.free_cells:
             if not self.free_cells:
-                return Reason("no_free_cells", f"there are no free cells in {self.title}",
-                              game=self.key)
+                return Reason(
+                    "no_free_cells", f"there are no free cells in {self.title}", game=self.key
+                )
             return Reason("no_cell", "there is no such free cell")
         if CELL <= src < FOUNDATION:
             return Reason("cell_to_cell", "a card does not move from one free cell to another")
@@ -169,17 +176,28 @@ class Legal(Table):
             return Reason("one_at_a_time", "cards go up to the foundations one at a time")
         suit = SUIT[c]
         if dst - FOUNDATION != suit:
-            return Reason("belongs", f"{card_name(c)} belongs on the {SUIT_NAMES[suit]} foundation",
-                          card=CODE[c], suit=SUIT_LETTERS[suit])
+            return Reason(
+                "belongs",
+                f"{card_name(c)} belongs on the {SUIT_NAMES[suit]} foundation",
+                card=CODE[c],
+                suit=SUIT_LETTERS[suit],
+            )
         have = self.found[suit]
         if have != RANK[c]:
             if have == 13:
-                return Reason("complete", f"the {SUIT_NAMES[suit]} foundation is complete",
-                              suit=SUIT_LETTERS[suit])
-            return Reason("not_yet",
-                          f"{card_name(c)} cannot go up yet: the {SUIT_NAMES[suit]} "
-                          f"foundation needs the {RANK_NAMES[have]} first",
-                          card=CODE[c], suit=SUIT_LETTERS[suit], rank=RANK_NAMES[have])
+                return Reason(
+                    "complete",
+                    f"the {SUIT_NAMES[suit]} foundation is complete",
+                    suit=SUIT_LETTERS[suit],
+                )
+            return Reason(
+                "not_yet",
+                f"{card_name(c)} cannot go up yet: the {SUIT_NAMES[suit]} "
+                f"foundation needs the {RANK_NAMES[have]} first",
+                card=CODE[c],
+                suit=SUIT_LETTERS[suit],
+                rank=RANK_NAMES[have],
+            )
         if FOUNDATION <= src < STOCK:
             return Reason("already_up", "that card is already on its foundation")
         return None

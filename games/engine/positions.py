@@ -53,5 +53,12 @@ def packed(g: Game, in_place: bool = False) -> bytes:
 def layout(g: Game) -> tuple[Any, ...]:
     """The table exactly, columns in place (unlike ``position_key``, two tables with the
     same layout take the same moves)."""
-    return (tuple(map(tuple, g.tab)), tuple(g.down), tuple(g.cells), tuple(g.found),
-            tuple(g.stock), tuple(g.waste), g.redeals_used)
+    return (
+        tuple(map(tuple, g.tab)),
+        tuple(g.down),
+        tuple(g.cells),
+        tuple(g.found),
+        tuple(g.stock),
+        tuple(g.waste),
+        g.redeals_used,
+    )

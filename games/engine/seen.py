@@ -98,4 +98,3 @@ def state(g: Game, within: float | None = None) -> dict[str, Any]:
         "no_legal_move": endgame.dead_end_within(g, moves, within),
         "can_undo": bool(g.history),
     }
-

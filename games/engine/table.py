@@ -136,7 +136,9 @@ class Table:
     @classmethod
     def _declare_scoring(cls, scheme: str) -> None:
         if scheme not in SCORERS:
-            raise TypeError(f"{cls.__name__}: unknown scoring {scheme!r}; schemes: {', '.join(SCORERS)}")
+            raise TypeError(
+                f"{cls.__name__}: unknown scoring {scheme!r}; schemes: {', '.join(SCORERS)}"
+            )
         cls._scorer = staticmethod(SCORERS[scheme])
         cls.has_score = scheme != NONE
 
@@ -188,6 +190,7 @@ class Table:
     def move_limit(self, to_empty: bool = False) -> int:
         """How many cards may move between columns now ("Move N" in FreeCell), into an
         empty column with ``to_empty``."""
-        onto, into_empty = self.runs.limits(self, self.cells.count(EMPTY),
-                                            sum(1 for p in self.tab if not p))
+        onto, into_empty = self.runs.limits(
+            self, self.cells.count(EMPTY), sum(1 for p in self.tab if not p)
+        )
         return into_empty if to_empty else onto

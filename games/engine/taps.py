@@ -50,8 +50,7 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         src, dst, n = m
         if src == STOCK or dst == STOCK or FOUNDATION <= src < STOCK:
             continue  # the stock is touched, and a foundation's card is picked, not sent
-        if src < CELL and dst < CELL and n == len(game.tab[src]) \
-                and not game.tab[dst]:
+        if src < CELL and dst < CELL and n == len(game.tab[src]) and not game.tab[dst]:
             continue  # a whole pile into an empty one only swaps two piles
         groups.setdefault((src, n), []).append(m)
     if not groups:
@@ -64,8 +63,13 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
         if len(group) == 1:
             out.add(group[0])  # one destination: nothing to rank (most cards, most moves)
             continue
-        card = (game.waste[-1] if src == WASTE else game.tab[src][-n] if src < CELL
-                else game.cells[src - CELL])
+        card = (
+            game.waste[-1]
+            if src == WASTE
+            else game.tab[src][-n]
+            if src < CELL
+            else game.cells[src - CELL]
+        )
         up = [m for m in group if FOUNDATION <= m[1] < STOCK]
         if up and card in safe and not undoes(up[0], prev):
             out.add(up[0])
@@ -75,8 +79,7 @@ def best_moves(game: Game, moves: Iterable[Move]) -> set[Move]:
             if score is None:
                 return set()
         rank = score
-        out.add(min(group, key=lambda m: (undoes(m, prev), rank(m),
-                                          group.index(m))))
+        out.add(min(group, key=lambda m: (undoes(m, prev), rank(m), group.index(m))))
     return out
 
 

@@ -76,7 +76,7 @@ class Yukon(KlondikeFamily):
         ``dst`` (1 when none does: the refusal then says why the top card does not)."""
         p, q = self.tab[src], self.tab[dst]
         for k in range(1, len(p) - self.down[src] + 1):
-            if (self._fits[p[-k] * 52 + q[-1]] if q else self.empty_pile.takes[p[-k]]):
+            if self._fits[p[-k] * 52 + q[-1]] if q else self.empty_pile.takes[p[-k]]:
                 return k
         return 1
 

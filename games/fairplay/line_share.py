@@ -41,8 +41,15 @@ Solver = Callable[[Game], "Sequence[str] | None"]
 def key(g: Game) -> Key:
     """The exact position: columns in place (a move names its column), cells, foundations,
     stock and waste, and the passes used."""
-    return (tuple(map(tuple, g.tab)), tuple(g.down), tuple(g.cells), tuple(g.found),
-            tuple(g.stock), tuple(g.waste), g.redeals_used if g.redeals is not None else 0)
+    return (
+        tuple(map(tuple, g.tab)),
+        tuple(g.down),
+        tuple(g.cells),
+        tuple(g.found),
+        tuple(g.stock),
+        tuple(g.waste),
+        g.redeals_used if g.redeals is not None else 0,
+    )
 
 
 def path(game: str, seed: int, tokens: Sequence[str]) -> list[tuple[Key, str]]:
@@ -100,9 +107,15 @@ def _learn(known: dict[Key, Any], g: Game, line: Sequence[str]) -> None:
             return
 
 
-def share(game: str, seed: int, tokens: Sequence[str], line: Sequence[str] | None,
-          solve: Solver | None = None, samples: int = 0, min_suffix: int = 20
-          ) -> float | None:
+def share(
+    game: str,
+    seed: int,
+    tokens: Sequence[str],
+    line: Sequence[str] | None,
+    solve: Solver | None = None,
+    samples: int = 0,
+    min_suffix: int = 20,
+) -> float | None:
     """The share of the path's moves that are the solver's move from where they were
     played (None without a line to compare with), or more: with ``solve`` (a game with no
     hidden card), the solver's line is also found from up to ``samples`` points of the path
@@ -131,8 +144,12 @@ def share(game: str, seed: int, tokens: Sequence[str], line: Sequence[str] | Non
     matched: list[bool] = []
     solves, streak, was_following = 0, 0, False
     for i, (before, token) in enumerate(steps):
-        if (before not in known and solve is not None and solves < FOLLOW_UP * samples
-                and (i in points or was_following)):
+        if (
+            before not in known
+            and solve is not None
+            and solves < FOLLOW_UP * samples
+            and (i in points or was_following)
+        ):
             # A sample point, or the player just left a solver line they had followed
             # for a while: a search from another point of a line need not return the rest
             # of that line, so the solver is asked again from here.

@@ -75,8 +75,13 @@ async def ahit(scope: str, who: str) -> int | None:
         return answer
     key, pending, seconds, entry, limit = step
     try:
-        count = int((await redis_async.client(_TIMEOUT).calls(
-            ("INCRBY", key, pending), ("EXPIRE", key, seconds + 1)))[0])
+        count = int(
+            (
+                await redis_async.client(_TIMEOUT).calls(
+                    ("INCRBY", key, pending), ("EXPIRE", key, seconds + 1)
+                )
+            )[0]
+        )
     except (redis.RedisError, OSError) as exc:
         log.warning("rate limit not enforced, Redis unavailable: %s", exc)
         return None

@@ -43,9 +43,13 @@ class Thresholds:
     @classmethod
     def from_settings(cls) -> Thresholds:
         r = settings.REVIEW
-        return cls(int(r["fast_gap_ms"]), float(r["max_fast_share"]),
-                   int(r["min_median_gap_ms"]), int(r["min_first_move_ms"]),
-                   float(r["max_line_share"]))
+        return cls(
+            int(r["fast_gap_ms"]),
+            float(r["max_fast_share"]),
+            int(r["min_median_gap_ms"]),
+            int(r["min_first_move_ms"]),
+            float(r["max_line_share"]),
+        )
 
 
 # The sentence a player reads for each reason, translated where it is shown.
@@ -54,8 +58,9 @@ REASONS = {
     "median_gap": gettext_noop("a steady pace faster than a person can keep"),
     "first_move": gettext_noop("the first move came before the table could be read"),
     "solver_line": gettext_noop("the moves follow the solver's own line"),
-    "linked": gettext_noop("another attempt at this deal from the same address, device or "
-                           "person came first"),
+    "linked": gettext_noop(
+        "another attempt at this deal from the same address, device or person came first"
+    ),
 }
 
 
@@ -95,26 +100,45 @@ def _other_players(session: GameSession) -> list[dict[str, Any]]:
     # task's and the close's, take seconds at a hundred thousand.
     earlier = GameSession.objects.filter(
         Q(client_key__in=keys) | Q(device_key__in=keys),
-        deal_id=session.deal_id, created_at__lt=session.created_at,
+        deal_id=session.deal_id,
+        created_at__lt=session.created_at,
     ).exclude(player_id=session.player_id)
     found = list(earlier.only("id", "player_id", "client_key", "device_key", "created_at"))
-    return [{"session": str(s.pk), "player": s.player_id,
-             "same": "device" if s.device_key and s.device_key == session.device_key
-             else "address", "created_at": s.created_at.isoformat()} for s in found]
+    return [
+        {
+            "session": str(s.pk),
+            "player": s.player_id,
+            "same": "device" if s.device_key and s.device_key == session.device_key else "address",
+            "created_at": s.created_at.isoformat(),
+        }
+        for s in found
+    ]
 
 
 def _merged(session: GameSession) -> list[dict[str, Any]]:
     """Attempts at this deal that were another ranked attempt of this person until a merge
     demoted them (games/accounts/merge.py), opened before this one was finished: whatever
     they showed, this attempt could have used."""
-    merged = GameSession.objects.filter(
-        deal_id=session.deal_id, player_id=session.player_id, audit__action="merge_demoted",
-    ).exclude(pk=session.pk).distinct()
+    merged = (
+        GameSession.objects.filter(
+            deal_id=session.deal_id,
+            player_id=session.player_id,
+            audit__action="merge_demoted",
+        )
+        .exclude(pk=session.pk)
+        .distinct()
+    )
     if session.finished_at is not None:
         merged = merged.filter(created_at__lt=session.finished_at)
-    return [{"session": str(s.pk), "player": s.player_id, "same": "merged",
-             "created_at": s.created_at.isoformat()}
-            for s in merged.only("id", "player_id", "created_at")]
+    return [
+        {
+            "session": str(s.pk),
+            "player": s.player_id,
+            "same": "merged",
+            "created_at": s.created_at.isoformat(),
+        }
+        for s in merged.only("id", "player_id", "created_at")
+    ]
 
 
 def timing(session: GameSession) -> dict[str, Any]:
@@ -127,8 +151,14 @@ def timing(session: GameSession) -> dict[str, Any]:
     between = [b - a for a, b in zip(table, table[1:], strict=False)]
     tokens = session.tokens
     line = session.deal.line or []
-    on_line = line_share.share(session.game, int(session.deal.seed), tokens, line,
-                               solve=_solver(session.game), samples=settings.REVIEW_SOLVES)
+    on_line = line_share.share(
+        session.game,
+        int(session.deal.seed),
+        tokens,
+        line,
+        solve=_solver(session.game),
+        samples=settings.REVIEW_SOLVES,
+    )
     return {
         "version": SIGNALS_VERSION,
         "decisions": len(stamps),
@@ -137,7 +167,8 @@ def timing(session: GameSession) -> dict[str, Any]:
         "median_gap_ms": int(statistics.median(between)) if between else None,
         "p10_gap_ms": int(_quantile(between, 0.1)) if between else None,
         "fast_share": round(sum(g < thresholds.fast_gap_ms for g in between) / len(between), 3)
-        if between else 0.0,
+        if between
+        else 0.0,
         "ms_per_move": int(session.time_ms / len(tokens)) if session.time_ms and tokens else None,
         "line_share": on_line,
         "undos": session.undo_count,
@@ -176,8 +207,11 @@ def verdict(found: dict[str, Any], thresholds: Thresholds | None = None) -> list
     reasons = []
     if found["decisions"] >= 5 and found["fast_share"] > t.max_fast_share:
         reasons.append("fast_gaps")
-    if found["median_gap_ms"] is not None and found["decisions"] >= 5 \
-            and found["median_gap_ms"] < t.min_median_gap_ms:
+    if (
+        found["median_gap_ms"] is not None
+        and found["decisions"] >= 5
+        and found["median_gap_ms"] < t.min_median_gap_ms
+    ):
         reasons.append("median_gap")
     if found["first_move_ms"] is not None and found["first_move_ms"] < t.min_first_move_ms:
         reasons.append("first_move")

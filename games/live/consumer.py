@@ -56,9 +56,12 @@ def _answers(content: dict[str, Any]) -> dict[str, Any]:
         "seq": seq if type(seq) is int else None,
         "op": op if isinstance(op, str) and len(op) <= 40 else None,
     }
+
+
 # Enough threads that many players' commits overlap (PostgreSQL flushes them together).
-_POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("WS_THREADS", "16")),
-                           thread_name_prefix="play")
+_POOL = ThreadPoolExecutor(
+    max_workers=int(os.environ.get("WS_THREADS", "16")), thread_name_prefix="play"
+)
 T = TypeVar("T")
 
 
@@ -91,8 +94,9 @@ def _limited(wait: int | None) -> None:
         raise TryLater(f"too many moves: wait {wait} s", wait)
 
 
-def _open(browser_session: Any, session_id: str, channel: str
-          ) -> tuple[Player, dict[str, Any], tuple[str, Any] | None]:
+def _open(
+    browser_session: Any, session_id: str, channel: str
+) -> tuple[Player, dict[str, Any], tuple[str, Any] | None]:
     """Everything a new socket needs, in one trip to a pool thread: whose browser it is,
     the session's state, and a seat among the deal's watchers (presence)."""
     player = _player(browser_session.get(SESSION_KEY) if browser_session else None)
@@ -108,8 +112,12 @@ def _open(browser_session: Any, session_id: str, channel: str
     return player, state(outcome), board
 
 
-def _operate(session_id: str, player: Player, content: dict[str, Any],
-             declined: optimistic.Declined | None = None) -> dict[str, Any]:
+def _operate(
+    session_id: str,
+    player: Player,
+    content: dict[str, Any],
+    declined: optimistic.Declined | None = None,
+) -> dict[str, Any]:
     """Any message, in a pool thread, by the operations' table (games/play/dispatch.py).
     ``declined``: a move the optimistic store on the loop declined (its rate-limit hit
     counted there, its token cleaned and checked), so it goes straight to the locked path
@@ -120,16 +128,14 @@ def _operate(session_id: str, player: Player, content: dict[str, Any],
     return {"type": "state", **state(operation.run(session_id, player, content, declined))}
 
 
-def _hint_ask(operation: Operation, session_id: str, player: Player
-         ) -> operations.HintAsked:
+def _hint_ask(operation: Operation, session_id: str, player: Player) -> operations.HintAsked:
     assert operation.ask is not None
     assert operation.scope is not None
     _limited(ratelimit.hit(operation.scope, f"p{player.pk}"))
     return operation.ask(session_id, player)
 
 
-def _hint_state(operation: Operation, asked: operations.HintAsked, found: Any
-            ) -> dict[str, Any]:
+def _hint_state(operation: Operation, asked: operations.HintAsked, found: Any) -> dict[str, Any]:
     assert operation.answer is not None
     return {"type": "state", **state(operation.answer(asked, found))}
 
@@ -139,10 +145,9 @@ def _hint_state(operation: Operation, asked: operations.HintAsked, found: Any
 Unsettled = tuple[Any, int, Any]
 
 
-async def _move_on_loop(session_id: str, player: Player, content: dict[str, Any],
-                        within: float | None = None
-                        ) -> tuple[dict[str, Any] | None, optimistic.Declined | None,
-                                   Unsettled | None]:
+async def _move_on_loop(
+    session_id: str, player: Player, content: dict[str, Any], within: float | None = None
+) -> tuple[dict[str, Any] | None, optimistic.Declined | None, Unsettled | None]:
     """The common socket move without a thread: the optimistic store's check and statement
     (``games.play.optimistic``), the statement through the batched asyncio driver.  (None,
     declined, None): let ``_operate`` in a pool thread answer it (anything unusual), with
@@ -246,8 +251,9 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
         # keeps only what it plays with (config/patches/channels.py, PlaySockets).
         for key in ("session", "cookies", "headers"):
             self.scope.pop(key, None)
-        await self.send_json({"type": "state", **state} if old else
-                             {"type": "hello", "protocol": PROTOCOL, **state})
+        await self.send_json(
+            {"type": "state", **state} if old else {"type": "hello", "protocol": PROTOCOL, **state}
+        )
 
     async def disconnect(self, code: int) -> None:
         memory.socket_closed()  # a burst of closes gives its memory back (live/memory.py)
@@ -269,8 +275,13 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
-            await self.send_json({"type": "error", "error": "bad_json",
-                                  "reason": "send JSON in text frames, not binary ones"})
+            await self.send_json(
+                {
+                    "type": "error",
+                    "error": "bad_json",
+                    "reason": "send JSON in text frames, not binary ones",
+                }
+            )
             return
         try:
             content = load_json(text_data)  # the HTTP API's checks (games/api/parsers.py)
@@ -283,8 +294,13 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
         if self.player is None:
             return
         if not isinstance(content, dict):
-            await self.send_json({"type": "error", "error": "bad_request",
-                                  "reason": "send a JSON object with a type"})
+            await self.send_json(
+                {
+                    "type": "error",
+                    "error": "bad_request",
+                    "reason": "send a JSON object with a type",
+                }
+            )
             return
         unsettled, declined = None, None
         answer: dict[str, Any] | None
@@ -294,10 +310,10 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
                 answer = await self._hint(operation)
             else:
                 answer, declined, unsettled = await _move_on_loop(
-                    self.session_id, self.player, content, self.within)
+                    self.session_id, self.player, content, self.within
+                )
             if answer is None:
-                answer = await in_pool(_operate)(self.session_id, self.player, content,
-                                                  declined)
+                answer = await in_pool(_operate)(self.session_id, self.player, content, declined)
         except SessionNotFound as exc:  # not this player's any more: the socket closes
             await self.send_json({"type": "error", "error": "forbidden", "reason": str(exc)})
             await self.close(code=CLOSE_FORBIDDEN)
@@ -305,18 +321,27 @@ class PlayConsumer(consumer_loop(), AsyncJsonWebsocketConsumer):  # type: ignore
         except (OperationalError, InterfaceError) as exc:
             # The database is restarting (or refused the statement): nothing was stored, the
             # client may send it again.  The line carries the socket's request id.
-            log.error("the database failed a socket %s, answered unavailable: %s",
-                      _answers(content)["type"], exc)
-            answer = {"type": "error", "error": "unavailable",
-                      "reason": "the database is unavailable; try again shortly"}
+            log.error(
+                "the database failed a socket %s, answered unavailable: %s",
+                _answers(content)["type"],
+                exc,
+            )
+            answer = {
+                "type": "error",
+                "error": "unavailable",
+                "reason": "the database is unavailable; try again shortly",
+            }
         except Exception as exc:
             known = answer_for(exc)  # the same table as the HTTP answers (games/errors.py)
             if known is None:
                 raise
             answer = {"type": "error", **known[1]}
         if content.get("type") == "move":
-            outcome = str(answer.get("error")) if answer.get("type") != "state" else (
-                "repeated" if answer.get("repeated") else "stored")
+            outcome = (
+                str(answer.get("error"))
+                if answer.get("type") != "state"
+                else ("repeated" if answer.get("repeated") else "stored")
+            )
             metrics.SOCKET_MOVES.labels(self.game, outcome).inc()
         answer["answers"] = _answers(content)
         op = content.get("op")

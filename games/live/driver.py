@@ -122,9 +122,14 @@ class _Batch:
 async def _connect() -> psycopg.AsyncConnection[Any]:
     s = connections[DEFAULT_DB_ALIAS].settings_dict
     conn = await psycopg.AsyncConnection.connect(
-        dbname=s["NAME"], user=s["USER"] or None, password=s["PASSWORD"] or None,
-        host=s["HOST"] or None, port=str(s["PORT"]) if s["PORT"] else None,
-        autocommit=True, connect_timeout=5, application_name=APPLICATION_NAME,
+        dbname=s["NAME"],
+        user=s["USER"] or None,
+        password=s["PASSWORD"] or None,
+        host=s["HOST"] or None,
+        port=str(s["PORT"]) if s["PORT"] else None,
+        autocommit=True,
+        connect_timeout=5,
+        application_name=APPLICATION_NAME,
         # Statements prepared on the server as on Django's connections, or never
         # (DB_SERVER_BINDING, DB_TRANSACTION_POOLING in config/settings/services.py).
         prepare_threshold=s["OPTIONS"].get("prepare_threshold"),
@@ -146,9 +151,7 @@ async def _close(conn: psycopg.AsyncConnection[Any]) -> None:
 
 
 _open: set[psycopg.AsyncConnection[Any]] = set()  # every connection not closed yet
-_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = (
-    weakref.WeakKeyDictionary()
-)
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
 _batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Batch]] = (
     weakref.WeakKeyDictionary()
 )

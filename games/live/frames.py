@@ -99,6 +99,9 @@ class Gate:
 
 
 def refusal(budget: FrameBudget) -> dict[str, object]:
-    return {"type": "error", "error": "rate_limited",
-            "reason": "too many messages on this socket: wait for the answers before sending "
-                      "more", "retry_after": max(1, round(budget.wait() + 0.5))}
+    return {
+        "type": "error",
+        "error": "rate_limited",
+        "reason": "too many messages on this socket: wait for the answers before sending more",
+        "retry_after": max(1, round(budget.wait() + 0.5)),
+    }

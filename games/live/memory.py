@@ -52,5 +52,9 @@ def release() -> None:
     found = gc.collect()
     if _trim is not None:
         _trim(0)
-    log.info("memory released after %d closed sockets: %d objects, %.0f ms", count, found,
-             (time.perf_counter() - started) * 1000)
+    log.info(
+        "memory released after %d closed sockets: %d objects, %.0f ms",
+        count,
+        found,
+        (time.perf_counter() - started) * 1000,
+    )

@@ -150,5 +150,6 @@ def _beat_forever() -> None:
         try:
             beat()
         except Exception:  # noqa: BLE001 - Redis restarting, a board push failing: next beat
-            log.warning("presence: heartbeat failed; trying again in %.0f s", HEARTBEAT,
-                        exc_info=True)
+            log.warning(
+                "presence: heartbeat failed; trying again in %.0f s", HEARTBEAT, exc_info=True
+            )

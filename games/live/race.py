@@ -63,9 +63,12 @@ def note(board: Board, session_id: str, player_id: int, state: dict[str, Any]) -
     if clock is None:
         clock = state.get("clock_ms") or 0
     _live[k][session_id] = {
-        "p": player_id, "up": int(state.get("cards_up") or 0), "m": int(state.get("moves") or 0),
+        "p": player_id,
+        "up": int(state.get("cards_up") or 0),
+        "m": int(state.get("moves") or 0),
         # when the ranked clock started, on this server's clock: readers count from it
-        "t0": _now_ms() - int(clock), "t": int(clock) if finished else None,
+        "t0": _now_ms() - int(clock),
+        "t": int(clock) if finished else None,
     }
     _changed[k].add(session_id)
     _gone[k].discard(session_id)
@@ -166,7 +169,10 @@ def racers(game: str, date: dt.date) -> dict[str, dict[str, Any]]:
             continue
         finished = e.get("t") is not None
         out[session_id] = {
-            "player": e["p"], "cards_up": e["up"], "moves": e["m"], "finished": finished,
+            "player": e["p"],
+            "cards_up": e["up"],
+            "moves": e["m"],
+            "finished": finished,
             "elapsed_ms": e["t"] if finished else max(0, now_ms - e["t0"]),
         }
     if stale:

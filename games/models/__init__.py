@@ -27,15 +27,17 @@ class Player(models.Model):
     """A guest (bound to a browser session) or the player behind an account."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="player",
     )
     display_name = models.CharField(max_length=24)
     # What the name looks like (games/players.py name_key): unique, so no player can take a
     # name that reads as another's.  Empty for a player whose name copied an older one's
     # before names had keys; they keep it until they rename.
-    name_key = models.CharField(max_length=255, null=True, blank=True, unique=True,
-                                editable=False)
+    name_key = models.CharField(max_length=255, null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set when this guest signed in to an account: its games, entries and statistics went
     # to that player (games/merge.py).  The row stays so that a request still carrying the
@@ -76,8 +78,19 @@ class Deal(models.Model):
     # What a commitment seals: every field but the reveal's time.  Kept by ``save`` here
     # and, for the seed, the salt, the game and the commitment itself, by a trigger in
     # PostgreSQL too (migration 0014), so no query of any kind rewrites them.
-    SEALED = ("game", "seed", "date", "public_id", "candidate", "certified", "par", "effort",
-              "salt", "commitment", "line")
+    SEALED = (
+        "game",
+        "seed",
+        "date",
+        "public_id",
+        "candidate",
+        "certified",
+        "par",
+        "effort",
+        "salt",
+        "commitment",
+        "line",
+    )
 
     game = models.CharField(max_length=32, choices=game_choices)
     seed = SeedField()
@@ -94,8 +107,9 @@ class Deal(models.Model):
     # Commit, then reveal (games/engine/commitment.py): the commitment is public from the
     # deal's creation; the salt (and so the seed) only once its day is closed.
     salt = models.CharField(max_length=32, blank=True, help_text="revealed with the seed")
-    commitment = models.CharField(max_length=64, blank=True,
-                                  help_text="SHA-256 published before the day opens")
+    commitment = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 published before the day opens"
+    )
     revealed_at = models.DateTimeField(null=True, blank=True, help_text="seed and salt public")
     # The solver's winning line, kept for operators: a ranked win that follows it exactly
     # is one of the review signals (games/fairplay/review.py).  Never sent to players.
@@ -104,8 +118,13 @@ class Deal(models.Model):
 
     class Meta:
         ordering = ["-date", "game"]
-        permissions = [("view_deal_secrets", "Can see a committed deal's seed, salt and "
-                        "solver line before its reveal (each look is audited)")]
+        permissions = [
+            (
+                "view_deal_secrets",
+                "Can see a committed deal's seed, salt and "
+                "solver line before its reveal (each look is audited)",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "date"], condition=Q(date__isnull=False), name="one_daily_per_game"
@@ -132,18 +151,20 @@ class Deal(models.Model):
         if not self._state.adding and self.pk is not None:
             stored = Deal.objects.filter(pk=self.pk).values(*self.SEALED).first()
             if stored is not None and stored["commitment"]:
-                changed = [name for name in self.SEALED
-                           if getattr(self, name) != stored[name]]
+                changed = [name for name in self.SEALED if getattr(self, name) != stored[name]]
                 if changed:
                     raise SealedDeal(
                         f"{self} is committed: its {', '.join(changed)} cannot change (a "
-                        "daily is replaced by a new deal with a new commitment, before its day)")
+                        "daily is replaced by a new deal with a new commitment, before its day)"
+                    )
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         if self.commitment and not getattr(self, "_replacing", False):
-            raise SealedDeal(f"{self} is committed: it is replaced (games/daily/deals.py "
-                             "replace_daily), never deleted")
+            raise SealedDeal(
+                f"{self} is committed: it is replaced (games/daily/deals.py "
+                "replace_daily), never deleted"
+            )
         return super().delete(*args, **kwargs)
 
     def clean(self) -> None:
@@ -157,8 +178,9 @@ class Deal(models.Model):
 
 # What a session stored before sessions recorded their scoring was scored by, where the
 # game has changed scheme since: Aisleriot's variants of Klondike scored Windows' way.
-FORMER_SCORING = {game: WINDOWS
-                  for game in ("klondike-draw3", "klondike-3-passes", "klondike-1-pass")}
+FORMER_SCORING = {
+    game: WINDOWS for game in ("klondike-draw3", "klondike-3-passes", "klondike-1-pass")
+}
 
 
 class GameSession(models.Model):
@@ -170,10 +192,12 @@ class GameSession(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # No index of their own: player_deal_idx leads with the player, board_idx with the deal,
     # and each index more is one more write on every session stored or updated.
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sessions",
-                               db_index=False)
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions",
-                             db_index=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="sessions", db_index=False
+    )
+    deal = models.ForeignKey(
+        Deal, on_delete=models.PROTECT, related_name="sessions", db_index=False
+    )
     game = models.CharField(max_length=32, choices=game_choices)  # copied for filtering
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
@@ -196,12 +220,15 @@ class GameSession(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, help_text="first move")
-    finished_at = models.DateTimeField(null=True, blank=True,
-                                       help_text="winning move, or the resignation")
+    finished_at = models.DateTimeField(
+        null=True, blank=True, help_text="winning move, or the resignation"
+    )
     time_ms = models.PositiveBigIntegerField(
-        null=True, blank=True, help_text="server time from the deal shown to the winning move")
+        null=True, blank=True, help_text="server time from the deal shown to the winning move"
+    )
     active_ms = models.PositiveBigIntegerField(
-        null=True, blank=True, help_text="the same span, every gap over 60 s counted as 60 s")
+        null=True, blank=True, help_text="the same span, every gap over 60 s counted as 60 s"
+    )
     # Who played, as keyed hashes (never the raw address or cookie): an earlier attempt at
     # the same deal from the same address or device by another player is a linked attempt.
     # Indexed in Meta (equality only: no second index for LIKE, as db_index would make).
@@ -212,8 +239,12 @@ class GameSession(models.Model):
     offline_id = models.CharField(max_length=40, blank=True, default="", db_default="")
     # Fair-play review of a ranked win (games/fairplay/review.py): verified (None until checked),
     # the review state, why, and the signals it was decided from.
-    REVIEW_CHOICES = [("", "none"), ("pending", "pending"), ("cleared", "cleared"),
-                      ("disqualified", "disqualified")]
+    REVIEW_CHOICES = [
+        ("", "none"),
+        ("pending", "pending"),
+        ("cleared", "cleared"),
+        ("disqualified", "disqualified"),
+    ]
     verified = models.BooleanField(null=True, blank=True)
     review = models.CharField(max_length=16, choices=REVIEW_CHOICES, blank=True, default="")
     review_reasons = models.JSONField(default=list, blank=True)
@@ -235,12 +266,14 @@ class GameSession(models.Model):
             models.Index(fields=["client_key"], name="session_client_key_idx"),
             models.Index(fields=["device_key"], name="session_device_key_idx"),
             # The few disqualified attempts, which the period boards leave out by their ids.
-            models.Index(fields=["game"], condition=Q(disqualified=True),
-                         name="disqualified_idx"),
+            models.Index(fields=["game"], condition=Q(disqualified=True), name="disqualified_idx"),
         ]
         constraints = [
-            models.UniqueConstraint(fields=["player", "offline_id"], condition=~Q(offline_id=""),
-                                    name="one_session_per_offline_game"),
+            models.UniqueConstraint(
+                fields=["player", "offline_id"],
+                condition=~Q(offline_id=""),
+                name="one_session_per_offline_game",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -296,9 +329,13 @@ class Move(models.Model):
     # every move (a tenth of a move's WAL), and a move's row is only ever inserted by the
     # statement that updated that very session (games/play/optimistic.py, locked.py).
     # Deleting a session through the ORM still deletes its moves.
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+",
-                                db_index=False,  # the primary key leads with it
-                                db_constraint=False)
+    session = models.ForeignKey(
+        GameSession,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,  # the primary key leads with it
+        db_constraint=False,
+    )
     seq = models.PositiveIntegerField()
     token = models.CharField(max_length=16)
     at_ms = models.BigIntegerField(help_text="server time, ms since the epoch")
@@ -318,8 +355,9 @@ class PendingEmail(models.Model):
     (games/accounts/verification.py).  Until then it serves a password reset only; once
     proven it becomes the account's email (``auth_user.email``, unique)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="pending_email")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pending_email"
+    )
     address = models.CharField(max_length=254)
     asked_at = models.DateTimeField(auto_now=True)
 

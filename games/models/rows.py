@@ -22,8 +22,9 @@ def fields(model: type[models.Model], pk: bool = True) -> list[models.Field[Any,
     return [f for f in model._meta.concrete_fields if pk or not f.primary_key]
 
 
-def values(obj: models.Model, of: list[models.Field[Any, Any]],
-           connection: BaseDatabaseWrapper) -> list[Any]:
+def values(
+    obj: models.Model, of: list[models.Field[Any, Any]], connection: BaseDatabaseWrapper
+) -> list[Any]:
     """What the ORM would send for ``obj``'s new row, column by column."""
     return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in of]
 

@@ -131,13 +131,15 @@ def counts(daily: Daily) -> dict[str, int]:
     """Lookups, hits and entries written per kind for a daily, in every process."""
     try:
         raw: dict[bytes, bytes] = _client().hgetall(  # type: ignore[assignment]
-            _stats_key(daily))
+            _stats_key(daily)
+        )
     except redis.RedisError:
         return {}
     return {k.decode(): int(v) for k, v in raw.items()}
 
 
 # -- dead ends ------------------------------------------------------------------------------
+
 
 def dead_end(daily: Daily | None, game: Game) -> tuple[bool, Any] | None:
     """``endgame.settle``'s answer for this position, when some table settled it before."""
@@ -156,6 +158,7 @@ def keep_dead_end(daily: Daily | None, game: Game, verdict: bool, kept: Any) -> 
 
 # -- full-knowledge searches ------------------------------------------------------------------
 
+
 def solved(daily: Daily | None, game: Game) -> Result | None:
     """A search's proof for this exact table: ``solved`` with its line, or ``unsolvable``."""
     got = _get("solve", daily, positions.packed(game, in_place=True))
@@ -166,8 +169,12 @@ def solved(daily: Daily | None, game: Game) -> Result | None:
 
 def keep_solved(daily: Daily | None, game: Game, result: Result) -> None:
     if result.status in (SOLVED, UNSOLVABLE) and not result.cancelled:
-        _put("solve", daily, positions.packed(game, in_place=True),
-             [result.status, result.moves if result.status == SOLVED else []])
+        _put(
+            "solve",
+            daily,
+            positions.packed(game, in_place=True),
+            [result.status, result.moves if result.status == SOLVED else []],
+        )
 
 
 def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = None) -> Any:
@@ -182,8 +189,11 @@ def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = No
     def solve_cached(game: Game, budget: Any) -> Result:
         if game.won:
             return solve(game, budget)
-        if start is not None and deal is not None \
-                and positions.packed(game, in_place=True) == start:
+        if (
+            start is not None
+            and deal is not None
+            and positions.packed(game, in_place=True) == start
+        ):
             return Result(SOLVED, list(deal[1]))
         found = solved(daily, game)
         if found is None:
@@ -195,6 +205,7 @@ def caching_solver(daily: Daily | None, deal: tuple[Game, list[str]] | None = No
 
 
 # -- hints ------------------------------------------------------------------------------------
+
 
 def _hint_position(game: Game) -> bytes:
     """The table exactly and the path that led to it: a hint never goes back to a position

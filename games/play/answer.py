@@ -68,8 +68,9 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
         "time_ms": session.time_ms,
         # The ranked clock: from the deal being shown, measured here, so the table can show
         # the figure that ranks whatever the player's own clock says.
-        "clock_ms": session.time_ms if session.time_ms is not None else
-        max(0, int((dt.datetime.now(dt.UTC) - session.created_at).total_seconds() * 1000)),
+        "clock_ms": session.time_ms
+        if session.time_ms is not None
+        else max(0, int((dt.datetime.now(dt.UTC) - session.created_at).total_seconds() * 1000)),
         "created_at": session.created_at.isoformat(),
         "started_at": session.started_at.isoformat() if session.started_at else None,
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
@@ -79,9 +80,11 @@ def state(outcome: Outcome, within: float | None = None) -> dict[str, Any]:
     out["medal"] = medals.medal(st["won"], st["moves"], deal.par)
     if session.status == GameSession.WON:
         out["active_ms"] = session.active_ms
-        out["review"] = {"verified": session.verified, "state": session.review or (
-            "pending" if session.verified is None else "none"),
-            "reasons": [gettext(REASONS.get(r, r)) for r in session.review_reasons]}
+        out["review"] = {
+            "verified": session.verified,
+            "state": session.review or ("pending" if session.verified is None else "none"),
+            "reasons": [gettext(REASONS.get(r, r)) for r in session.review_reasons],
+        }
     if g.public_deal_numbers:
         out["deal_number"] = deal.seed  # a number players know (FreeCell)
     if outcome.op is not None:

@@ -35,48 +35,47 @@ class Operation:
     answer: Callable[[operations.HintAsked, Any], Outcome] | None = None
 
 
-def _move(session_id: UUID | str, player: Player, data: Fields,
-          declined: Declined | None) -> Outcome:
-    return operations.play_move(session_id, player, data.get("seq"), data.get("move"),
-                                data.get("op"), declined)
+def _move(
+    session_id: UUID | str, player: Player, data: Fields, declined: Declined | None
+) -> Outcome:
+    return operations.play_move(
+        session_id, player, data.get("seq"), data.get("move"), data.get("op"), declined
+    )
 
 
-def _undo(session_id: UUID | str, player: Player, data: Fields, _: Declined | None
-          ) -> Outcome:
+def _undo(session_id: UUID | str, player: Player, data: Fields, _: Declined | None) -> Outcome:
     return operations.undo(session_id, player, data.get("seq"), data.get("op"))
 
 
-def _finish(session_id: UUID | str, player: Player, data: Fields, _: Declined | None
-            ) -> Outcome:
+def _finish(session_id: UUID | str, player: Player, data: Fields, _: Declined | None) -> Outcome:
     return operations.finish(session_id, player, data.get("seq"), data.get("op"))
 
 
-def _resign(session_id: UUID | str, player: Player, data: Fields, _: Declined | None
-            ) -> Outcome:
+def _resign(session_id: UUID | str, player: Player, data: Fields, _: Declined | None) -> Outcome:
     return operations.resign(session_id, player, data.get("seq"), data.get("op"))
 
 
-def _hint(session_id: UUID | str, player: Player, _data: Fields, _: Declined | None
-          ) -> Outcome:
+def _hint(session_id: UUID | str, player: Player, _data: Fields, _: Declined | None) -> Outcome:
     return operations.hint(session_id, player)
 
 
-def _state(session_id: UUID | str, player: Player, _data: Fields, _: Declined | None
-           ) -> Outcome:
+def _state(session_id: UUID | str, player: Player, _data: Fields, _: Declined | None) -> Outcome:
     return operations.get_session(session_id, player)
 
 
-OPERATIONS: dict[str, Operation] = {op.name: op for op in (
-    Operation("move", _move, "moves/"),
-    Operation("undo", _undo, "undo/"),
-    Operation("finish", _finish, "finish/"),
-    Operation("resign", _resign, "resign/"),
-    Operation("hint", _hint, "hint/", ask=operations.hint_ask,
-              answer=operations.hint_answer),
-    # The socket's "send me the state" (a resume after reconnecting); HTTP reads it by GET.
-    Operation("resume", _state, scope=None),
-    Operation("state", _state, scope=None),
-)}
+OPERATIONS: dict[str, Operation] = {
+    op.name: op
+    for op in (
+        Operation("move", _move, "moves/"),
+        Operation("undo", _undo, "undo/"),
+        Operation("finish", _finish, "finish/"),
+        Operation("resign", _resign, "resign/"),
+        Operation("hint", _hint, "hint/", ask=operations.hint_ask, answer=operations.hint_answer),
+        # The socket's "send me the state" (a resume after reconnecting); HTTP reads it by GET.
+        Operation("resume", _state, scope=None),
+        Operation("state", _state, scope=None),
+    )
+}
 
 
 def named(name: object) -> Operation:
@@ -87,6 +86,11 @@ def named(name: object) -> Operation:
     return found
 
 
-def run(name: str, session_id: UUID | str, player: Player, data: Fields,
-        declined: Declined | None = None) -> Outcome:
+def run(
+    name: str,
+    session_id: UUID | str,
+    player: Player,
+    data: Fields,
+    declined: Declined | None = None,
+) -> Outcome:
     return OPERATIONS[name].run(session_id, player, data, declined)

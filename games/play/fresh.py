@@ -40,9 +40,11 @@ def _sql(vendor: str) -> str:
     # Typed, since a SELECT's parameters have no column to take their types from.
     casts = ", ".join(f"%s::{f.db_type(db)}" for f in _FIELDS)
     merged = Player._meta.get_field("merged_into").column
-    return (f"INSERT INTO {GameSession._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) "
-            f"SELECT {casts} FROM {Player._meta.db_table} "
-            f"WHERE {Player._meta.pk.column} = %s AND {merged} IS NULL FOR UPDATE RETURNING 1")
+    return (
+        f"INSERT INTO {GameSession._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) "
+        f"SELECT {casts} FROM {Player._meta.db_table} "
+        f"WHERE {Player._meta.pk.column} = %s AND {merged} IS NULL FOR UPDATE RETURNING 1"
+    )
 
 
 @functools.cache
@@ -54,12 +56,14 @@ def _with_deal_sql(vendor: str) -> str:
     date = Deal._meta.get_field("date").column
     merged = player.get_field("merged_into").column
     table = player.db_table
-    return (f"WITH {daily.SEEDED}, started AS (INSERT INTO {GameSession._meta.db_table} "
-            f"({', '.join(f.column for f in _FIELDS)}) SELECT {values} "
-            f"FROM {table}, seeded WHERE {table}.{player.pk.column} = %s "
-            f"AND {table}.{merged} IS NULL AND seeded.{date} IS NULL FOR UPDATE OF {table} "
-            f"RETURNING 1) SELECT {daily.SEEDED_COLUMNS}, EXISTS (SELECT 1 FROM started) "
-            f"FROM seeded")
+    return (
+        f"WITH {daily.SEEDED}, started AS (INSERT INTO {GameSession._meta.db_table} "
+        f"({', '.join(f.column for f in _FIELDS)}) SELECT {values} "
+        f"FROM {table}, seeded WHERE {table}.{player.pk.column} = %s "
+        f"AND {table}.{merged} IS NULL AND seeded.{date} IS NULL FOR UPDATE OF {table} "
+        f"RETURNING 1) SELECT {daily.SEEDED_COLUMNS}, EXISTS (SELECT 1 FROM started) "
+        f"FROM seeded"
+    )
 
 
 def usable() -> bool:
@@ -96,10 +100,14 @@ def with_deal_statement(session: GameSession) -> tuple[str, list[Any]]:
     """``insert_with_deal``'s statement and parameters, for a caller that runs it on another
     connection (games/api/loop_start.py) and reads its row with ``with_deal_stored``."""
     db = connections[DEFAULT_DB_ALIAS]
-    own = [v for f, v in zip(_FIELDS, rows.values(session, _FIELDS, db), strict=True)
-           if f is not _DEAL]
-    return _with_deal_sql(db.vendor), [*daily.seed_params(session.deal, db), *own,
-                                       session.player_id]
+    own = [
+        v for f, v in zip(_FIELDS, rows.values(session, _FIELDS, db), strict=True) if f is not _DEAL
+    ]
+    return _with_deal_sql(db.vendor), [
+        *daily.seed_params(session.deal, db),
+        *own,
+        session.player_id,
+    ]
 
 
 def with_deal_stored(session: GameSession, row: Any) -> tuple[Deal | None, bool]:

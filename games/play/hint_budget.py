@@ -86,4 +86,3 @@ def _redis(call: Any) -> Any:
         _quiet_until[0] = time.monotonic() + 10.0
         log.warning("hint budget counted in this process only, Redis unavailable: %s", exc)
         return None
-

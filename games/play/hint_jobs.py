@@ -14,9 +14,18 @@ from games.play.hint_worker import WorkerPool
 # worker died).  Not searched: "joined" (answered by the search of an earlier request),
 # "pending", "over_budget", "queue_full", "dropped" (made room for a player who used less),
 # "expired" (waited longer than its patience).
-COUNTERS = ("started", "searched", "cancelled", "failed", "joined", "pending", "over_budget",
-            "queue_full", "dropped", "expired")
-
+COUNTERS = (
+    "started",
+    "searched",
+    "cancelled",
+    "failed",
+    "joined",
+    "pending",
+    "over_budget",
+    "queue_full",
+    "dropped",
+    "expired",
+)
 
 
 @dataclass(eq=False)

@@ -88,17 +88,24 @@ def admit(session_id: object, player_id: object) -> tuple[Job, bool]:
                 p.counts["joined"] += 1
                 return job, True
             p.counts["pending"] += 1
-            raise HintUnavailable("hint_pending", "another hint of yours is being looked "
-                                  "for: wait for it, then ask again", 1)
+            raise HintUnavailable(
+                "hint_pending",
+                "another hint of yours is being looked for: wait for it, then ask again",
+                1,
+            )
         if over is not None:
             p.counts["over_budget"] += 1
-            raise HintUnavailable("hint_budget", "you have used this minute's hint search "
-                                  f"time: ask again in {over} s", over)
+            raise HintUnavailable(
+                "hint_budget",
+                f"you have used this minute's hint search time: ask again in {over} s",
+                over,
+            )
         job = Job(sid, who)
         if not _room_for(job):
             p.counts["queue_full"] += 1
-            raise HintUnavailable("hints_busy", "every hint worker is busy: ask again "
-                                  "in a moment", 2)
+            raise HintUnavailable(
+                "hints_busy", "every hint worker is busy: ask again in a moment", 2
+            )
         # Known by its session only once ``start`` has it, after the session's owner was
         # checked: a request for someone else's session must not stand for theirs.
         p.job = job
@@ -138,8 +145,9 @@ async def wait_async(job: Job) -> Any:
     """``wait`` for an event loop: no thread is held while the search runs."""
     budget = settings.HINT_BUDGET_SECONDS
     try:
-        return await asyncio.wait_for(asyncio.wrap_future(job.answer),
-                                      budget * (1 + _QUEUE_BUDGETS) + _GRACE_SECONDS)
+        return await asyncio.wait_for(
+            asyncio.wrap_future(job.answer), budget * (1 + _QUEUE_BUDGETS) + _GRACE_SECONDS
+        )
     except TimeoutError:
         cancel(job.session)
         raise HintUnavailable("hints_busy", "the hint took too long: ask again", 2) from None
@@ -158,8 +166,11 @@ def cancel(session_id: object) -> None:
         if job.running and job.pool is not None:
             job.pool.cancel[job.slot] = 1
         elif not job.running:
-            _end(job, HintUnavailable("hint_cancelled", "you moved on: ask again for "
-                                      "this position", 1), "cancelled")
+            _end(
+                job,
+                HintUnavailable("hint_cancelled", "you moved on: ask again for this position", 1),
+                "cancelled",
+            )
 
 
 def stats(player_id: object = None) -> dict[str, Any]:
@@ -167,14 +178,22 @@ def stats(player_id: object = None) -> dict[str, Any]:
     now -- and ``peak``), or the pool's when no player is given."""
     with _lock:
         if player_id is None:
-            return {"pools_started": _pools_started, "worker_pids": worker_pids(),
-                    "in_flight": len(_running) + len(_waiting), "waiting": len(_waiting),
-                    "searching": sum(j.pool.busy[j.slot] for j in _running if j.pool)}
+            return {
+                "pools_started": _pools_started,
+                "worker_pids": worker_pids(),
+                "in_flight": len(_running) + len(_waiting),
+                "waiting": len(_waiting),
+                "searching": sum(j.pool.busy[j.slot] for j in _running if j.pool),
+            }
         who = str(player_id)
         p = _players.get(who) or PlayerHints()
         mine = [j for j in (*_running, *_waiting) if j.player == who]
-        return {**p.counts, "in_flight": len(mine), "peak": p.peak,
-                "searching": sum(j.pool.busy[j.slot] for j in mine if j.running and j.pool)}
+        return {
+            **p.counts,
+            "in_flight": len(mine),
+            "peak": p.peak,
+            "searching": sum(j.pool.busy[j.slot] for j in mine if j.running and j.pool),
+        }
 
 
 def worker_pids() -> list[int]:
@@ -206,8 +225,9 @@ def reset() -> None:
         pool, _pool, _pools_started = _pool, None, 0
         for job in (*_running, *_waiting):
             if not job.answer.done():
-                job.answer.set_exception(HintUnavailable("hints_busy", "the hint workers "
-                                                         "restarted: ask again", 1))
+                job.answer.set_exception(
+                    HintUnavailable("hints_busy", "the hint workers restarted: ask again", 1)
+                )
         _players.clear()
         _sessions.clear()
         _waiting.clear()
@@ -218,6 +238,7 @@ def reset() -> None:
 
 
 # -- under the lock --------------------------------------------------------------------------
+
 
 def _player(who: str) -> PlayerHints:
     p = _players.get(who)
@@ -249,8 +270,11 @@ def _room_for(job: Job) -> bool:
     if heavy is None or _used(heavy.player) <= mine:
         return False
     _players[heavy.player].counts["dropped"] += 1
-    _end(heavy, HintUnavailable("hints_busy", "every hint worker is busy: ask again in a "
-                                "moment", 2), "")
+    _end(
+        heavy,
+        HintUnavailable("hints_busy", "every hint worker is busy: ask again in a moment", 2),
+        "",
+    )
     return True
 
 
@@ -285,8 +309,10 @@ def _end(job: Job, result: Any, outcome: str) -> None:
         job.slot = -1
     if not job.answer.done():
         if isinstance(result, Exception) or result is None:
-            job.answer.set_exception(result or HintUnavailable(
-                "hints_busy", "the hint could not be searched: ask again", 2))
+            job.answer.set_exception(
+                result
+                or HintUnavailable("hints_busy", "the hint could not be searched: ask again", 2)
+            )
         else:
             job.answer.set_result(result)
 
@@ -306,8 +332,11 @@ def _dispatch() -> None:
             job = min(ready, key=lambda j: (_used(j.player), j.asked))
             patience = settings.HINT_BUDGET_SECONDS * _QUEUE_BUDGETS
             if time.monotonic() - job.asked > patience:
-                _end(job, HintUnavailable("hints_busy", "every hint worker was busy: ask "
-                                          "again", 2), "expired")
+                _end(
+                    job,
+                    HintUnavailable("hints_busy", "every hint worker was busy: ask again", 2),
+                    "expired",
+                )
                 continue
             _waiting.remove(job)
             job.pool, job.slot, job.running = pool, pool.free.pop(), True
@@ -319,8 +348,9 @@ def _dispatch() -> None:
             game, lines = job.game, job.lines
             job.game = None  # the table goes to the worker; nothing here needs it again
         try:
-            future = pool.executor.submit(_search, job.slot, game, lines,
-                                          settings.HINT_BUDGET_SECONDS)
+            future = pool.executor.submit(
+                _search, job.slot, game, lines, settings.HINT_BUDGET_SECONDS
+            )
         except Exception as exc:  # a pool broken since, or shut down
             log.warning("hint search not started: %r", exc)
             with _lock:
@@ -350,8 +380,13 @@ def _finished(job: Job, future: Future[Any]) -> None:
             hint_budget.charge(job.player, seconds)
         with _lock:
             if found is None or found.cancelled or job.cancelled:
-                _end(job, HintUnavailable("hint_cancelled", "you moved on: ask again for "
-                                          "this position", 1), "cancelled")
+                _end(
+                    job,
+                    HintUnavailable(
+                        "hint_cancelled", "you moved on: ask again for this position", 1
+                    ),
+                    "cancelled",
+                )
             else:
                 _end(job, found, "searched")
     _dispatch()

@@ -43,8 +43,12 @@ class WorkerPool:
         self.free = list(range(slots))
         self.broken = False
         self.watch, self.alive = ctx.Pipe(duplex=False)  # the workers watch for its end
-        self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
-                                            initargs=(self.cancel, self.busy, self.watch))
+        self.executor = ProcessPoolExecutor(
+            workers,
+            mp_context=ctx,
+            initializer=_start_worker,
+            initargs=(self.cancel, self.busy, self.watch),
+        )
 
     def close(self, wait: bool) -> None:
         for slot in range(self.slots):

@@ -45,8 +45,14 @@ def abandon(job: Job, joined: bool) -> None:
         hint_pool.abandon(job)
 
 
-def start(job: Job, joined: bool, g: Game, session_id: object, seq: int,
-          daily: analysis_cache.Daily | None = None) -> Any:
+def start(
+    job: Job,
+    joined: bool,
+    g: Game,
+    session_id: object,
+    seq: int,
+    daily: analysis_cache.Daily | None = None,
+) -> Any:
     """Send the table to the pool, with the lines the engine may follow; a Hint at once
     when the daily's cache has this table's answer (then nothing is searched).  A joined
     request sends nothing: it waits for the search it joined."""
@@ -60,13 +66,14 @@ def start(job: Job, joined: bool, g: Game, session_id: object, seq: int,
     with _lines_lock:
         kept = _lines.get(str(session_id))
     if kept is not None and seq >= kept[0]:
-        lines.append(kept[1][seq - kept[0]:])  # the moves played since, if they were its
+        lines.append(kept[1][seq - kept[0] :])  # the moves played since, if they were its
     hint_pool.start(job, g, lines)
     return None
 
 
-def answer(g: Game, found: Any, session_id: object, seq: int,
-           daily: analysis_cache.Daily | None = None) -> tuple[dict[str, Any] | None, str]:
+def answer(
+    g: Game, found: Any, session_id: object, seq: int, daily: analysis_cache.Daily | None = None
+) -> tuple[dict[str, Any] | None, str]:
     """The hint as the client gets it (a move object and its source), remembering its line
     for the session and, on a daily, the hint for the next player at this table."""
     if found.line and found.status == SOLVED:

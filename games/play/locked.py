@@ -55,13 +55,13 @@ def lock(session_id: UUID | str, player: Player) -> GameSession:
         return _row_pg(session_id, player, " FOR UPDATE OF s")
     return owned(
         GameSession.objects.select_for_update().select_related("deal").defer("legacy_moves"),
-        session_id, player,
+        session_id,
+        player,
     )
 
 
 # The columns read, in order; the move list stays unread.
-_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields
-             if f.attname != "legacy_moves"]
+_S_FIELDS = [f.attname for f in GameSession._meta.concrete_fields if f.attname != "legacy_moves"]
 _D_FIELDS = [f.attname for f in Deal._meta.concrete_fields]
 _COLUMNS = ", ".join([*(f"s.{f}" for f in _S_FIELDS), *(f"d.{f}" for f in _D_FIELDS)])
 # The row and its deal, by id and owner; the locked path adds its FOR UPDATE (built once).
@@ -96,9 +96,13 @@ def _row_pg(session_id: UUID | str, player: Player, lock: str) -> GameSession:
 
 # The columns a raw row gives as the database's text that the ORM would convert: the JSON
 # ones (a review's reasons, its signals, the analysis), read as text by a plain cursor.
-_S_CONVERT = [(i, f) for i, f in enumerate(
-    f for f in GameSession._meta.concrete_fields if f.attname != "legacy_moves")
-    if isinstance(f, models.JSONField)]
+_S_CONVERT = [
+    (i, f)
+    for i, f in enumerate(
+        f for f in GameSession._meta.concrete_fields if f.attname != "legacy_moves"
+    )
+    if isinstance(f, models.JSONField)
+]
 
 
 def _session_of(row: tuple[Any, ...]) -> GameSession:
@@ -128,11 +132,13 @@ _RESIGN_SQL = (
 )
 
 
-def resign_at_once(session_id: UUID | str, player: Player, seq: object, now: Any
-                   ) -> GameSession | None:
+def resign_at_once(
+    session_id: UUID | str, player: Player, seq: object, now: Any
+) -> GameSession | None:
     """The session resigned by ``_RESIGN_SQL``, or None: the locked path decides."""
     if connection.vendor != "postgresql" or not (
-            seq is None or (type(seq) is int and 0 <= seq <= MAX_MOVES)):
+        seq is None or (type(seq) is int and 0 <= seq <= MAX_MOVES)
+    ):
         return None
     pk = session_pk(session_id)
     if pk is None:
@@ -143,8 +149,7 @@ def resign_at_once(session_id: UUID | str, player: Player, seq: object, now: Any
     return None if row is None else _session_of(row)
 
 
-def check_seq(session: GameSession, seq: object, required: bool, op: str | None = None
-               ) -> bool:
+def check_seq(session: GameSession, seq: object, required: bool, op: str | None = None) -> bool:
     """True when this is a retry of an operation already stored (same ``op`` at ``seq``);
     a stale ``seq`` otherwise raises StaleSeq."""
     if seq is None:
@@ -188,8 +193,10 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
     with the client's ``op``) and store the new counters in one UPDATE; True when these
     moves won the game."""
     if session.seq + len(tokens) > MAX_MOVES:
-        raise Refused(Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves",
-                             n=MAX_MOVES), session.seq)
+        raise Refused(
+            Reason("too_many_moves", f"a session holds at most {MAX_MOVES} moves", n=MAX_MOVES),
+            session.seq,
+        )
     now = timezone.now()
     require_open_day(session, now)  # the stored time itself, under the row lock
     stamp = int(now.timestamp() * 1000)
@@ -210,8 +217,18 @@ def record(session: GameSession, g: Game, tokens: list[str], op: str | None = No
         session.active_ms = active_ms(session, stamp)
         if g.has_score:
             session.score = g.score + time_bonus(session.game, session.time_ms / 1000)
-    fields = ["seq", "started_at", "score", "cards_up", "move_count", "undo_count", "status",
-              "finished_at", "time_ms", "active_ms"]
+    fields = [
+        "seq",
+        "started_at",
+        "score",
+        "cards_up",
+        "move_count",
+        "undo_count",
+        "status",
+        "finished_at",
+        "time_ms",
+        "active_ms",
+    ]
     values = [getattr(session, f) for f in fields]
     # The moves' rows, then the counters: one transaction (the caller's, under the lock).
     moves.append(session.pk, session.seq - len(tokens), added)
@@ -228,8 +245,7 @@ def active_ms(session: GameSession, last: int) -> int:
     """The span from the deal shown to ``last`` (ms), every gap between two operations
     longer than a minute counted as a minute: the time a player was at the table."""
     stamps = [int(session.created_at.timestamp() * 1000), *moves.stamps(session.pk), last]
-    return sum(min(max(0, b - a), ACTIVE_GAP_MS) for a, b in zip(stamps, stamps[1:],
-                                                                  strict=False))
+    return sum(min(max(0, b - a), ACTIVE_GAP_MS) for a, b in zip(stamps, stamps[1:], strict=False))
 
 
 def require_open_day(session: GameSession, now: Any = None) -> None:
@@ -242,8 +258,9 @@ def require_open_day(session: GameSession, now: Any = None) -> None:
         raise DayClosed(day, session.seq)
 
 
-def open_or_retried(session: GameSession, seq: object, required: bool,
-                    op: str | None = None) -> bool:
+def open_or_retried(
+    session: GameSession, seq: object, required: bool, op: str | None = None
+) -> bool:
     """``check_seq`` on a ranked attempt whose day may be over: a retry of an operation
     stored on its day (its answer lost before midnight) is answered as it was, since it
     changes nothing; anything else once the day is over is refused as ``day_closed``, a
@@ -261,9 +278,11 @@ def open_or_retried(session: GameSession, seq: object, required: bool,
 def require_playing(session: GameSession) -> None:
     require_open_day(session)
     if session.status == GameSession.WON:
-        raise Refused(Reason("game_won", "this game is won: start a new one to play again"),
-                      session.seq)
+        raise Refused(
+            Reason("game_won", "this game is won: start a new one to play again"), session.seq
+        )
     if session.status == GameSession.RESIGNED:
-        raise Refused(Reason("game_resigned",
-                             "this attempt was resigned: start a new one to play again"),
-                      session.seq)
+        raise Refused(
+            Reason("game_resigned", "this attempt was resigned: start a new one to play again"),
+            session.seq,
+        )

@@ -56,17 +56,23 @@ def records_of(session: GameSession) -> list[list[Any]]:
     if session._state.adding or session.__dict__.get("seq") == 0:
         return []  # nothing stored yet: no query
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT seq, token, at_ms, op FROM {TABLE} WHERE session_id = %s "
-                       "ORDER BY seq", [_id(session.pk)])
-        rows = {seq: [token, at] if op is None else [token, at, op]
-                for seq, token, at, op in cursor.fetchall()}
+        cursor.execute(
+            f"SELECT seq, token, at_ms, op FROM {TABLE} WHERE session_id = %s ORDER BY seq",
+            [_id(session.pk)],
+        )
+        rows = {
+            seq: [token, at] if op is None else [token, at, op]
+            for seq, token, at, op in cursor.fetchall()
+        }
     seq = session.__dict__.get("seq")
     if seq is None:
         seq = _sessions().objects.filter(pk=session.pk).values_list("seq", flat=True).first() or 0
     if len(rows) >= seq and all(i in rows for i in range(seq)):
         return [rows[i] for i in range(seq)]
-    legacy = _sessions().objects.filter(pk=session.pk).values_list(
-        "legacy_moves", flat=True).first() or []
+    legacy = (
+        _sessions().objects.filter(pk=session.pk).values_list("legacy_moves", flat=True).first()
+        or []
+    )
     out = []
     for i in range(seq):
         move = rows.get(i) if i in rows else (legacy[i] if i < len(legacy) else None)
@@ -79,18 +85,23 @@ def records_of(session: GameSession) -> list[list[Any]]:
 def op_at(session_id: Any, index: int) -> str | None:
     """The op id stored with move ``index``: its row, else the legacy list's entry."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT op, 1 FROM {TABLE} WHERE session_id = %s AND seq = %s",
-                       [_id(session_id), index])
+        cursor.execute(
+            f"SELECT op, 1 FROM {TABLE} WHERE session_id = %s AND seq = %s",
+            [_id(session_id), index],
+        )
         row = cursor.fetchone()
         if row is not None:
             return str(row[0]) if row[0] is not None else None
         if connection.vendor == "postgresql":
-            cursor.execute(f"SELECT moves -> %s ->> 2 FROM {SESSIONS} WHERE id = %s",
-                           [index, _id(session_id)])
+            cursor.execute(
+                f"SELECT moves -> %s ->> 2 FROM {SESSIONS} WHERE id = %s", [index, _id(session_id)]
+            )
             found = cursor.fetchone()
             return found[0] if found else None
-    legacy = _sessions().objects.filter(pk=session_id).values_list(
-        "legacy_moves", flat=True).first() or []
+    legacy = (
+        _sessions().objects.filter(pk=session_id).values_list("legacy_moves", flat=True).first()
+        or []
+    )
     move = legacy[index] if index < len(legacy) else None
     return move[2] if move is not None and len(move) > 2 else None
 
@@ -101,25 +112,32 @@ def append(session_id: Any, first: int, added: Sequence[Sequence[Any]]) -> None:
     if not added:
         return
     key = _id(session_id)
-    values = [(key, first + i, m[0], m[1], m[2] if len(m) > 2 else None)
-              for i, m in enumerate(added)]
+    values = [
+        (key, first + i, m[0], m[1], m[2] if len(m) > 2 else None) for i, m in enumerate(added)
+    ]
     with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {TABLE} (session_id, seq, token, at_ms, op) "
-                           "VALUES (%s, %s, %s, %s, %s)", values)
+        cursor.executemany(
+            f"INSERT INTO {TABLE} (session_id, seq, token, at_ms, op) VALUES (%s, %s, %s, %s, %s)",
+            values,
+        )
         if dual():
             if connection.vendor == "postgresql":
-                cursor.execute(f"UPDATE {SESSIONS} SET moves = moves || %s::jsonb "
-                               "WHERE id = %s", [json.dumps([list(m) for m in added]),
-                                                 key])
+                cursor.execute(
+                    f"UPDATE {SESSIONS} SET moves = moves || %s::jsonb WHERE id = %s",
+                    [json.dumps([list(m) for m in added]), key],
+                )
             else:
                 _append_legacy_orm(session_id, added)
 
 
 def _append_legacy_orm(session_id: Any, added: Sequence[Sequence[Any]]) -> None:
-    legacy = _sessions().objects.filter(pk=session_id).values_list(
-        "legacy_moves", flat=True).first() or []
+    legacy = (
+        _sessions().objects.filter(pk=session_id).values_list("legacy_moves", flat=True).first()
+        or []
+    )
     _sessions().objects.filter(pk=session_id).update(
-        legacy_moves=[*legacy, *(list(m) for m in added)])
+        legacy_moves=[*legacy, *(list(m) for m in added)]
+    )
 
 
 def replace_all(session: GameSession, records: Sequence[Sequence[Any]]) -> None:

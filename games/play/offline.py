@@ -32,7 +32,9 @@ SEED_DIGITS = 90  # a version 2 seed has 78 digits
 def _seed(game: str, seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise BadRequest("seed must be the deal's seed, as a string of digits")
-    if isinstance(seed, str) and not (seed.isascii() and seed.isdigit() and len(seed) <= SEED_DIGITS):
+    if isinstance(seed, str) and not (
+        seed.isascii() and seed.isdigit() and len(seed) <= SEED_DIGITS
+    ):
         raise BadRequest("seed must be the deal's seed, as a string of digits")
     number = int(seed)
     try:
@@ -59,8 +61,9 @@ def _deal(game: str, seed: int) -> Deal:
     return deal
 
 
-def store(player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "")
-          ) -> tuple[GameSession, bool]:
+def store(
+    player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "")
+) -> tuple[GameSession, bool]:
     """The stored session for an uploaded game, and whether it was stored just now (False:
     this client id was uploaded before, and that session is the answer)."""
     game, moves, offline_id = data["game"], data["moves"], data["client"]
@@ -83,15 +86,23 @@ def store(player: Player, data: dict[str, Any], client: tuple[str, str] = ("", "
     now = timezone.now()
     stamp = int(now.timestamp() * 1000)
     session = GameSession(
-        player=player, deal=_deal(game, seed), game=game, ranked=False,
+        player=player,
+        deal=_deal(game, seed),
+        game=game,
+        ranked=False,
         scoring=GAMES[game].scoring,
         status=GameSession.WON if g.won else GameSession.RESIGNED,
         seq=len(moves),
         # The engine's score without the time bonus: the server never saw the clock.
-        score=g.score if g.has_score else None, cards_up=g.cards_up, move_count=g.moves,
+        score=g.score if g.has_score else None,
+        cards_up=g.cards_up,
+        move_count=g.moves,
         undo_count=sum(1 for t in moves if is_undo(t)),
-        started_at=now, finished_at=now, offline_id=offline_id,
-        client_key=client[0], device_key=client[1],
+        started_at=now,
+        finished_at=now,
+        offline_id=offline_id,
+        client_key=client[0],
+        device_key=client[1],
     )
     # Stored as a session played here holds them, an undo as "u" however it was spelt, so
     # every reader of the list (the review's timing, the line shared) reads it alike.

@@ -36,8 +36,10 @@ from games.play.outcome import UNDO, Outcome, clean_op, clean_token
 # query cost more to build than to run (bench/http_cost.py).  SQLite (``make run``'s
 # embedded default) has no FOR UPDATE: it locks the whole database for a write, as
 # select_for_update leaves it there.
-_LOCK_PLAYER = (f"SELECT {Player._meta.get_field('merged_into').column} FROM "
-                f"{Player._meta.db_table} WHERE {Player._meta.pk.column} = %s")
+_LOCK_PLAYER = (
+    f"SELECT {Player._meta.get_field('merged_into').column} FROM "
+    f"{Player._meta.db_table} WHERE {Player._meta.pk.column} = %s"
+)
 
 
 def _after_commit(outcome: Outcome) -> Outcome:
@@ -47,8 +49,13 @@ def _after_commit(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def start_session(player: Player, game: str, deal_spec: object,
-                  client: tuple[str, str] = ("", ""), new_player: bool = False) -> Outcome:
+def start_session(
+    player: Player,
+    game: str,
+    deal_spec: object,
+    client: tuple[str, str] = ("", ""),
+    new_player: bool = False,
+) -> Outcome:
     """A new attempt; ``client`` is the keyed (address, device) of the browser asking
     (games/accounts/devices.py), kept so a later win can see who played the deal first.
     ``new_player``: the player is a guest made by this very request."""
@@ -86,26 +93,40 @@ def start_session(player: Player, game: str, deal_spec: object,
         if deal.date is not None:
             # Seeing the deal again while the ranked attempt is open would show its hidden
             # cards to the attempt (turn the whole stock in practice, then play ranked).
-            open_ranked = GameSession.objects.filter(
-                player=player, deal=deal, ranked=True, status=GameSession.PLAYING
-            ).values_list("pk", flat=True).first()
+            open_ranked = (
+                GameSession.objects.filter(
+                    player=player, deal=deal, ranked=True, status=GameSession.PLAYING
+                )
+                .values_list("pk", flat=True)
+                .first()
+            )
             if open_ranked is not None:
                 raise RankedAttemptOpen(open_ranked)
         # Only today's daily is ever ranked: any other deal needs no look at earlier tries.
-        ranked = deal.date is not None and deal.date == daily.today() and not (
-            GameSession.objects.filter(player=player, deal=deal).exists())
+        ranked = (
+            deal.date is not None
+            and deal.date == daily.today()
+            and not (GameSession.objects.filter(player=player, deal=deal).exists())
+        )
         session, g = _new(player, deal, ranked, client)
         session.save()
         locked.keep_after_commit(session, g)
     return Outcome(session, g)
 
 
-def _new(player: Player, deal: Deal, ranked: bool, client: tuple[str, str]
-         ) -> tuple[GameSession, Game]:
+def _new(
+    player: Player, deal: Deal, ranked: bool, client: tuple[str, str]
+) -> tuple[GameSession, Game]:
     """A session not stored yet, with its dealt table and the table's counters."""
-    session = GameSession(player=player, deal=deal, game=deal.game, ranked=ranked,
-                          scoring=GAMES[deal.game].scoring,
-                          client_key=client[0], device_key=client[1])
+    session = GameSession(
+        player=player,
+        deal=deal,
+        game=deal.game,
+        ranked=ranked,
+        scoring=GAMES[deal.game].scoring,
+        client_key=client[0],
+        device_key=client[1],
+    )
     g = locked.rebuild(session)
     locked.store_counters(session, g)
     return session, g
@@ -116,8 +137,14 @@ def get_session(session_id: UUID | str, player: Player) -> Outcome:
     return Outcome(session, tables.peek(session.pk, session.seq) or locked.rebuild(session))
 
 
-def play_move(session_id: UUID | str, player: Player, seq: object, token: object,
-              op: object = None, declined: optimistic.Declined | None = None) -> Outcome:
+def play_move(
+    session_id: UUID | str,
+    player: Player,
+    seq: object,
+    token: object,
+    op: object = None,
+    declined: optimistic.Declined | None = None,
+) -> Outcome:
     """The optimistic store first, then the locked path for whatever it declines.  The
     socket tries the store itself on its event loop and passes what it declined
     (``declined``: the move cleaned, and checked when a kept table allowed), so no move is
@@ -131,20 +158,27 @@ def play_move(session_id: UUID | str, player: Player, seq: object, token: object
     return _locked_move(session_id, player, seq, declined, required=True)
 
 
-def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None
-         ) -> Outcome:
+def undo(session_id: UUID | str, player: Player, seq: object = None, op: object = None) -> Outcome:
     hints.cancel(session_id)  # a move makes the running hint search moot
     op = clean_op(op)
     # With no seq there is no kept table to check it on: the locked path reads the row.
-    fast = (optimistic.play(session_id, player, seq, UNDO, op) if seq is not None
-            else optimistic.Declined(UNDO, op))
+    fast = (
+        optimistic.play(session_id, player, seq, UNDO, op)
+        if seq is not None
+        else optimistic.Declined(UNDO, op)
+    )
     if isinstance(fast, Outcome):
         return fast
     return _locked_move(session_id, player, seq, fast, required=False)
 
 
-def _locked_move(session_id: UUID | str, player: Player, seq: object,
-                 declined: optimistic.Declined, required: bool) -> Outcome:
+def _locked_move(
+    session_id: UUID | str,
+    player: Player,
+    seq: object,
+    declined: optimistic.Declined,
+    required: bool,
+) -> Outcome:
     """A move or an undo under the row lock.  Once the row is known to be at ``seq`` (a
     stale seq or a retry is answered first), what the check on the kept table found stands:
     its refusal is the answer, its table after a win is the one stored."""
@@ -173,8 +207,9 @@ def _locked_move(session_id: UUID | str, player: Player, seq: object,
     return _after_commit(outcome)
 
 
-def resign(session_id: UUID | str, player: Player, seq: object = None, op: object = None
-           ) -> Outcome:
+def resign(
+    session_id: UUID | str, player: Player, seq: object = None, op: object = None
+) -> Outcome:
     """End the attempt where it stands: it is never won, and a ranked one stays on the
     board as any unfinished attempt (by cards up).  Resigning twice answers the state."""
     op = clean_op(op)
@@ -197,8 +232,9 @@ def resign(session_id: UUID | str, player: Player, seq: object = None, op: objec
         return Outcome(session, locked.table_kept(session), op=op)
 
 
-def finish(session_id: UUID | str, player: Player, seq: object = None, op: object = None
-           ) -> Outcome:
+def finish(
+    session_id: UUID | str, player: Player, seq: object = None, op: object = None
+) -> Outcome:
     """Send every remaining card up, each one a stored move (undone one by one)."""
     hints.cancel(session_id)  # a move makes the running hint search moot
     op = clean_op(op)
@@ -210,8 +246,10 @@ def finish(session_id: UUID | str, player: Player, seq: object = None, op: objec
         g = locked.table(session)
         if not endgame.can_finish(g):
             tables.keep(session.pk, session.seq, g)
-            raise Refused(Reason("cannot_finish",
-                                 "the game cannot be finished automatically yet"), session.seq)
+            raise Refused(
+                Reason("cannot_finish", "the game cannot be finished automatically yet"),
+                session.seq,
+            )
         tokens = []
         for move in endgame.finish_moves(g):
             tokens.append(g.notation(move))
@@ -262,8 +300,9 @@ def hint_ask(session_id: UUID | str, player: Player) -> HintAsked:
     if g.won:
         hints.abandon(job, joined)
         return HintAsked(session, g, job, Hint(None, SOLVED))
-    found = hints.start(job, joined, g, session.pk, session.seq,
-                        analysis_cache.daily_of(session.deal))
+    found = hints.start(
+        job, joined, g, session.pk, session.seq, analysis_cache.daily_of(session.deal)
+    )
     return HintAsked(session, g, job, found)
 
 
@@ -271,6 +310,7 @@ def hint_answer(asked: HintAsked, found: Any) -> Outcome:
     session, g = asked.session, asked.game
     if g.won:
         return Outcome(session, g, hint=None, hint_source="heuristic")
-    move, source = hints.answer(g, found, session.pk, session.seq,
-                                analysis_cache.daily_of(session.deal))
+    move, source = hints.answer(
+        g, found, session.pk, session.seq, analysis_cache.daily_of(session.deal)
+    )
     return Outcome(session, g, hint=move, hint_source=source)

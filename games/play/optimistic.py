@@ -51,9 +51,15 @@ def _statement(dual: bool) -> str:
     """The move's row appended and the session's counters set, by one statement: the
     UPDATE's guard decides, and the INSERT takes only the rows it returned.  ``dual``: the
     legacy list is appended to as well (moves.py, MOVE_STORE)."""
-    legacy = ("moves = s.moves || jsonb_build_array(CASE WHEN v.op IS NULL THEN "
-              "jsonb_build_array(v.token, v.at) ELSE jsonb_build_array(v.token, v.at, v.op) "
-              "END), ") if dual else ""
+    legacy = (
+        (
+            "moves = s.moves || jsonb_build_array(CASE WHEN v.op IS NULL THEN "
+            "jsonb_build_array(v.token, v.at) ELSE jsonb_build_array(v.token, v.at, v.op) "
+            "END), "
+        )
+        if dual
+        else ""
+    )
     return (
         "WITH v AS (SELECT * FROM json_to_recordset(%s::json) AS v(token text, at bigint, "
         "now timestamptz, score int, cards_up int, move_count int, undo int, id uuid, "
@@ -119,8 +125,9 @@ class Pending:
     op: str | None = None
 
 
-def check(session_id: UUID | str, player: Player, seq: object, token: str,
-          op: str | None = None) -> Pending | Declined:
+def check(
+    session_id: UUID | str, player: Player, seq: object, token: str, op: str | None = None
+) -> Pending | Declined:
     """The move applied to the kept table, or what the locked path needs to decide it."""
     if type(seq) is not int or seq >= MAX_MOVES:
         return Declined(token, op)
@@ -152,15 +159,23 @@ def check(session_id: UUID | str, player: Player, seq: object, token: str,
         return Declined(token, op, game=g)  # the win is stored under the lock
     # The token is stored as sent: replayed on the same table it parses to the same move.
     # A retry of this operation finds its op in the move's row (locked.check_seq).
-    params = {"token": UNDO if undo else token, "at": int(now.timestamp() * 1000),
-              "op": op, "now": now, "score": g.score if g.has_score else None,
-              "cards_up": g.cards_up, "move_count": g.moves, "undo": int(undo),
-              "id": pk, "player": player.pk, "seq": seq}
+    params = {
+        "token": UNDO if undo else token,
+        "at": int(now.timestamp() * 1000),
+        "op": op,
+        "now": now,
+        "score": g.score if g.has_score else None,
+        "cards_up": g.cards_up,
+        "move_count": g.moves,
+        "undo": int(undo),
+        "id": pk,
+        "player": player.pk,
+        "seq": seq,
+    }
     return Pending(pk, g, facts, params, op)
 
 
-def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
-           ) -> Outcome | None:
+def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True) -> Outcome | None:
     """The outcome once ``sql()`` answered ``row`` (the ``RETURNED`` columns; None: the row
     had moved on).  ``keep``: a copy of the table is kept for the next move now; a caller
     that answers before anything else can run passes False and calls ``kept`` after, which
@@ -168,11 +183,19 @@ def stored(pending: Pending, row: tuple[Any, ...] | None, keep: bool = True
     if row is None:
         return None
     deal, g = pending.facts[1], pending.game
-    known = {"id": pending.pk, "player_id": pending.facts[0], "deal_id": deal.pk,
-             "game": deal.game, "status": GameSession.PLAYING,
-             "score": g.score if g.has_score else None, "cards_up": g.cards_up,
-             "move_count": g.moves, "finished_at": None, "time_ms": None,
-             **dict(zip(RETURNED, row, strict=True))}
+    known = {
+        "id": pending.pk,
+        "player_id": pending.facts[0],
+        "deal_id": deal.pk,
+        "game": deal.game,
+        "status": GameSession.PLAYING,
+        "score": g.score if g.has_score else None,
+        "cards_up": g.cards_up,
+        "move_count": g.moves,
+        "finished_at": None,
+        "time_ms": None,
+        **dict(zip(RETURNED, row, strict=True)),
+    }
     session = session_from_row(known, deal)
     if keep:
         tables.keep(pending.pk, session.seq, pending.game.copy(), pending.facts)
@@ -184,8 +207,9 @@ def kept(pending: Pending, outcome: Outcome) -> None:
     tables.keep(pending.pk, outcome.session.seq, outcome.game, pending.facts)
 
 
-def play(session_id: UUID | str, player: Player, seq: object, token: str,
-         op: str | None = None) -> Outcome | Declined:
+def play(
+    session_id: UUID | str, player: Player, seq: object, token: str, op: str | None = None
+) -> Outcome | Declined:
     """``check`` and ``stored`` around the statement on Django's connection."""
     db = connections[DEFAULT_DB_ALIAS]  # the proxy's lookup, once rather than per use
     if db.vendor != "postgresql" or db.in_atomic_block:
@@ -198,7 +222,11 @@ def play(session_id: UUID | str, player: Player, seq: object, token: str,
         # A plain psycopg cursor binds on the server, and prepare=True keeps the statement,
         # the same on every move, parsed and planned once per connection.
         with psycopg.Cursor(db.connection) as cursor:
-            cursor.execute(sql(), rows_param([pending.params]), prepare=None,  # as the connection
-                           binary=True)
+            cursor.execute(
+                sql(),
+                rows_param([pending.params]),
+                prepare=None,  # as the connection
+                binary=True,
+            )
             row = cursor.fetchone()
     return stored(pending, row[1:] if row else None) or Declined(token, op)

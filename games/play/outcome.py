@@ -17,8 +17,16 @@ from games.engine.undo import UNDO
 from games.errors import BadRequest
 from games.models import Deal, GameSession
 
-__all__ = ["MAX_MOVES", "UNDO", "Outcome", "clean_op", "clean_token", "session_from_row",
-           "session_pk", "time_bonus"]
+__all__ = [
+    "MAX_MOVES",
+    "UNDO",
+    "Outcome",
+    "clean_op",
+    "clean_token",
+    "session_from_row",
+    "session_pk",
+    "time_bonus",
+]
 MAX_MOVES = 5000  # far beyond any real game; keeps a runaway client from bloating a row
 
 

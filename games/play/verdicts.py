@@ -58,8 +58,9 @@ def detached(game: Game) -> Game:
     return g
 
 
-async def settle(game: Game, daily: analysis_cache.Daily | None = None
-                 ) -> tuple[bool, endgame.Kept]:
+async def settle(
+    game: Game, daily: analysis_cache.Daily | None = None
+) -> tuple[bool, endgame.Kept]:
     """``endgame.settle`` of ``game`` (a ``detached`` copy) in a worker process.  On a
     daily, a verdict another table of that deal settled is taken instead (Redis, in a
     thread: the loop never waits on it), and the worker's is kept for the next."""
@@ -109,14 +110,14 @@ def _executor() -> ProcessPoolExecutor:
             # cache) is no use to a worker and would slow every worker's start.
             ctx.set_forkserver_preload(["games.engine", "games.play.hint_worker"])
         watch, alive = ctx.Pipe(duplex=False)  # the workers watch for its end
-        executor = ProcessPoolExecutor(settings.DEAD_END_WORKERS, mp_context=ctx,
-                                       initializer=watch_server, initargs=(watch,))
+        executor = ProcessPoolExecutor(
+            settings.DEAD_END_WORKERS, mp_context=ctx, initializer=watch_server, initargs=(watch,)
+        )
         _pool = (executor, alive)
     if old is not None:
         old[0].shutdown(wait=False, cancel_futures=True)
         old[1].close()
     return executor
-
 
 
 def reset() -> None:

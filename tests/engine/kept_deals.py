@@ -39,6 +39,8 @@ BAKERS_DOZEN_LINE = """jq jh jh kq kj 7j th qt 6h th 67 k6 36 37 3h 63 96 q9 qh 
 qh 3h 4h th th 4h 8h 9h 1h 1h 2h 3h 5h 5h 8h qh qh 1h 2h 5h""".split()
 
 # Each kept deal by its game's key: (seed, line).
-LINES = {"klondike": (KLONDIKE_SEED, KLONDIKE_LINE),
-         "whitehorse": (WHITEHORSE_SEED, WHITEHORSE_LINE),
-         "bakers-dozen": (BAKERS_DOZEN_SEED, BAKERS_DOZEN_LINE)}
+LINES = {
+    "klondike": (KLONDIKE_SEED, KLONDIKE_LINE),
+    "whitehorse": (WHITEHORSE_SEED, WHITEHORSE_LINE),
+    "bakers-dozen": (BAKERS_DOZEN_SEED, BAKERS_DOZEN_LINE),
+}

@@ -14,8 +14,7 @@ from games.engine.bakers_dozen import BakersDozen
 from games.engine.cards import RANK
 from games.engine.klondike import Klondike, KlondikeOnePass
 
-GAMES = ["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse", "bakers-dozen",
-         "freecell"]
+GAMES = ["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse", "bakers-dozen", "freecell"]
 
 
 def exact(g):
@@ -40,7 +39,8 @@ def detached(g):
     settled=st.booleans(),  # whether the worker's findings come back before the next move
 )
 def test_a_bounded_verdict_is_the_exact_one_or_none_and_settling_gives_the_exact_one(
-        key, seed, salt, bound, settled):
+    key, seed, salt, bound, settled
+):
     rng = random.Random(salt)
     g = new_game(key, seed)
     deferred = 0
@@ -114,8 +114,9 @@ def _passes_reference(game) -> bool:
                 exposed[i] = k - 1
                 changed = True
     found = game.found
-    return not any(found[s] < 13 and can_top(found[s] * 4 + s) for s in range(4)
-                   if found[s] * 4 + s in where)
+    return not any(
+        found[s] < 13 and can_top(found[s] * 4 + s) for s in range(4) if found[s] * 4 + s in where
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -133,8 +134,11 @@ def test_bakers_dozen_quick_proof_reaches_the_same_fixed_point(seed, salt):
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["klondike", "klondike-draw3", "whitehorse"]),
-       seed=st.integers(1, 10_000), salt=st.integers(0, 2**32 - 1))
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3", "whitehorse"]),
+    seed=st.integers(1, 10_000),
+    salt=st.integers(0, 2**32 - 1),
+)
 def test_a_shortened_path_still_leads_to_progress_and_is_no_longer(key, seed, salt):
     """The path a search keeps is a witness the next move replays: shortened, it must still
     send a card up or turn one from the position it was found at."""
@@ -165,8 +169,9 @@ def test_a_shortened_path_still_leads_to_progress_and_is_no_longer(key, seed, sa
 
 def test_a_table_back_in_a_position_it_was_in_has_its_verdict_without_a_search() -> None:
     # Dead as above, with a stock whose cards never play: turning it comes back here.
-    g = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
-                       stock=["2D", "TH"])
+    g = Klondike.setup(
+        [["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1], stock=["2D", "TH"]
+    )
     g.apply(g.parse("12"))
     assert endgame.dead_end_within(g, None, 0.0) is None
     dead, kept = endgame.settle(detached(g))

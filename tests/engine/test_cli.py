@@ -17,15 +17,26 @@ HAVE_FC_SOLVE = bool(shutil.which("fc-solve")) or bool(os.environ.get("CI"))
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.engine", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def fc_solve(number: int) -> str:
-    board = subprocess.run(["make-microsoft-freecell-board", "-t", str(number)],
-                           capture_output=True, text=True, check=True).stdout
-    return subprocess.run(["fc-solve", "-m", "-snx"], input=board, capture_output=True,
-                          text=True, check=True).stdout
+    board = subprocess.run(
+        ["make-microsoft-freecell-board", "-t", str(number)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return subprocess.run(
+        ["fc-solve", "-m", "-snx"], input=board, capture_output=True, text=True, check=True
+    ).stdout
 
 
 @pytest.mark.skipif(not HAVE_FC_SOLVE, reason="freecell-solver-bin is not installed")
@@ -86,12 +97,15 @@ def test_usage_errors_exit_2_with_a_message() -> None:
 
 
 def test_the_engine_never_imports_django() -> None:
-    code = ("import sys; import games.engine, games.engine.cli, games.engine.record; "
-            "from games.engine import seen; "
-            "g = games.engine.new_game('klondike', 1); seen.state(g); "
-            "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
+    code = (
+        "import sys; import games.engine, games.engine.cli, games.engine.record; "
+        "from games.engine import seen; "
+        "g = games.engine.new_game('klondike', 1); seen.state(g); "
+        "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "False"
     for path in (ROOT / "games" / "engine").rglob("*.py"):
         assert "import django" not in path.read_text()
@@ -99,8 +113,11 @@ def test_the_engine_never_imports_django() -> None:
 
 
 def _cards_in(layout: dict) -> list[str]:
-    return [c for p in layout["tableau"] for c in p] + layout.get("stock", []) + [
-        c for pile in layout["foundations"].values() for c in pile]
+    return (
+        [c for p in layout["tableau"] for c in p]
+        + layout.get("stock", [])
+        + [c for pile in layout["foundations"].values() for c in pile]
+    )
 
 
 def test_deal_shows_all_52_cards_the_foundations_too_in_json_and_text() -> None:
@@ -113,6 +130,7 @@ def test_deal_shows_all_52_cards_the_foundations_too_in_json_and_text() -> None:
     assert text[-1] == "foundations: AC AD"
     assert len(" ".join(text[:-1]).split()) == 50
     from games.engine import GAMES
+
     for game in GAMES:
         layout = json.loads(cli("deal", game, "2024", "--json").stdout)
         cards = _cards_in(layout)

@@ -26,8 +26,9 @@ class SameSuit(Build):
         return RANK[onto] == RANK[moving] + 1 and SUIT[onto] == SUIT[moving]
 
 
-QUEENS_AND_KINGS = EmptyPile("queens-and-kings", (11, 12),
-                             lambda game, card: Reason("high_only", "only a queen or a king"))
+QUEENS_AND_KINGS = EmptyPile(
+    "queens-and-kings", (11, 12), lambda game, card: Reason("high_only", "only a queen or a king")
+)
 
 
 class SameSuitKlondike(Klondike):
@@ -60,10 +61,14 @@ def agree(g: Game) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([SameSuitKlondike, AnyCardKlondike, *GAMES.values()]),
-       st.integers(1, 2**31), st.data())
-def test_legal_moves_and_reason_agree_on_every_move(cls: type[Game], seed: int,
-                                                    data: st.DataObject) -> None:
+@given(
+    st.sampled_from([SameSuitKlondike, AnyCardKlondike, *GAMES.values()]),
+    st.integers(1, 2**31),
+    st.data(),
+)
+def test_legal_moves_and_reason_agree_on_every_move(
+    cls: type[Game], seed: int, data: st.DataObject
+) -> None:
     g = cls(seed)
     for _ in range(data.draw(st.integers(0, 60))):
         moves = g.legal_moves()

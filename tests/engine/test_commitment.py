@@ -21,10 +21,15 @@ def test_three_lines_of_hashlib_give_the_published_commitment() -> None:
     assert c.verify("freecell", DAY, 617, SALT, by_hand.upper())
 
 
-@pytest.mark.parametrize(("game", "day", "seed", "salt"), [
-    ("klondike", DAY, 617, SALT), ("freecell", DAY + dt.timedelta(days=1), 617, SALT),
-    ("freecell", DAY, 618, SALT), ("freecell", DAY, 617, "f" * 32),
-])
+@pytest.mark.parametrize(
+    ("game", "day", "seed", "salt"),
+    [
+        ("klondike", DAY, 617, SALT),
+        ("freecell", DAY + dt.timedelta(days=1), 617, SALT),
+        ("freecell", DAY, 618, SALT),
+        ("freecell", DAY, 617, "f" * 32),
+    ],
+)
 def test_any_other_deal_fails_the_check(game, day, seed, salt) -> None:
     published = c.commitment("freecell", DAY, 617, SALT)
     assert not c.verify(game, day, seed, salt, published)

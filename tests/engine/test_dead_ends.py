@@ -1,4 +1,4 @@
-""""No more moves" (docs/rules.md, Dead ends): said once no move can change the outcome,
+""" "No more moves" (docs/rules.md, Dead ends): said once no move can change the outcome,
 never earlier."""
 
 from __future__ import annotations
@@ -27,24 +27,26 @@ def test_a_run_that_can_only_shuttle_between_two_piles_is_a_dead_end() -> None:
 def test_a_foundation_card_taken_down_and_put_back_changes_nothing() -> None:
     # The stock is spent; 5H shuttles between 6S and 6C, and 4S may come down from its
     # foundation onto 5H and go back up: nothing can ever go higher or turn over.
-    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["2D", "QD"]], down=[1, 0, 1],
-                              foundations={"S": 4})
+    g = KlondikeOnePass.setup(
+        [["9D", "6S", "5H"], ["6C"], ["2D", "QD"]], down=[1, 0, 1], foundations={"S": 4}
+    )
     assert {g.notation(m) for m in g.legal_moves()} >= {"fs1", "12"}
     assert seen.state(g)["no_legal_move"] is True
 
 
 def test_it_is_not_a_dead_end_while_a_move_can_turn_a_card_over() -> None:
     # QD may go onto the king, turning the ace under it.
-    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"], ["KS"]],
-                              down=[1, 0, 1, 0])
+    g = KlondikeOnePass.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"], ["KS"]], down=[1, 0, 1, 0])
     assert not endgame.no_move_matters(g)
 
 
 def test_a_stock_card_that_opens_a_line_keeps_the_game_alive() -> None:
-    useless = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
-                             stock=["2H", "2D"])
-    helpful = Klondike.setup([["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1],
-                             stock=["KC", "2D"])
+    useless = Klondike.setup(
+        [["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1], stock=["2H", "2D"]
+    )
+    helpful = Klondike.setup(
+        [["9D", "6S", "5H"], ["6C"], ["AS", "QD"]], down=[1, 0, 1], stock=["KC", "2D"]
+    )
     assert endgame.no_move_matters(useless)
     assert not endgame.no_move_matters(helpful)
 
@@ -82,8 +84,9 @@ def test_no_dead_end_is_announced_where_the_solver_wins(key, seed, plies, salt) 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse",
-                         "bakers-dozen"]),
+    key=st.sampled_from(
+        ["klondike", "klondike-draw3", "klondike-1-pass", "whitehorse", "bakers-dozen"]
+    ),
     seed=st.integers(0, 10_000),
     salt=st.integers(0, 2**32 - 1),
 )

@@ -25,14 +25,27 @@ from games.engine.deals import (
 # Board text printed by the public generator (`make-microsoft-freecell-board -t N`).
 MS_GOLDEN = {
     1: "JD KD 2S 4C 3S 6D 6S\n2D KC KS 5C TD 8S 9C\n9H 9S 9D TS 4S 8D 2H\n"
-       "JC 5S QD QH TH QS 6H\n5D AD JS 4H 8H 6C\n7H QC AS AC 2C 3D\n"
-       "7C KH AH 4D JH 8C\n5H 3H 3C 7S 7D TC\n",
+    "JC 5S QD QH TH QS 6H\n5D AD JS 4H 8H 6C\n7H QC AS AC 2C 3D\n"
+    "7C KH AH 4D JH 8C\n5H 3H 3C 7S 7D TC\n",
     617: "7D TD TH KD 4C 4S JD\nAD 7S QC 5H QS TS KS\n5C QD 3H 9S 9C 2H KC\n"
-         "3S AC 9D 3C 9H 5D 4H\n5S 6D 6S 8S 7C JC\n8C 8H 8D 7H 6H 6C\n2D AS 3D 4D 2C JH\n"
-         "AH KH TC JS 2S QH\n",
+    "3S AC 9D 3C 9H 5D 4H\n5S 6D 6S 8S 7C JC\n8C 8H 8D 7H 6H 6C\n2D AS 3D 4D 2C JH\n"
+    "AH KH TC JS 2S QH\n",
 }
-EXTENDED = [1, 617, 11982, 32000, 32001, 1_000_000, 2**31 - 1, 2**31, 2**32 - 1, 2**32,
-            2**32 + 1, 6_000_000_000, 2**33 - 1]
+EXTENDED = [
+    1,
+    617,
+    11982,
+    32000,
+    32001,
+    1_000_000,
+    2**31 - 1,
+    2**31,
+    2**32 - 1,
+    2**32,
+    2**32 + 1,
+    6_000_000_000,
+    2**33 - 1,
+]
 IN_CI = bool(os.environ.get("CI"))
 
 
@@ -44,8 +57,9 @@ def board_text(number: int) -> str:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.engine", *args],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args], capture_output=True, text=True, check=False
+    )
 
 
 @pytest.mark.parametrize("number", sorted(MS_GOLDEN))
@@ -54,12 +68,18 @@ def test_microsoft_deals_match_the_stored_board_text(number: int) -> None:
     assert cli("deal", "freecell", str(number)).stdout == MS_GOLDEN[number]
 
 
-@pytest.mark.skipif(not shutil.which("make-microsoft-freecell-board") and not IN_CI,
-                    reason="freecell-solver-bin is not installed (.ci/run installs it)")
+@pytest.mark.skipif(
+    not shutil.which("make-microsoft-freecell-board") and not IN_CI,
+    reason="freecell-solver-bin is not installed (.ci/run installs it)",
+)
 @pytest.mark.parametrize("number", EXTENDED)
 def test_deal_command_prints_what_the_public_generator_prints(number: int) -> None:
-    ref = subprocess.run(["make-microsoft-freecell-board", "-t", str(number)],
-                         capture_output=True, text=True, check=True).stdout
+    ref = subprocess.run(
+        ["make-microsoft-freecell-board", "-t", str(number)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert cli("deal", "freecell", str(number)).stdout == ref
 
 
@@ -74,15 +94,31 @@ def test_freecell_deal_numbers_out_of_range_are_refused() -> None:
 
 # Version 1 of our shuffle, frozen: these must never change.
 SHUFFLE_V1_SEED_2024 = ["AC", "5S", "JS", "6S", "TD", "KS", "9C", "5H", "KC", "4S"]
-KLONDIKE_2024 = [["AC"], ["5S", "5H"], ["JS", "KC", "QS"], ["6S", "4S", "6C", "QC"],
-                 ["TD", "2H", "3H", "JH", "8H"], ["KS", "8C", "7D", "8S", "TC", "AS"],
-                 ["9C", "9S", "2S", "AH", "4D", "TH", "QH"]]
+KLONDIKE_2024 = [
+    ["AC"],
+    ["5S", "5H"],
+    ["JS", "KC", "QS"],
+    ["6S", "4S", "6C", "QC"],
+    ["TD", "2H", "3H", "JH", "8H"],
+    ["KS", "8C", "7D", "8S", "TC", "AS"],
+    ["9C", "9S", "2S", "AH", "4D", "TH", "QH"],
+]
 KLONDIKE_2024_STOCK_HEAD = ["QD", "3C", "6D", "9D"]  # deepest first; "2C" is turned first
-BAKERS_2024 = [["AC", "QS", "TH", "7S"], ["5S", "6C", "QH", "3D"], ["JS", "3H", "2C", "JD"],
-               ["6S", "7D", "7C", "5D"], ["KH", "TD", "2S", "9H"], ["KS", "QC", "5C", "8D"],
-               ["9C", "JH", "4C", "2D"], ["5H", "8S", "3S", "TS"], ["KC", "AH", "4H", "7H"],
-               ["4S", "8H", "JC", "9D"], ["2H", "TC", "6H", "6D"], ["KD", "8C", "4D", "3C"],
-               ["9S", "AS", "AD", "QD"]]
+BAKERS_2024 = [
+    ["AC", "QS", "TH", "7S"],
+    ["5S", "6C", "QH", "3D"],
+    ["JS", "3H", "2C", "JD"],
+    ["6S", "7D", "7C", "5D"],
+    ["KH", "TD", "2S", "9H"],
+    ["KS", "QC", "5C", "8D"],
+    ["9C", "JH", "4C", "2D"],
+    ["5H", "8S", "3S", "TS"],
+    ["KC", "AH", "4H", "7H"],
+    ["4S", "8H", "JC", "9D"],
+    ["2H", "TC", "6H", "6D"],
+    ["KD", "8C", "4D", "3C"],
+    ["9S", "AS", "AD", "QD"],
+]
 
 
 # Version 2, frozen likewise: the seed whose key is the bytes 0, 1, ..., 31.

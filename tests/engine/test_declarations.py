@@ -49,6 +49,7 @@ def with_a_card_up(key: str) -> Game:
 
 # -- who the game is --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("key", KEYS)
 def test_each_game_says_its_name_and_rules(key: str) -> None:
     cls = GAMES[key]
@@ -74,6 +75,7 @@ def test_a_daily_game_can_be_certified(key: str) -> None:
 
 # -- deals and seeds ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("key", KEYS)
 def test_public_deal_numbers_are_small_and_the_others_hide_a_key(key: str) -> None:
     cls = GAMES[key]
@@ -95,6 +97,7 @@ def test_a_game_declares_hidden_cards_exactly_when_its_deals_hide_some(key: str)
 
 
 # -- the piles ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_the_stock_turns_the_declared_cards_as_often_as_declared(key: str) -> None:
@@ -133,8 +136,10 @@ def test_the_free_cells_are_the_declared_ones(key: str) -> None:
 def test_a_foundation_card_comes_back_exactly_where_declared(key: str) -> None:
     g = with_a_card_up(key)
     suit = next(s for s in range(4) if g.found[s])
-    codes = {g.reason((FOUNDATION + suit, j, 1)).code if g.reason((FOUNDATION + suit, j, 1))
-             else None for j in range(g.columns)}
+    codes = {
+        g.reason((FOUNDATION + suit, j, 1)).code if g.reason((FOUNDATION + suit, j, 1)) else None
+        for j in range(g.columns)
+    }
     if g.foundation_back:
         assert "no_come_back" not in codes
     else:
@@ -163,8 +168,9 @@ def test_the_columns_take_and_let_go_as_declared(key: str) -> None:
 @pytest.mark.parametrize("key", KEYS)
 def test_undo_goes_back_as_far_as_declared(key: str) -> None:
     limit = GAMES[key].undo_limit or 60
-    g = next((g for seed in range(1, 60) if (g := played(key, seed, limit + 1)).moves > limit),
-             None)
+    g = next(
+        (g for seed in range(1, 60) if (g := played(key, seed, limit + 1)).moves > limit), None
+    )
     assert g is not None, "no random game went on long enough"
     for _ in range(limit):
         g.undo()
@@ -175,6 +181,7 @@ def test_undo_goes_back_as_far_as_declared(key: str) -> None:
 
 
 # -- the score ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_a_game_keeps_a_score_exactly_when_it_declares_one(key: str) -> None:
@@ -188,11 +195,18 @@ def test_a_game_keeps_a_score_exactly_when_it_declares_one(key: str) -> None:
 
 def test_the_time_bonus_counts_whole_seconds_down_to_zero() -> None:
     bd = GAMES["bakers-dozen"]
-    assert [bd.time_bonus(s) for s in (0, 0.99, 1, 1199.5, 1200, 5000)] == [1200, 1200, 1199,
-                                                                            1, 0, 0]
+    assert [bd.time_bonus(s) for s in (0, 0.99, 1, 1199.5, 1200, 5000)] == [
+        1200,
+        1200,
+        1199,
+        1,
+        0,
+        0,
+    ]
 
 
 # -- the table page's facts --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_a_tap_picks_a_best_move_exactly_where_declared(key: str) -> None:
@@ -233,6 +247,7 @@ def test_a_foundation_is_named_as_a_source_only_where_the_notation_reads_it(key:
 
 
 # -- the solver --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_the_declared_solver_searches_the_games_own_moves(key: str) -> None:

@@ -7,8 +7,22 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "deals", "columns", "table", "scoring", "legal", "game", "endgame", "dead_ends", "seen", "catalogue",
-           "record", "taps", "solver.registry"]
+MODULES = [
+    "cards",
+    "deals",
+    "columns",
+    "table",
+    "scoring",
+    "legal",
+    "game",
+    "endgame",
+    "dead_ends",
+    "seen",
+    "catalogue",
+    "record",
+    "taps",
+    "solver.registry",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

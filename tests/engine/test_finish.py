@@ -43,7 +43,8 @@ def face_up_table(key: str, rng: random.Random, stock: int = 0) -> Game:
     return GAMES[key].setup(
         [[CODE[c] for c in p] for p in cols],
         foundations=dict(zip("CDHS", found, strict=True)),
-        stock=[CODE[c] for c in stock_cards], waste=[CODE[c] for c in waste],
+        stock=[CODE[c] for c in stock_cards],
+        waste=[CODE[c] for c in waste],
     )
 
 
@@ -67,8 +68,7 @@ def test_draw_one_with_unlimited_passes_always_finishes_once_all_is_up_and_the_s
 
 
 @settings(max_examples=200, deadline=None)
-@given(key=st.sampled_from(STOCK_GAMES), salt=st.integers(0, 2**32 - 1),
-       stock=st.integers(1, 24))
+@given(key=st.sampled_from(STOCK_GAMES), salt=st.integers(0, 2**32 - 1), stock=st.integers(1, 24))
 def test_the_finish_is_never_offered_while_the_stock_holds_cards(key, salt, stock):
     g = face_up_table(key, random.Random(salt), stock)
     if g.stock:
@@ -129,6 +129,7 @@ def test_bakers_dozen_does_not_offer_auto_finish_when_it_only_sends_some_cards_u
 
 # -- where a tap sends a card --------------------------------------------------------------
 
+
 def best(g: Game) -> list[str]:
     return sorted(m["move"] for m in seen.state(g)["legal_moves"] if m.get("best"))
 
@@ -159,8 +160,11 @@ def test_a_king_alone_in_its_pile_is_not_sent_to_another_empty_pile() -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass"]),
-       seed=st.integers(0, 2**31), salt=st.integers(0, 2**32 - 1))
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass"]),
+    seed=st.integers(0, 2**31),
+    salt=st.integers(0, 2**32 - 1),
+)
 def test_where_a_tap_sends_a_card_never_depends_on_an_unseen_card(key, seed, salt):
     """One best move per card that has one, among the legal moves; the same on a table
     whose face-down and stock cards are dealt again."""
@@ -187,8 +191,9 @@ def test_only_the_klondike_family_marks_where_a_tap_sends_a_card() -> None:
 
 
 @pytest.mark.parametrize("key", ["freecell", "bakers-dozen"])
-def test_a_game_that_taps_to_best_ranks_with_its_own_domain(key: str,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_taps_to_best_ranks_with_its_own_domain(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``tap_to_best`` is a declaration any game may make: the ranking is the game's own
     solver domain's, not Klondike's (which raised on a FreeCell table)."""
     monkeypatch.setattr(GAMES[key], "tap_to_best", True)

@@ -28,10 +28,16 @@ STATES = 20_000
 
 # Deals the solver proves winnable knowing every card, a few per game with a search
 # (checked below).
-CERTIFIED = {"klondike": (1, 2, 4, 5), "klondike-draw3": (1, 4, 5, 7),
-             "klondike-3-passes": (4, 5, 7, 8), "klondike-1-pass": (4, 7, 15, 62),
-             "whitehorse": (1, 2, 3, 4), "yukon": (3, 4, 6, 8), "freecell": (1, 2, 3, 4),
-             "bakers-dozen": (1, 4, 5, 6)}
+CERTIFIED = {
+    "klondike": (1, 2, 4, 5),
+    "klondike-draw3": (1, 4, 5, 7),
+    "klondike-3-passes": (4, 5, 7, 8),
+    "klondike-1-pass": (4, 7, 15, 62),
+    "whitehorse": (1, 2, 3, 4),
+    "yukon": (3, 4, 6, 8),
+    "freecell": (1, 2, 3, 4),
+    "bakers-dozen": (1, 4, 5, 6),
+}
 
 
 @cache
@@ -71,7 +77,8 @@ def follow(g: Game, moves: int, states: int = STATES) -> list[bytes]:
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(set(FULL_INFORMATION) & set(SEARCHED))), pick=st.integers(0, 3))
 def test_following_hints_from_a_certified_deal_wins_and_never_repeats_a_position(
-        key: str, pick: int) -> None:
+    key: str, pick: int
+) -> None:
     seed, _ = certified(key)[pick]
     g = new_game(key, seed)
     positions = follow(g, 400)
@@ -86,11 +93,15 @@ def quick_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sampling, "SAMPLE_STATES", 150)
 
 
-@settings(max_examples=4, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(key=st.sampled_from(sorted(set(HIDES_CARDS) & set(SEARCHED))), pick=st.integers(0, 3))
 def test_following_hints_with_hidden_cards_never_repeats_a_position(
-        quick_samples: None, key: str, pick: int) -> None:
+    quick_samples: None, key: str, pick: int
+) -> None:
     seed, _ = certified(key)[pick]
     g = new_game(key, seed)
     positions = follow(g, 150)
@@ -144,11 +155,11 @@ def never_seen(g: Game, key: str, seed: int, tokens: list[str]) -> set[int]:
     its deal (independently of the hint's own bookkeeping): face down now, or in the stock
     and never turned onto the waste."""
     replay = new_game(key, seed)
-    shown = set(replay.waste) | {c for i, p in enumerate(replay.tab) for c in p[replay.down[i]:]}
+    shown = set(replay.waste) | {c for i, p in enumerate(replay.tab) for c in p[replay.down[i] :]}
     for token in tokens:
         replay.play(token)
         shown |= set(replay.waste)
-        shown |= {c for i, p in enumerate(replay.tab) for c in p[replay.down[i]:]}
+        shown |= {c for i, p in enumerate(replay.tab) for c in p[replay.down[i] :]}
     assert packed(replay) == packed(g)
     hidden = {c for i, p in enumerate(g.tab) for c in p[: g.down[i]]} | set(g.stock)
     return hidden - shown
@@ -163,7 +174,7 @@ def deal_again(g: Game, unseen: set[int], rng: random.Random) -> Game:
     rng.shuffle(cards)
     for (i, j), c in zip(places, cards, strict=False):
         other.tab[i][j] = c
-    for j, c in zip(stock, cards[len(places):], strict=True):
+    for j, c in zip(stock, cards[len(places) :], strict=True):
         other.stock[j] = c
     return other
 
@@ -171,11 +182,15 @@ def deal_again(g: Game, unseen: set[int], rng: random.Random) -> Game:
 # Each game that declares hidden cards gets its own examples: a game added to the catalogue
 # with ``hides_cards`` is checked here whoever adds it, not only when the draw picks it.
 @pytest.mark.parametrize("key", HIDES_CARDS)
-@settings(max_examples=4, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(1, 10_000), salt=st.integers(), moves=st.integers(0, 40))
 def test_every_game_that_hides_cards_hints_the_same_whatever_its_unseen_cards(
-        quick_samples: None, key: str, seed: int, salt: int, moves: int) -> None:
+    quick_samples: None, key: str, seed: int, salt: int, moves: int
+) -> None:
     """The declared fact and the behaviour agree: permuting only the cards the player has
     never seen (face down, or in the stock and never turned) never changes the hint.
 

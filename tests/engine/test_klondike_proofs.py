@@ -75,8 +75,11 @@ def full_verdict(g: Game, prune: bool) -> tuple[str, list[str]]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["klondike", "klondike-draw3"]), salt=st.integers(0, 2**32),
-       left=st.integers(8, 20))
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3"]),
+    salt=st.integers(0, 2**32),
+    left=st.integers(8, 20),
+)
 def test_pruned_and_unpruned_full_searches_agree(key: str, salt: int, left: int) -> None:
     g = small_position(key, salt, left)
     pruned, moves = full_verdict(g, True)
@@ -94,13 +97,18 @@ def test_pruned_and_unpruned_full_searches_agree(key: str, salt: int, left: int)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["klondike", "klondike-draw3"]), salt=st.integers(0, 2**32),
-       left=st.integers(14, 30), moves=st.integers(0, 40))
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3"]),
+    salt=st.integers(0, 2**32),
+    left=st.integers(14, 30),
+    moves=st.integers(0, 40),
+)
 # A red jack must come back down to hold a black ten, onto a black queen from the talon:
 # the rule that once sent that queen up as safe (both red jacks home) proved it lost.
 @example(key="klondike", salt=4214653472, left=18, moves=40)
-def test_played_on_positions_pruned_and_unpruned_agree(key: str, salt: int, left: int,
-                                                       moves: int) -> None:
+def test_played_on_positions_pruned_and_unpruned_agree(
+    key: str, salt: int, left: int, moves: int
+) -> None:
     g = played_on(small_position(key, salt, left), salt, moves)
     if g.won:
         return
@@ -134,8 +142,15 @@ def test_a_run_moved_off_a_card_whose_suit_waits_in_the_talon_is_searched() -> N
     # run rule held 8S back until 9D could go up: each waiting for the other, the pruned
     # search proved lost a deal the plain one wins (8S onto 9H, 8D and 9D up, ...).
     g = new_game("klondike", 1)
-    g.tab = [[47, 39, 18, 44], [51, 46, 43, 37], [42, 41, 22], [35, 40, 33, 31],
-             [49, 27, 26, 48], [30, 38], [34]]
+    g.tab = [
+        [47, 39, 18, 44],
+        [51, 46, 43, 37],
+        [42, 41, 22],
+        [35, 40, 33, 31],
+        [49, 27, 26, 48],
+        [30, 38],
+        [34],
+    ]
     g.down = [3, 0, 2, 2, 3, 1, 0]
     g.found, g.stock, g.waste, g.redeals_used = [10, 7, 4, 6], [45, 50], [29], 0
     pruned, moves = full_verdict(g, True)

@@ -35,8 +35,12 @@ def plain_verdict(g: Game, states: int = 10_000) -> str:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass"]),
-       salt=st.integers(0, 2**32), left=st.integers(10, 30), moves=st.integers(0, 80))
+@given(
+    key=st.sampled_from(["klondike", "klondike-draw3", "klondike-1-pass"]),
+    salt=st.integers(0, 2**32),
+    left=st.integers(10, 30),
+    moves=st.integers(0, 80),
+)
 # Blocks the check first missed: runs that wait on each other after they have been moved
 # (a run carried off by the card under it uncovers nothing), a talon card that would hold
 # another only once it has a place of its own.  The plain search proves each lost.
@@ -44,8 +48,7 @@ def plain_verdict(g: Game, states: int = 10_000) -> str:
 @example(key="klondike", salt=64, left=25, moves=15)
 @example(key="klondike", salt=732, left=13, moves=49)
 @example(key="klondike", salt=751, left=26, moves=14)
-def test_a_position_called_blocked_has_no_win(key: str, salt: int, left: int,
-                                              moves: int) -> None:
+def test_a_position_called_blocked_has_no_win(key: str, salt: int, left: int, moves: int) -> None:
     g = played_on(small_position(key, salt, left), salt, moves)
     if g.won or not blocked(g):
         return

@@ -45,14 +45,17 @@ def short_stock(cls: type[Game]) -> Game:
     return cls.setup(piles, stock=["7D", "AD"])
 
 
-@pytest.mark.parametrize(("cls", "expected"), [
-    # s -> {wh, s}; "s wh" -> {s}; "s s" (7D on top, stock empty) -> {r}
-    (Klondike, [1, 2, 2]),
-    # the same without the redeal
-    (KlondikeOnePass, [1, 2, 1]),
-    # draw 3 turns both cards at once (7D on top): s -> {r} -> {s}
-    (KlondikeDraw3, [1, 1, 1]),
-])
+@pytest.mark.parametrize(
+    ("cls", "expected"),
+    [
+        # s -> {wh, s}; "s wh" -> {s}; "s s" (7D on top, stock empty) -> {r}
+        (Klondike, [1, 2, 2]),
+        # the same without the redeal
+        (KlondikeOnePass, [1, 2, 1]),
+        # draw 3 turns both cards at once (7D on top): s -> {r} -> {s}
+        (KlondikeDraw3, [1, 1, 1]),
+    ],
+)
 def test_perft_by_hand_with_a_short_stock(cls: type[Game], expected: list[int]) -> None:
     g = short_stock(cls)
     assert [perft(g, d) for d in (1, 2, 3)] == expected

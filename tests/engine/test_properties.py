@@ -25,8 +25,17 @@ def all_cards(g: Game) -> list[int]:
 
 
 def snapshot(g: Game):
-    return (repr(g.tab), g.down[:], g.cells[:], g.found[:], g.stock[:], g.waste[:],
-            g.score, g.moves, g.redeals_used)
+    return (
+        repr(g.tab),
+        g.down[:],
+        g.cells[:],
+        g.found[:],
+        g.stock[:],
+        g.waste[:],
+        g.score,
+        g.moves,
+        g.redeals_used,
+    )
 
 
 def play_randomly(g: Game, data, steps: int):

@@ -53,7 +53,8 @@ LOST = [(63, 10, 62, 1527), (267, 34, 266, 4044), (153, 10, 152, 409), (296, 33,
 
 @pytest.mark.parametrize(("seed", "plies", "salt", "size"), LOST)
 def test_every_search_proves_a_lost_position_through_the_same_positions(
-        seed: int, plies: int, salt: int, size: int) -> None:
+    seed: int, plies: int, salt: int, size: int
+) -> None:
     g, _ = random_position("freecell", seed, plies, salt)
     for kind in KINDS:
         r = kind(domain_for(g)).run(cpu(30))
@@ -72,8 +73,7 @@ def _in_turns(kind: Any, game: Any, turn: int) -> tuple[str, int, list[str]]:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), deal=st.integers(1, 32000), turn=st.integers(50, 3000))
-def test_a_search_cut_into_turns_is_the_search_run_at_once(kind: Any, deal: int,
-                                                            turn: int) -> None:
+def test_a_search_cut_into_turns_is_the_search_run_at_once(kind: Any, deal: int, turn: int) -> None:
     game = new_game("freecell", deal)
     whole = kind(domain_for(game)).run(cpu(60, 200_000))
     if whole.status == UNKNOWN:
@@ -225,9 +225,14 @@ def test_searches_in_threads_at_once_turn_the_collector_back_on_after_the_last()
             return super().heuristic(s)
 
     results: list[str] = []
-    threads = [threading.Thread(target=lambda d=d: results.append(
-        BestFirst(Slow(domain_for(new_game("freecell", d)))).run(cpu(20)).status))
-        for d in (1, 2)]
+    threads = [
+        threading.Thread(
+            target=lambda d=d: results.append(
+                BestFirst(Slow(domain_for(new_game("freecell", d)))).run(cpu(20)).status
+            )
+        )
+        for d in (1, 2)
+    ]
     for t in threads:
         t.start()
     started.wait()

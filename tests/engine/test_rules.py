@@ -20,8 +20,18 @@ from games.engine.piles import FOUNDATION, STOCK, WASTE
 
 
 def snapshot(g):
-    return (repr(g.tab), g.down[:], g.cells[:], g.found[:], g.stock[:], g.waste[:],
-            g.score, g.moves, g.redeals_used, len(g.history))
+    return (
+        repr(g.tab),
+        g.down[:],
+        g.cells[:],
+        g.found[:],
+        g.stock[:],
+        g.waste[:],
+        g.score,
+        g.moves,
+        g.redeals_used,
+        len(g.history),
+    )
 
 
 def refused(g, token: str, fragment: str) -> None:
@@ -34,6 +44,7 @@ def refused(g, token: str, fragment: str) -> None:
 
 # -- FreeCell ---------------------------------------------------------------------------
 
+
 def run_position(free_cells: int, empty_columns: int) -> FreeCell:
     """Column 1 holds a 6-card alternating run 9S..4H; column 2 ends on a red ten."""
     tab = [["KD", "9S", "8H", "7C", "6D", "5S", "4H"], ["QC", "TH"]]
@@ -43,8 +54,9 @@ def run_position(free_cells: int, empty_columns: int) -> FreeCell:
     return FreeCell.setup(tab, cells=cells)
 
 
-@pytest.mark.parametrize(("cells", "empty", "limit"), [(0, 0, 1), (1, 0, 2), (4, 0, 5),
-                                                       (1, 1, 4), (0, 2, 4), (2, 2, 12)])
+@pytest.mark.parametrize(
+    ("cells", "empty", "limit"), [(0, 0, 1), (1, 0, 2), (4, 0, 5), (1, 1, 4), (0, 2, 4), (2, 2, 12)]
+)
 def test_supermove_limit_is_cells_plus_one_times_two_to_the_empty_columns(cells, empty, limit):
     g = run_position(cells, empty)
     assert g.move_limit() == limit
@@ -107,16 +119,27 @@ def test_hand_counted_freecell_moves() -> None:
 
 
 def test_freecell_dead_end_is_no_move_at_all() -> None:
-    g = FreeCell.setup([["2S", "KH"], ["2H", "KD"], ["2D", "KC"], ["2C", "KS"],
-                        ["3S", "JH"], ["3H", "JS"], ["3D", "JC"], ["3C", "JD"]],
-                       cells=["9H", "9D", "9S", "9C"])
+    g = FreeCell.setup(
+        [
+            ["2S", "KH"],
+            ["2H", "KD"],
+            ["2D", "KC"],
+            ["2C", "KS"],
+            ["3S", "JH"],
+            ["3H", "JS"],
+            ["3D", "JC"],
+            ["3C", "JD"],
+        ],
+        cells=["9H", "9D", "9S", "9C"],
+    )
     assert list(g.legal_moves()) == []
     assert endgame.no_legal_move(g)
 
 
 def test_freecell_finish_is_offered_once_every_card_can_go_up() -> None:
-    g = FreeCell.setup([["KS", "QS"], ["KH"]], cells=["QH"],
-                       foundations={"C": 13, "D": 13, "H": 11, "S": 11})
+    g = FreeCell.setup(
+        [["KS", "QS"], ["KH"]], cells=["QH"], foundations={"C": 13, "D": 13, "H": 11, "S": 11}
+    )
     assert endgame.can_finish(g)
     moves = endgame.finish_moves(g)
     assert len(moves) == 4
@@ -126,12 +149,14 @@ def test_freecell_finish_is_offered_once_every_card_can_go_up() -> None:
     for _ in moves:
         g.undo()
     assert g.cards_up == 48
-    blocked = FreeCell.setup([["QS", "KS"], ["KH"]], cells=["QH"],
-                             foundations={"C": 13, "D": 13, "H": 11, "S": 11})
+    blocked = FreeCell.setup(
+        [["QS", "KS"], ["KH"]], cells=["QH"], foundations={"C": 13, "D": 13, "H": 11, "S": 11}
+    )
     assert not endgame.can_finish(blocked)
 
 
 # -- Klondike family ----------------------------------------------------------------------
+
 
 def test_only_a_king_or_a_king_headed_run_goes_into_an_empty_pile() -> None:
     g = Klondike.setup([["QH"], [], ["KS", "QD"], ["JC"]], down=[0, 0, 0, 0])
@@ -214,9 +239,16 @@ def test_draw_three_turns_three_cards_and_only_the_top_plays() -> None:
     assert len(g.waste) == 5
 
 
-@pytest.mark.parametrize(("cls", "passes"), [(Klondike, None), (KlondikeThreePasses, 3),
-                                             (KlondikeOnePass, 1), (KlondikeDraw3, None),
-                                             (Whitehorse, None)])
+@pytest.mark.parametrize(
+    ("cls", "passes"),
+    [
+        (Klondike, None),
+        (KlondikeThreePasses, 3),
+        (KlondikeOnePass, 1),
+        (KlondikeDraw3, None),
+        (Whitehorse, None),
+    ],
+)
 def test_pass_limits(cls, passes) -> None:
     g = cls.setup([["KS"]], stock=["9D"])
     went_through = 0
@@ -232,19 +264,25 @@ def test_pass_limits(cls, passes) -> None:
 
 
 def test_a_klondike_position_with_nothing_to_play_from_the_stock_is_a_dead_end() -> None:
-    g = Klondike.setup([["KS", "QS"], ["KH", "QH"]], down=[1, 1], stock=["2C", "2D"],
-                       foundations={})
+    g = Klondike.setup(
+        [["KS", "QS"], ["KH", "QH"]], down=[1, 1], stock=["2C", "2D"], foundations={}
+    )
     assert endgame.no_legal_move(g)
     alive = Klondike.setup([["KS", "QS"], ["KH", "QH"]], down=[1, 1], stock=["2C", "AD"])
     assert not endgame.no_legal_move(alive)
 
 
 def test_klondike_finish_needs_every_card_face_up() -> None:
-    g = Klondike.setup([["KH", "QS"], ["KS"]], down=[1, 0],
-                       foundations={"C": 13, "D": 13, "H": 11, "S": 11}, waste=["QH"])
+    g = Klondike.setup(
+        [["KH", "QS"], ["KS"]],
+        down=[1, 0],
+        foundations={"C": 13, "D": 13, "H": 11, "S": 11},
+        waste=["QH"],
+    )
     assert not endgame.can_finish(g)
-    up = Klondike.setup([["KH", "QS"], ["KS"]], foundations={"C": 13, "D": 13, "H": 11, "S": 11},
-                        waste=["QH"])
+    up = Klondike.setup(
+        [["KH", "QS"], ["KS"]], foundations={"C": 13, "D": 13, "H": 11, "S": 11}, waste=["QH"]
+    )
     assert endgame.can_finish(up)
     moves = endgame.finish_moves(up)
     for m in moves:
@@ -264,6 +302,7 @@ def test_klondike_undo_goes_back_400_moves_at_most() -> None:
 
 
 # -- Baker's Dozen ---------------------------------------------------------------------------
+
 
 def test_bakers_dozen_moves_kings_to_the_bottom_keeping_their_order() -> None:
     for seed in range(40):
@@ -320,11 +359,15 @@ def test_every_refusal_carries_a_code_and_its_details() -> None:
     g = FreeCell.setup([["5S", "TD"], ["3S"], ["KH"], ["AC"]])
     refusal = g.reason(g.parse("12"))
     assert str(refusal) == "ten of diamonds cannot go on three of spades: it needs a red two"
-    assert code_of(refusal) == ("cannot_go_on", {"card": "TD", "onto": "3S", "need": "two",
-                                                  "colour": "red"})
+    assert code_of(refusal) == (
+        "cannot_go_on",
+        {"card": "TD", "onto": "3S", "need": "two", "colour": "red"},
+    )
     on_ace = g.reason(g.parse("14"))
-    assert code_of(on_ace) == ("cannot_go_on", {"card": "TD", "onto": "AC", "need": None,
-                                                 "colour": None})
+    assert code_of(on_ace) == (
+        "cannot_go_on",
+        {"card": "TD", "onto": "AC", "need": None, "colour": None},
+    )
     with pytest.raises(IllegalMove) as bad:
         g.play("zz")
     assert code_of(bad.value.args[0])[0] == "bad_notation"

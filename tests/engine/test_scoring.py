@@ -24,7 +24,7 @@ def scores_table() -> dict[str, str]:
     names its games' keys in its first cell and the scheme in its second."""
     out = {}
     text = (ROOT / "docs" / "rules.md").read_text()
-    table = text[text.index("## Scores"):].split("\n\n")[2]
+    table = text[text.index("## Scores") :].split("\n\n")[2]
     for row in table.splitlines()[2:]:
         cells = row.split("|")
         scheme = re.findall(r"`([a-z-]+)`", cells[2])[0]

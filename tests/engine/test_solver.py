@@ -23,8 +23,13 @@ def cpu(seconds: float, states: int = 3_000_000) -> Budget:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.engine", *args], capture_output=True,
-                          text=True, cwd=ROOT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("deal", [1, 2, 617, 1941, 30000])
@@ -71,12 +76,20 @@ def test_bakers_dozen_deal_where_no_queen_can_ever_move_is_proven_lost() -> None
     assert r.states == 1
 
 
-@pytest.mark.parametrize(("game", "seed"), [
-    ("klondike", 0), ("klondike", 1), ("klondike", 3),
-    ("klondike-draw3", 1), ("klondike-draw3", 4),
-    ("whitehorse", 0), ("whitehorse", 2),
-    ("klondike-3-passes", 2), ("klondike-1-pass", 4),
-])
+@pytest.mark.parametrize(
+    ("game", "seed"),
+    [
+        ("klondike", 0),
+        ("klondike", 1),
+        ("klondike", 3),
+        ("klondike-draw3", 1),
+        ("klondike-draw3", 4),
+        ("whitehorse", 0),
+        ("whitehorse", 2),
+        ("klondike-3-passes", 2),
+        ("klondike-1-pass", 4),
+    ],
+)
 def test_klondike_family_solutions_replay_as_wins(game: str, seed: int) -> None:
     r = solve_deal(game, seed, cpu(20))
     assert r.status == SOLVED
@@ -122,9 +135,14 @@ def test_cli_solve_prints_the_verdict_then_only_moves() -> None:
     assert lines[0] == "solved"
     moves = " ".join(lines[1:]).split()
     assert replay("freecell", 617, moves).won
-    check = subprocess.run([sys.executable, "-m", "games.engine", "replay", "freecell", "617",
-                            "-"], input="\n".join(lines[1:]), capture_output=True, text=True,
-                           cwd=ROOT, check=False)
+    check = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", "freecell", "617", "-"],
+        input="\n".join(lines[1:]),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert '"won": true' in check.stdout
 
 

@@ -106,11 +106,14 @@ def test_klondike_hint_with_nothing_hidden_is_solved_for_real() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["1a", "2b", "3c", "4d"]), st.integers(1, 6),
-                       max_size=4), st.integers(0, 6), st.lists(st.sampled_from(
-                           ["0z", "1a", "2b", "3c", "4d", "5e"]), max_size=6))
+@given(
+    st.dictionaries(st.sampled_from(["1a", "2b", "3c", "4d"]), st.integers(1, 6), max_size=4),
+    st.integers(0, 6),
+    st.lists(st.sampled_from(["0z", "1a", "2b", "3c", "4d", "5e"]), max_size=6),
+)
 def test_klondike_samples_stop_only_when_the_rest_could_not_change_the_hint(
-        votes: dict[str, int], left: int, rest: list[str]) -> None:
+    votes: dict[str, int], left: int, rest: list[str]
+) -> None:
     """The samples stop early only when no way the remaining ones vote, including for a
     move nobody voted for yet, changes the winner the full count would pick (or ties it:
     a tie would go to how far the searches got).

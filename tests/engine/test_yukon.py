@@ -112,6 +112,7 @@ def test_the_refusals_name_yukons_rules() -> None:
 
 # -- the search: "unsolvable" is a proof -------------------------------------------------
 
+
 class ThreePiles(Yukon):
     """Yukon on three piles: the same rules and search; with fewer places to put a card,
     many of its endings are lost, so both verdicts are checked."""
@@ -170,10 +171,17 @@ def test_a_two_stays_down_while_an_ace_may_need_it() -> None:
     """Klondike's search sends twos up at once; in Yukon an ace may head a group, and a two
     of the other colour is where it goes.  Here the win needs 2S to take AH's group (a
     search that sent 2S up by itself called this deal unsolvable)."""
-    g = Yukon.setup([["JS"], ["TH", "KS", "2S", "7H", "KH", "9S"], ["7S", "4H", "3S", "8H", "6S"],
-                     ["5H", "5S", "QS", "9H", "4S", "2H"],
-                     ["QH", "6H", "TS", "AH", "JH", "3H", "8S"]],
-                    down=[0, 2, 1, 2, 2], foundations={"C": 13, "D": 13, "S": 1})
+    g = Yukon.setup(
+        [
+            ["JS"],
+            ["TH", "KS", "2S", "7H", "KH", "9S"],
+            ["7S", "4H", "3S", "8H", "6S"],
+            ["5H", "5S", "QS", "9H", "4S", "2H"],
+            ["QH", "6H", "TS", "AH", "JH", "3H", "8S"],
+        ],
+        down=[0, 2, 1, 2, 2],
+        foundations={"C": 13, "D": 13, "S": 1},
+    )
     assert winnable(g)
     assert solve(g, Budget(60, 10**6)).status == SOLVED
 

@@ -44,8 +44,13 @@ def _admin_sql(sql: str) -> None:
 
 def collectstatic(env: dict[str, str]) -> subprocess.Popen[bytes]:
     """``manage.py collectstatic`` into ``env["STATIC_ROOT"]``, as the image's build does."""
-    return subprocess.Popen([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 def finish(proc: subprocess.Popen[bytes]) -> None:
@@ -100,7 +105,9 @@ def server_env(static_root: Path, mail_dir: Path) -> Iterator[dict[str, str]]:
         # page waits for the solver to certify a deal.
         subprocess.run(
             [sys.executable, "manage.py", "create_daily_deals", "--days", "1"],
-            cwd=ROOT, env={**env, "SOLVER_BUDGET_SECONDS": "1"}, check=True,
+            cwd=ROOT,
+            env={**env, "SOLVER_BUDGET_SECONDS": "1"},
+            check=True,
             capture_output=True,
         )
         finish(collecting)
@@ -117,16 +124,28 @@ def kept_deals(server_env: dict[str, str]) -> dict[str, str]:
 
     seeds = {game: seed for game, (seed, _) in kept_deals.LINES.items()}
     seeds["yukon"] = yukon_deal.SEED
-    code = ("import json; from games.models import Deal; print(json.dumps({g: "
-            "Deal.objects.get_or_create(game=g, seed=s)[0].public_id "
-            f"for g, s in {seeds!r}.items()}}))")
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
-                         env=server_env, check=True, capture_output=True, text=True, timeout=120)
+    code = (
+        "import json; from games.models import Deal; print(json.dumps({g: "
+        "Deal.objects.get_or_create(game=g, seed=s)[0].public_id "
+        f"for g, s in {seeds!r}.items()}}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=server_env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def start_server(env: dict[str, str], log_name: str, app: str = "config.asgi:application",
-                 ) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    env: dict[str, str],
+    log_name: str,
+    app: str = "config.asgi:application",
+) -> tuple[subprocess.Popen[bytes], str]:
     """Daphne on a free port with ``env`` serving ``app``, once it accepts connections; its
     output goes to artifacts/<log_name>."""
     _mkdirs()
@@ -134,7 +153,10 @@ def start_server(env: dict[str, str], log_name: str, app: str = "config.asgi:app
     log = open(ROOT / "artifacts" / log_name, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     log.close()  # the child holds its own copy
     deadline = time.time() + 30
@@ -208,16 +230,20 @@ class Table:
         self.console_errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("request", lambda r: self.requests.append(r.url))
-        page.on("console", lambda m: self.console_errors.append(m.text)
-                if m.type == "error" else None)
+        page.on(
+            "console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None
+        )
         # Chromium says a blocked resource in the console; the event also catches what
         # the policy refuses without a console line of its own.
         page.add_init_script(CSP_LISTENER)
 
     @property
     def csp_violations(self) -> list[str]:
-        return [e for e in self.console_errors
-                if "Content Security Policy" in e or e.startswith("CSP violation")]
+        return [
+            e
+            for e in self.console_errors
+            if "Content Security Policy" in e or e.startswith("CSP violation")
+        ]
 
     def open(self, game: str, deal: str | None = None) -> Table:
         url = f"{self.base}/play/{game}/" + (f"?deal={deal}" if deal else "")
@@ -233,7 +259,9 @@ class Table:
         return int(self.page.evaluate("window.solitaire.state.s.seq"))
 
     def wait_seq(self, above: int, timeout: float = 10000) -> None:
-        self.page.wait_for_function(f"() => window.solitaire.state.s.seq > {above}", timeout=timeout)
+        self.page.wait_for_function(
+            f"() => window.solitaire.state.s.seq > {above}", timeout=timeout
+        )
 
     def card(self, pile: str, index: int) -> Any:
         return self.page.locator(f'#table .card[data-pile="{pile}"][data-index="{index}"]')
@@ -304,7 +332,9 @@ class Table:
 def new_table(browser: Any, live_server_url: str) -> Iterator[Any]:
     contexts: list[Any] = []
 
-    def make(width: int = 1280, height: int = 800, touch: bool = False, locale: str = "en-US") -> Table:
+    def make(
+        width: int = 1280, height: int = 800, touch: bool = False, locale: str = "en-US"
+    ) -> Table:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, has_touch=touch, locale=locale
         )

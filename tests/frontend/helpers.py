@@ -28,7 +28,9 @@ def tokens_to_supermove(deal: int, tries: int = 4000) -> tuple[list[str], str]:
     raise AssertionError("no supermove found")
 
 
-def tokens_to_refused_supermove(deal: int, tries: int = 4000) -> tuple[list[str], tuple[int, int, int], str]:
+def tokens_to_refused_supermove(
+    deal: int, tries: int = 4000
+) -> tuple[list[str], tuple[int, int, int], str]:
     """Moves from FreeCell ``deal`` to a position where an ordered run fits another column
     but is longer than the free cells and empty columns allow; that move and its reason."""
     rng = random.Random(deal * 7 + 1)

@@ -32,7 +32,8 @@ def installed() -> dict[str, Any]:
         "play_socket": PlayConsumer.__mro__[1].__name__ == "PlainLoop",
         "static_memory": bool(getattr(asgi.http_app, "from_memory", False)),
         "lean_views": resolve("/api/me/").func.__code__.co_filename.endswith(
-            "config/patches/rest_framework.py"),
+            "config/patches/rest_framework.py"
+        ),
     }
 
 
@@ -41,8 +42,13 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> Any:
         from asgiref.sync import sync_to_async
 
         body = json.dumps(await sync_to_async(installed)()).encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
         return None
     return await asgi.application(scope, receive, send)

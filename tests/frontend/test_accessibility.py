@@ -16,11 +16,19 @@ try:
 except ImportError:  # pragma: no cover - the dev extras install it
     Axe = None
 
-PAGES = [("/", "main h1"), ("/profile/", "#me-name"), ("/account/", "#acct-name"),
-         ("/account/password-reset/", "#f-reset"), ("/fair/", "main h1"),
-         ("/rules/klondike/", "main h1"), ("/leaderboards/freecell/", "main h1"),
-         ("/no/such/page/", "main h1"), ("/archive/?game=freecell", ".ar-day"),
-         ("/privacy/", "main h1"), ("/accessibility/", "main h1")]
+PAGES = [
+    ("/", "main h1"),
+    ("/profile/", "#me-name"),
+    ("/account/", "#acct-name"),
+    ("/account/password-reset/", "#f-reset"),
+    ("/fair/", "main h1"),
+    ("/rules/klondike/", "main h1"),
+    ("/leaderboards/freecell/", "main h1"),
+    ("/no/such/page/", "main h1"),
+    ("/archive/?game=freecell", ".ar-day"),
+    ("/privacy/", "main h1"),
+    ("/accessibility/", "main h1"),
+]
 PAGES += [(f"/play/{game}/?deal=random", "#table[data-ready]") for game in GAMES]
 
 
@@ -37,8 +45,9 @@ def serious(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
 @pytest.mark.parametrize(("path", "ready"), PAGES)
-def test_no_serious_accessibility_violation(new_table: Any, path: str, ready: str,
-                                            locale: str) -> None:
+def test_no_serious_accessibility_violation(
+    new_table: Any, path: str, ready: str, locale: str
+) -> None:
     if Axe is None:
         pytest.skip("axe-playwright-python is not installed (pip install -e '.[dev]')")
     t = new_table(locale=locale)

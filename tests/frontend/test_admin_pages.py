@@ -14,12 +14,14 @@ EPOCH_MS = re.compile(r"\b1\d{12}\b")  # a raw server time, ms since the epoch
 
 
 def test_disqualifying_from_the_session_page_reaches_the_player_and_the_queue(
-        new_table: Any, live_server_url: str) -> None:
+    new_table: Any, live_server_url: str
+) -> None:
     player = new_table()
     sid = scripted_win(player)  # machine speed: under review
     assert player.api(f"/api/sessions/{sid}/")["body"]["review"]["state"] == "pending"
-    page: Any = operator(new_table(), live_server_url, "disqualifier",
-                         f"/admin/games/gamesession/{sid}/change/")
+    page: Any = operator(
+        new_table(), live_server_url, "disqualifier", f"/admin/games/gamesession/{sid}/change/"
+    )
     page.wait_for_selector("#gamesession_form")
     assert "Daily Solitaire administration" in page.locator("#site-name").inner_text()
     assert "Django" not in page.title()
@@ -59,8 +61,9 @@ def test_disqualifying_from_the_session_page_reaches_the_player_and_the_queue(
     assert "+0:" in steps
 
 
-def test_audit_entries_entries_and_closed_days_are_read_only(new_table: Any,
-                                                           live_server_url: str) -> None:
+def test_audit_entries_entries_and_closed_days_are_read_only(
+    new_table: Any, live_server_url: str
+) -> None:
     sid = scripted_win(new_table())
     page: Any = operator(new_table(), live_server_url, "reader", "/admin/")
     page.wait_for_selector("#content-main")
@@ -79,7 +82,9 @@ def test_audit_entries_entries_and_closed_days_are_read_only(new_table: Any,
         page.goto(f"{live_server_url}/admin/{listing}/")
         page.locator("#result_list tbody tr th a").first.click()
         page.wait_for_selector("#content-main form, #content-main fieldset")
-        editable = page.locator("#content-main form input:not([type=hidden]), "
-                                "#content-main form select, #content-main form textarea")
+        editable = page.locator(
+            "#content-main form input:not([type=hidden]), "
+            "#content-main form select, #content-main form textarea"
+        )
         assert editable.count() == 0, listing
         assert page.locator("input[name=_save], a.deletelink").count() == 0, listing

@@ -12,11 +12,13 @@ from .conftest import DB_NAME, PG
 from .test_review_queue import operator, scripted_win
 
 
-def test_the_session_page_is_read_only_and_its_actions_work(new_table: Any,
-                                                              live_server_url: str) -> None:
+def test_the_session_page_is_read_only_and_its_actions_work(
+    new_table: Any, live_server_url: str
+) -> None:
     sid = scripted_win(new_table())
-    page: Any = operator(new_table(), live_server_url, "operator",
-                         f"/admin/games/gamesession/{sid}/change/")
+    page: Any = operator(
+        new_table(), live_server_url, "operator", f"/admin/games/gamesession/{sid}/change/"
+    )
     page.wait_for_selector("#gamesession_form")
     form = page.locator("#gamesession_form")
     editable = form.locator("input:not([type=hidden]), select, textarea")
@@ -39,11 +41,16 @@ def test_the_session_page_is_read_only_and_its_actions_work(new_table: Any,
     page.click("input[value^='Reinstate']")
     page.wait_for_selector(".messagelist .success")
     with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
-        actions = [a for (a,) in conn.execute(
-            "SELECT action FROM games_auditentry WHERE session_id = %s ORDER BY created_at",
-            (sid,)).fetchall()]
-        disqualified = conn.execute("SELECT disqualified FROM games_gamesession WHERE id = %s",
-                                    (sid,)).fetchone()[0]
+        actions = [
+            a
+            for (a,) in conn.execute(
+                "SELECT action FROM games_auditentry WHERE session_id = %s ORDER BY created_at",
+                (sid,),
+            ).fetchall()
+        ]
+        disqualified = conn.execute(
+            "SELECT disqualified FROM games_gamesession WHERE id = %s", (sid,)
+        ).fetchone()[0]
     assert actions[-3:] == ["revalidate", "disqualify", "reinstate"], actions
     assert disqualified is False
     audit = page.locator(".inline-group").inner_text()

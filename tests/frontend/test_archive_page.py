@@ -8,7 +8,9 @@ from typing import Any
 def test_the_archive_lists_todays_daily_and_plays_it_again(new_table: Any) -> None:
     t = new_table()
     t.page.goto(t.base + "/archive/?game=bakers-dozen")
-    today = t.page.evaluate("() => JSON.parse(document.getElementById('page-data').textContent).today")
+    today = t.page.evaluate(
+        "() => JSON.parse(document.getElementById('page-data').textContent).today"
+    )
     day = t.page.locator(f'.ar-day[data-date="{today}"]')
     day.wait_for()
     assert "not played" in day.inner_text()

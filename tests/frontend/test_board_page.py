@@ -11,8 +11,10 @@ def test_an_unfinished_attempt_sits_apart_and_my_row_is_pinned(new_table: Any) -
     sid = t.s["id"]
     for seq in range(3):
         legal = t.api(f"/api/sessions/{sid}/")["body"]["legal_moves"]
-        assert t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": legal[0]["move"]}
-                     )["status"] == 200
+        assert (
+            t.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": legal[0]["move"]})["status"]
+            == 200
+        )
     t.page.goto(f"{t.base}/leaderboards/whitehorse/")
     me = t.page.locator("#board-me")
     me.wait_for(state="visible")

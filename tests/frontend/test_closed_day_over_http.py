@@ -54,8 +54,9 @@ def near_midnight(server_env: dict[str, str]) -> Iterator[tuple[str, float]]:
     day = dt.datetime.fromtimestamp(time.time() + base, zone).date()
     end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 0), tzinfo=zone).timestamp()
     shift = int(end - (time.time() + LEAD))
-    proc, url = start_server({**server_env, "DAILY_CLOCK_SHIFT_SECONDS": str(shift)},
-                             "frontend-midnight-server.log")
+    proc, url = start_server(
+        {**server_env, "DAILY_CLOCK_SHIFT_SECONDS": str(shift)}, "frontend-midnight-server.log"
+    )
     try:
         yield url, end - shift
     finally:
@@ -63,7 +64,8 @@ def near_midnight(server_env: dict[str, str]) -> Iterator[tuple[str, float]]:
 
 
 def test_a_move_over_http_after_midnight_says_the_day_is_closed(
-        browser: Any, near_midnight: tuple[str, float]) -> None:
+    browser: Any, near_midnight: tuple[str, float]
+) -> None:
     url, midnight = near_midnight
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     try:

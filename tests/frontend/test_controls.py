@@ -89,7 +89,9 @@ def _double_target(g: Game) -> dict[str, Any] | None:
 def _tap_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The moves a tap on a column's top card plays: the one marked best where the game
     marks them (the Klondike family), a move up otherwise."""
-    moves = [m for m in state["legal_moves"] if m["from"].startswith("tableau:") and m["count"] == 1]
+    moves = [
+        m for m in state["legal_moves"] if m["from"].startswith("tableau:") and m["count"] == 1
+    ]
     if any(m.get("best") for m in state["legal_moves"]):
         return [m for m in moves if m.get("best")]
     return [m for m in moves if m["to"].startswith("foundation:")]
@@ -112,15 +114,18 @@ def _double_click_moves_once(t: Any, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["klondike", "bakers-dozen"])
-def test_a_double_click_on_a_card_moves_it_once(new_table: Any, kept_deals: dict[str, str],
-                                                game: str) -> None:
+def test_a_double_click_on_a_card_moves_it_once(
+    new_table: Any, kept_deals: dict[str, str], game: str
+) -> None:
     _double_click_moves_once(new_table().open(game, kept_deals[game]), game)
 
 
 def test_a_buried_bakers_dozen_card_says_why_it_cannot_be_taken(new_table: Any) -> None:
     phone = {"width": 390, "height": 844, "touch": True}
-    for locale, words, screen in (("en-US", "only the top card", {}),
-                                  ("fr-FR", "seule la carte", phone)):
+    for locale, words, screen in (
+        ("en-US", "only the top card", {}),
+        ("fr-FR", "seule la carte", phone),
+    ):
         t = new_table(locale=locale, **screen).open("bakers-dozen")
         piles = t.s["view"]["piles"]
         col = next(p for p, cards in piles.items() if p.startswith("tableau:") and len(cards) >= 3)

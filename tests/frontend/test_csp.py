@@ -10,8 +10,17 @@ import pytest
 
 from tests.frontend.conftest import ROOT
 
-PAGES = ["/", "/play/klondike/", "/play/freecell/?deal=random", "/play/bakers-dozen/?deal=random",
-         "/leaderboards/klondike/", "/profile/", "/fair/", "/rules/freecell/", "/account/"]
+PAGES = [
+    "/",
+    "/play/klondike/",
+    "/play/freecell/?deal=random",
+    "/play/bakers-dozen/?deal=random",
+    "/leaderboards/klondike/",
+    "/profile/",
+    "/fair/",
+    "/rules/freecell/",
+    "/account/",
+]
 
 
 def policy(t: Any, path: str) -> dict[str, list[str]]:
@@ -44,8 +53,9 @@ def test_no_page_breaks_under_the_policy(new_table: Any, path: str) -> None:
     if path.startswith("/play/"):
         t.page.wait_for_selector("#table[data-ready]", timeout=30000)
         # The socket is up (the play page's own connection, allowed by connect-src).
-        t.page.wait_for_function("() => window.solitaire.conn && window.solitaire.conn.socket.isOpen()",
-                                 timeout=10000)
+        t.page.wait_for_function(
+            "() => window.solitaire.conn && window.solitaire.conn.socket.isOpen()", timeout=10000
+        )
     assert not t.console_errors, t.console_errors + t.errors
     assert not t.errors, t.console_errors + t.errors
 
@@ -56,8 +66,9 @@ def test_the_api_docs_and_the_admin_work_under_the_policy(new_table: Any) -> Non
     seen = len(log.read_text().splitlines())
     t.page.goto(t.base + "/api/docs/")
     t.page.wait_for_selector(".swagger-ui .opblock", timeout=30000)  # drawn from the schema
-    assert not any("/static/" not in u and u.endswith(".js") and not u.startswith(t.base)
-                   for u in t.requests)
+    assert not any(
+        "/static/" not in u and u.endswith(".js") and not u.startswith(t.base) for u in t.requests
+    )
     t.page.goto(t.base + "/admin/login/")
     t.page.wait_for_selector("#id_username")
     t.page.wait_for_load_state("networkidle")

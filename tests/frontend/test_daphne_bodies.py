@@ -19,8 +19,13 @@ class Browserless:
         self.conn = http.client.HTTPConnection(urlsplit(base).netloc, timeout=10)
         self.cookies: dict[str, str] = {}
 
-    def call(self, method: str, path: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, bytes]:
         head = dict(headers or {})
         if self.cookies:
             head["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -43,11 +48,24 @@ def _signin_page(c: Browserless) -> str:
 def test_a_form_body_reaches_django_whole(live_server_url):
     c = Browserless(live_server_url)
     token = _signin_page(c)
-    form = urlencode({"csrfmiddlewaretoken": token, "username": "nobody-here",
-                      "password": "wrong password", "next": "/admin/"}).encode()
-    status, page = c.call("POST", "/admin/login/", form, {
-        "Content-Type": "application/x-www-form-urlencoded", "Referer": live_server_url,
-        "Origin": live_server_url})
+    form = urlencode(
+        {
+            "csrfmiddlewaretoken": token,
+            "username": "nobody-here",
+            "password": "wrong password",
+            "next": "/admin/",
+        }
+    ).encode()
+    status, page = c.call(
+        "POST",
+        "/admin/login/",
+        form,
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": live_server_url,
+            "Origin": live_server_url,
+        },
+    )
     # 403 if the CSRF token in the body had not reached Django; the form's own answer else.
     assert status == 200, page[:300]
     assert b"correct username and password" in page
@@ -57,13 +75,27 @@ def test_a_multipart_form_reaches_django_whole(live_server_url):
     c = Browserless(live_server_url)
     token = _signin_page(c)
     boundary = "b0undary"
-    parts = "".join(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
-        for k, v in {"csrfmiddlewaretoken": token, "username": "nobody-here",
-                     "password": "wrong password"}.items()) + f"--{boundary}--\r\n"
-    status, page = c.call("POST", "/admin/login/", parts.encode(), {
-        "Content-Type": f"multipart/form-data; boundary={boundary}",
-        "Referer": live_server_url, "Origin": live_server_url})
+    parts = (
+        "".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
+            for k, v in {
+                "csrfmiddlewaretoken": token,
+                "username": "nobody-here",
+                "password": "wrong password",
+            }.items()
+        )
+        + f"--{boundary}--\r\n"
+    )
+    status, page = c.call(
+        "POST",
+        "/admin/login/",
+        parts.encode(),
+        {
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Referer": live_server_url,
+            "Origin": live_server_url,
+        },
+    )
     assert status == 200, page[:300]
     assert b"correct username and password" in page
 
@@ -74,9 +106,17 @@ def test_a_json_body_reaches_the_api_whole(live_server_url):
     assert status == 200
     assert "csrftoken" in c.cookies
     body = json.dumps({"game": "freecell", "deal": "random"}).encode()
-    status, answer = c.call("POST", "/api/sessions/", body, {
-        "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],
-        "Referer": live_server_url, "Origin": live_server_url})
+    status, answer = c.call(
+        "POST",
+        "/api/sessions/",
+        body,
+        {
+            "Content-Type": "application/json",
+            "X-CSRFToken": c.cookies["csrftoken"],
+            "Referer": live_server_url,
+            "Origin": live_server_url,
+        },
+    )
     assert status == 201, answer[:300]
     assert json.loads(answer)["game"] == "freecell"
 

@@ -21,8 +21,9 @@ GAME = "klondike-1-pass"
 def deferring_server(server_env: dict[str, str]) -> Iterator[str]:
     """The site with no event-loop time for a dead-end search: every verdict that needs one
     comes after its move's answer."""
-    proc, url = start_server({**server_env, "DEAD_END_LOOP_MS": "0"},
-                             "frontend-deferring-server.log")
+    proc, url = start_server(
+        {**server_env, "DEAD_END_LOOP_MS": "0"}, "frontend-deferring-server.log"
+    )
     try:
         yield url
     finally:
@@ -33,7 +34,9 @@ def _seed(server_env: dict[str, str], session_id: str) -> int:
     with psycopg.connect(server_env["DATABASE_URL"]) as conn:
         row = conn.execute(
             "SELECT d.seed FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id "
-            "WHERE s.id = %s", (session_id,)).fetchone()
+            "WHERE s.id = %s",
+            (session_id,),
+        ).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -58,15 +61,18 @@ def _line_to_a_searched_dead_end(seed: int) -> list[str]:
 
 
 def test_a_dead_end_told_after_the_answer_shows_its_notice(
-        browser: Any, deferring_server: str, server_env: dict[str, str]) -> None:
+    browser: Any, deferring_server: str, server_env: dict[str, str]
+) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         t = Table(ctx.new_page(), deferring_server).open(GAME)
         sid = t.s["id"]
         *before, last = _line_to_a_searched_dead_end(_seed(server_env, sid))
         for tok in before:  # over HTTP, each answered with its full verdict (all live)
-            r = t.api(f"/api/sessions/{sid}/moves/",
-                      {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+            r = t.api(
+                f"/api/sessions/{sid}/moves/",
+                {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok},
+            )
             assert r["status"] == 200, r
             assert not r["body"]["no_legal_move"], r
         t.page.reload()

@@ -64,7 +64,8 @@ def _idle(t: Any) -> None:
 
 
 def test_klondike_offers_tap_to_finish_only_with_the_stock_empty_then_a_tap_on_bare_felt_wins(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "klondike")
     _all_face_up_with_a_stock(t)
     s = t.s
@@ -107,7 +108,8 @@ def _ready_to_finish(t: Any) -> Game:
 
 
 def test_enter_finishes_any_press_stops_it_and_undo_brings_the_cards_back_one_at_a_time(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "klondike")
     _ready_to_finish(t)
     up, start = t.s["cards_up"], t.s["moves"]
@@ -172,10 +174,12 @@ def _ups(g: Game) -> tuple[int, int]:
 
 
 def test_a_double_click_on_a_foundation_card_sends_up_every_card_that_can_go(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "klondike")
-    path, g = _until("klondike", lambda g: _ups(g)[0] >= 2 and g.cards_up
-                     and not endgame.can_finish(g))
+    path, g = _until(
+        "klondike", lambda g: _ups(g)[0] >= 2 and g.cards_up and not endgame.can_finish(g)
+    )
     play_tokens(t, path)
     s = t.s
     n, cards = _ups(g)
@@ -186,14 +190,18 @@ def test_a_double_click_on_a_foundation_card_sends_up_every_card_that_can_go(
     _idle(t)
     s2 = t.s
     assert s2["view"]["stock"] == s["view"]["stock"], "the stock is not touched"
-    assert not [m for m in s2["legal_moves"]
-                if m["to"].startswith("foundation") and not m["from"].startswith("foundation")]
+    assert not [
+        m
+        for m in s2["legal_moves"]
+        if m["to"].startswith("foundation") and not m["from"].startswith("foundation")
+    ]
     assert s2["moves"] == s["moves"] + n
     assert not t.errors
 
 
 def test_a_double_click_on_a_foundation_card_while_tap_to_finish_shows_finishes(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     """The first click starts the finish; the second is the same gesture, not a press
     that stops it."""
     t = _open(new_table, kept_deals, "klondike")
@@ -206,7 +214,8 @@ def test_a_double_click_on_a_foundation_card_while_tap_to_finish_shows_finishes(
 
 
 def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_it(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "bakers-dozen")
     path, g = _until("bakers-dozen", lambda g: _ups(g)[0] and not endgame.can_finish(g))
     play_tokens(t, path)
@@ -235,7 +244,7 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
         undo.click()
         t.wait_seq(seq)
     assert t.s["cards_up"] == up
-    play_tokens(t, rest[len(path):])
+    play_tokens(t, rest[len(path) :])
     assert t.s["can_finish"]
     t.page.get_by_role("button", name="Auto finish").click()
     t.page.locator("#win").wait_for(state="visible", timeout=60000)
@@ -245,13 +254,21 @@ def test_bakers_dozen_offers_auto_finish_only_where_it_wins_and_send_up_beside_i
 
 
 def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "klondike")
     for _ in range(60):
         s = t.s
-        ups = {(m["from"], m["count"]) for m in s["legal_moves"] if m["to"].startswith("foundation")}
-        col = [m for m in s["legal_moves"] if m.get("best") and m["to"].startswith("tableau")
-               and (m["from"], m["count"]) not in ups]
+        ups = {
+            (m["from"], m["count"]) for m in s["legal_moves"] if m["to"].startswith("foundation")
+        }
+        col = [
+            m
+            for m in s["legal_moves"]
+            if m.get("best")
+            and m["to"].startswith("tableau")
+            and (m["from"], m["count"]) not in ups
+        ]
         if col:
             break
         seq = t.seq()
@@ -260,7 +277,9 @@ def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(
     else:
         raise AssertionError("no column move in the kept deal")
     m = col[0]
-    others = [x["to"] for x in s["legal_moves"] if x["from"] == m["from"] and x["count"] == m["count"]]
+    others = [
+        x["to"] for x in s["legal_moves"] if x["from"] == m["from"] and x["count"] == m["count"]
+    ]
     seq = t.seq()
     t.tap(t.source(m))
     t.wait_seq(seq)
@@ -271,7 +290,8 @@ def test_a_klondike_tap_sends_a_card_to_its_best_destination_a_column_too(
 
 
 def test_a_double_tap_with_a_finger_on_a_foundation_card_sends_the_cards_up(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = _open(new_table, kept_deals, "bakers-dozen", width=390, height=844, touch=True)
     path, g = _until("bakers-dozen", lambda g: _ups(g)[0] and not endgame.can_finish(g))
     play_tokens(t, path)

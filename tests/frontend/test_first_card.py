@@ -35,8 +35,12 @@ def watch(t: Any) -> list[tuple[str, str]]:
     """The API requests the page makes from now on, in order, and the probe above."""
     t.page.add_init_script(PROBE)
     calls: list[tuple[str, str]] = []
-    t.page.on("request", lambda r: calls.append((r.method, r.url.removeprefix(t.base)))
-              if "/api/" in r.url else None)
+    t.page.on(
+        "request",
+        lambda r: (
+            calls.append((r.method, r.url.removeprefix(t.base))) if "/api/" in r.url else None
+        ),
+    )
     return calls
 
 
@@ -44,13 +48,18 @@ def visit(t: Any) -> dict[str, Any]:
     """Open Klondike's daily: when the page asked for what, and when it drew and connected."""
     t.open("klondike")
     t.page.wait_for_function("() => window.__seen.socket && window.solitaire.conn")
-    return {"timing": t.page.evaluate(TIMING), "seen": t.page.evaluate("() => window.__seen"),
-            "modules": t.page.evaluate(
-                "() => document.querySelector('script[data-modules]').dataset.modules")}
+    return {
+        "timing": t.page.evaluate(TIMING),
+        "seen": t.page.evaluate("() => window.__seen"),
+        "modules": t.page.evaluate(
+            "() => document.querySelector('script[data-modules]').dataset.modules"
+        ),
+    }
 
 
 def test_a_first_visit_starts_its_session_with_one_request_ahead_of_the_modules(
-        new_table: Any) -> None:
+    new_table: Any,
+) -> None:
     t = new_table()
     calls = watch(t)
     got = visit(t)
@@ -71,7 +80,8 @@ def test_a_first_visit_starts_its_session_with_one_request_ahead_of_the_modules(
     # importing it; and each was asked for after the start (only the two modules the page's
     # markup names, the bundle and pwa.js, may be found by the browser ahead of the script).
     assert {m["url"].removeprefix(t.base) for m in modules} - named <= {
-        u for u in (m["url"].removeprefix(t.base) for m in modules) if "/pwa." in u}
+        u for u in (m["url"].removeprefix(t.base) for m in modules) if "/pwa." in u
+    }
     assert all(u.startswith("/static/frontend/js/") for u in named)
     late = [m for m in modules if "/play." not in m["url"] and "/pwa." not in m["url"]]
     assert late, (start, late)
@@ -95,8 +105,9 @@ def test_a_reload_asks_for_the_session_it_keeps_and_starts_none(new_table: Any) 
     assert not t.errors
 
 
-def test_fetching_the_page_without_running_it_starts_nothing(live_server_url: str,
-                                                             server_env: dict[str, str]) -> None:
+def test_fetching_the_page_without_running_it_starts_nothing(
+    live_server_url: str, server_env: dict[str, str]
+) -> None:
     def count() -> tuple[int, int]:
         with psycopg.connect(server_env["DATABASE_URL"]) as conn:
             sessions = conn.execute("SELECT count(*) FROM games_gamesession").fetchone()

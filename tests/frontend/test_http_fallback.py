@@ -7,15 +7,20 @@ import re
 from typing import Any
 
 
-def test_a_move_and_an_undo_go_to_their_paths_while_the_socket_cannot_open(
-        new_table: Any) -> None:
+def test_a_move_and_an_undo_go_to_their_paths_while_the_socket_cannot_open(new_table: Any) -> None:
     t = new_table()
     page = t.page
     # Every play socket the page opens is closed at once by the browser's side.
     page.route_web_socket(re.compile(r".*/ws/sessions/.*"), lambda ws: ws.close())
     posted: list[tuple[str, str]] = []
-    page.on("request", lambda r: posted.append((r.url, r.post_data or ""))
-            if r.method == "POST" and "/api/sessions/" in r.url else None)
+    page.on(
+        "request",
+        lambda r: (
+            posted.append((r.url, r.post_data or ""))
+            if r.method == "POST" and "/api/sessions/" in r.url
+            else None
+        ),
+    )
     t.open("freecell", "6")
     assert not page.evaluate("window.solitaire.conn.socket.isOpen()")
     t.tap(t.card("tableau:0", len(t.s["view"]["piles"]["tableau:0"]) - 1))

@@ -29,13 +29,17 @@ def _walk(t: Any, order: list[str], here: str, pile: str) -> str:
 
 
 def _said(t: Any, before: str) -> str:
-    t.page.wait_for_function("(b) => document.getElementById('live').textContent !== '' "
-                             "&& document.getElementById('live').textContent !== b", arg=before)
+    t.page.wait_for_function(
+        "(b) => document.getElementById('live').textContent !== '' "
+        "&& document.getElementById('live').textContent !== b",
+        arg=before,
+    )
     return str(t.page.locator("#live").inner_text())
 
 
 def test_klondike_is_won_with_the_keyboard_alone_and_its_moves_are_said(
-        new_table: Any, kept_deals: dict[str, str]) -> None:
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = new_table().open("klondike", kept_deals["klondike"])
     t.page.locator("body").press("ArrowRight")
     said: set[str] = set()

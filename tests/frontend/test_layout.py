@@ -68,7 +68,9 @@ def fits(fig: dict[str, Any], beside: bool = False) -> None:
     assert fig["lowest"] <= (fig["vh"] if beside else fig["controls"] + 1), small
 
 
-def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_capped_cards(new_table: Any) -> None:
+def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_capped_cards(
+    new_table: Any,
+) -> None:
     t = new_table(390, 844, touch=True)
     sprites: list[str] = []
     t.page.on("response", lambda r: sprites.append(r.url) if "/cards/" in r.url and r.ok else None)
@@ -113,7 +115,10 @@ def test_a_phone_spans_the_width_and_fans_a_long_column_a_desktop_has_bigger_cap
 def _near_win(t: Any) -> None:
     sid = t.s["id"]
     for tok in fc_solve(617):
-        r = t.api(f"/api/sessions/{sid}/moves/", {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok})
+        r = t.api(
+            f"/api/sessions/{sid}/moves/",
+            {"seq": t.api(f"/api/sessions/{sid}/")["body"]["seq"], "move": tok},
+        )
         if r["body"]["can_finish"]:
             break
     t.page.reload()
@@ -125,7 +130,9 @@ WATCH = """() => { window.flourish = false; new MutationObserver(() => {
   .observe(document.body, { childList: true }); }"""
 
 
-def test_the_win_flourish_is_skipped_by_a_key_and_left_out_with_reduced_motion(new_table: Any) -> None:
+def test_the_win_flourish_is_skipped_by_a_key_and_left_out_with_reduced_motion(
+    new_table: Any,
+) -> None:
     t = new_table().open("freecell", "617")
     _near_win(t)
     t.page.get_by_role("button", name="Finish").click()
@@ -145,8 +152,18 @@ def test_the_win_flourish_is_skipped_by_a_key_and_left_out_with_reduced_motion(n
     assert not t.page.evaluate("window.flourish")
 
 
-PAGES = ["/", "/fair/", "/privacy/", "/accessibility/", "/archive/", "/profile/",
-         "/account/", "/rules/freecell/", "/rules/klondike/", "/leaderboards/freecell/"]
+PAGES = [
+    "/",
+    "/fair/",
+    "/privacy/",
+    "/accessibility/",
+    "/archive/",
+    "/profile/",
+    "/account/",
+    "/rules/freecell/",
+    "/rules/klondike/",
+    "/leaderboards/freecell/",
+]
 
 
 def test_no_page_is_wider_than_a_phone(new_table: Any) -> None:

@@ -8,10 +8,13 @@ from typing import Any
 
 
 def _size(t: Any, url: str) -> list[int]:
-    return t.page.evaluate("""async (url) => {
+    return t.page.evaluate(
+        """async (url) => {
         const img = new Image(); img.src = url; await img.decode();
         return [img.naturalWidth, img.naturalHeight];
-    }""", url)
+    }""",
+        url,
+    )
 
 
 def test_chromium_reads_the_manifest_with_id_lang_and_screenshots(new_table: Any) -> None:
@@ -43,6 +46,7 @@ def test_every_page_names_an_apple_touch_icon(new_table: Any) -> None:
     for path in ("/", "/play/freecell/", "/account/", "/no-such-page/"):
         t.page.goto(t.base + path)
         href = t.page.evaluate(
-            "() => document.querySelector('link[rel=apple-touch-icon]')?.href || null")
+            "() => document.querySelector('link[rel=apple-touch-icon]')?.href || null"
+        )
         assert href, path
         assert _size(t, href) == [180, 180]

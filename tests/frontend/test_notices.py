@@ -70,7 +70,9 @@ def _check(t: Any, kind: str, what: str, key: str | None = None) -> None:
         t.page.evaluate(FRAMES)
         seen = t.page.evaluate(HIDDEN)
         assert seen["notice"], f"{what} at {width}x{height}"
-        assert seen["shown"], f"{what} at {width}x{height}: the notice is outside the window ({seen})"
+        assert seen["shown"], (
+            f"{what} at {width}x{height}: the notice is outside the window ({seen})"
+        )
         assert not seen["hidden"], f"{what} at {width}x{height}: {seen}"
     t.page.set_viewport_size({"width": here[0], "height": here[1]})
 
@@ -85,14 +87,18 @@ def _play(t: Any, tokens: list[str]) -> None:
 def _latency(t: Any, ms: int) -> None:
     cdp = t.page.context.new_cdp_session(t.page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": ms,
-                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
 
 
 # Each test starts on another screen, so that every notice appears on each of them once
 # (and is then checked on the two others).
 @pytest.mark.parametrize(("locale", "size"), [("en-US", SIZES[0]), ("fr-FR", SIZES[1])])
-def test_a_freecell_notice_never_hides_a_control(new_table: Any, locale: str, size: tuple[int, int]) -> None:
+def test_a_freecell_notice_never_hides_a_control(
+    new_table: Any, locale: str, size: tuple[int, int]
+) -> None:
     t = new_table(*size, locale=locale).open("freecell", "500")
     # The search under way: the hint's answer is slowed down so that it shows.
     _latency(t, 3000)
@@ -120,8 +126,9 @@ def test_no_more_moves_never_hides_a_control(new_table: Any) -> None:
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-US", SIZES[1]), ("fr-FR", SIZES[2])])
-def test_tap_to_finish_never_hides_a_control(new_table: Any, kept_deals: dict[str, str],
-                                             locale: str, size: tuple[int, int]) -> None:
+def test_tap_to_finish_never_hides_a_control(
+    new_table: Any, kept_deals: dict[str, str], locale: str, size: tuple[int, int]
+) -> None:
     t = new_table(*size, locale=locale).open("whitehorse", kept_deals["whitehorse"])
     path, _ = _until("whitehorse", endgame.can_finish)
     play_tokens(t, path)
@@ -129,7 +136,9 @@ def test_tap_to_finish_never_hides_a_control(new_table: Any, kept_deals: dict[st
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-US", SIZES[2]), ("fr-FR", SIZES[0])])
-def test_a_ranked_dailys_notices_never_hide_a_control(new_table: Any, locale: str, size: tuple[int, int]) -> None:
+def test_a_ranked_dailys_notices_never_hide_a_control(
+    new_table: Any, locale: str, size: tuple[int, int]
+) -> None:
     t = new_table(*size, locale=locale).open("klondike")
     _play(t, ["s"])
     # The same deal opened by its id while the ranked attempt is open: that attempt, and

@@ -35,9 +35,12 @@ def play_offline(t: Any, game: str, tries: int = 4) -> None:
     t.page.wait_for_function(READY, timeout=60000)
     assert t.s["view"] == before
     assert t.s["seq"] == 1
-    t.page.evaluate("""async (moves) => {
+    t.page.evaluate(
+        """async (moves) => {
         for (const m of moves) { if (!await window.solitaire.move(m)) throw new Error(m); }
-    }""", line.moves[1:])
+    }""",
+        line.moves[1:],
+    )
     assert t.s["won"] is True
     assert t.s["status"] == "won"
 
@@ -52,16 +55,16 @@ def test_offline_practice_on_the_engine_in_the_browser(new_table: Any) -> None:
     assert href.endswith("/manifest.webmanifest")
     t.page.wait_for_function("async () => (await navigator.serviceWorker.ready).active !== null")
     t.page.click("#offline-toggle")
-    t.page.wait_for_function("() => localStorage.getItem('ds:offline:on') === '1'",
-                             timeout=60000)
+    t.page.wait_for_function("() => localStorage.getItem('ds:offline:on') === '1'", timeout=60000)
     t.page.context.set_offline(True)
     play_offline(t, "freecell")
     play_offline(t, "klondike")
     assert not t.errors, t.errors
     # The network back: both games go up, are replayed there and count as practice.
     t.page.context.set_offline(False)
-    t.page.wait_for_function("() => Number(document.documentElement.dataset.offlineSent) >= 2",
-                             timeout=20000)
+    t.page.wait_for_function(
+        "() => Number(document.documentElement.dataset.offlineSent) >= 2", timeout=20000
+    )
     stats = t.api("/api/me/stats/")["body"]["games"]
     assert stats["freecell"]["won"] == 1
     assert stats["klondike"]["won"] == 1

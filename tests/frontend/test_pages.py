@@ -143,7 +143,9 @@ def test_a_phone_plays_by_touch(new_table: Any) -> None:
     cdp = t.page.context.new_cdp_session(t.page)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + 6
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
     for k in range(1, 7):
         p = {"x": x0 + (x1 - x0) * k / 6, "y": y0 + (y1 - y0) * k / 6}
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [p]})
@@ -159,12 +161,21 @@ def test_a_dead_end_says_so_at_once_with_its_three_exits(new_table: Any) -> None
     notice.wait_for()
     assert "No more moves" in notice.inner_text()
     exits = notice.get_by_role("button")
-    assert [exits.nth(i).inner_text() for i in range(exits.count())] == ["Undo", "Replay this deal", "Another deal"]
+    assert [exits.nth(i).inner_text() for i in range(exits.count())] == [
+        "Undo",
+        "Replay this deal",
+        "Another deal",
+    ]
     # A hint here is the solver's proof: said plainly, with four exits, the game not ended.
     t.page.get_by_role("button", name="Hint", exact=True).first.click()
     t.page.locator("#notice", has_text="no solution").wait_for(timeout=30000)
     exits = t.page.locator("#notice").get_by_role("button")
-    assert [exits.nth(i).inner_text() for i in range(exits.count())] == ["Undo", "Hint", "Replay this deal", "Another deal"]
+    assert [exits.nth(i).inner_text() for i in range(exits.count())] == [
+        "Undo",
+        "Hint",
+        "Replay this deal",
+        "Another deal",
+    ]
     assert t.s["status"] == "playing"
     seq = t.seq()
     t.page.locator("#notice").get_by_role("button", name="Undo").click()

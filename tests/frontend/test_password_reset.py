@@ -30,7 +30,9 @@ def mail_to(mail_dir: Path, address: str, timeout: float = 15) -> str:
     raise AssertionError(f"no mail to {address} in {mail_dir}")
 
 
-def test_a_forgotten_password_is_reset_by_email_in_a_browser(new_table: Any, mail_dir: Path) -> None:
+def test_a_forgotten_password_is_reset_by_email_in_a_browser(
+    new_table: Any, mail_dir: Path
+) -> None:
     tag = secrets.token_hex(3)
     user, email = f"reset{tag}", f"reset-{tag}@example.com"
     t = new_table()

@@ -23,14 +23,16 @@ APP = "tests.frontend.patches_probe:application"
 
 
 @pytest.fixture(scope="module", params=["", "all"], ids=["patches on", "patches off"])
-def served(request: pytest.FixtureRequest, server_env: dict[str, str]
-           ) -> Iterator[tuple[str, str]]:
+def served(request: pytest.FixtureRequest, server_env: dict[str, str]) -> Iterator[tuple[str, str]]:
     off = request.param
     # A socket's frame budget small enough to spend in a test (games/live/frames.py).
-    env = {**server_env, "FRAMEWORK_PATCHES_OFF": off, "SOCKET_FRAMES_PER_SECOND": "5",
-           "SOCKET_FRAME_BURST": "10"}
-    proc, url = start_server(env,
-                             f"patches-{off or 'on'}-server.log", app=APP)
+    env = {
+        **server_env,
+        "FRAMEWORK_PATCHES_OFF": off,
+        "SOCKET_FRAMES_PER_SECOND": "5",
+        "SOCKET_FRAME_BURST": "10",
+    }
+    proc, url = start_server(env, f"patches-{off or 'on'}-server.log", app=APP)
     try:
         yield off, url
     finally:
@@ -53,9 +55,17 @@ def _start(c: Browserless, url: str) -> dict:
     assert status == 200, me[:300]
     assert json.loads(me)["id"]
     body = json.dumps({"game": "freecell", "deal": "random"}).encode()
-    status, answer = c.call("POST", "/api/sessions/", body, {
-        "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],
-        "Referer": url, "Origin": url})
+    status, answer = c.call(
+        "POST",
+        "/api/sessions/",
+        body,
+        {
+            "Content-Type": "application/json",
+            "X-CSRFToken": c.cookies["csrftoken"],
+            "Referer": url,
+            "Origin": url,
+        },
+    )
     assert status == 201, answer[:300]
     return json.loads(answer)
 
@@ -73,9 +83,17 @@ def test_a_page_its_stylesheet_a_start_and_a_move_over_http(served):
     state = _start(c, url)
     move = state["legal_moves"][0]["move"]
     body = json.dumps({"seq": state["seq"], "move": move, "op": "http-1"}).encode()
-    status, answer = c.call("POST", f"/api/sessions/{state['id']}/moves/", body, {
-        "Content-Type": "application/json", "X-CSRFToken": c.cookies["csrftoken"],
-        "Referer": url, "Origin": url})
+    status, answer = c.call(
+        "POST",
+        f"/api/sessions/{state['id']}/moves/",
+        body,
+        {
+            "Content-Type": "application/json",
+            "X-CSRFToken": c.cookies["csrftoken"],
+            "Referer": url,
+            "Origin": url,
+        },
+    )
     assert status == 200, answer[:300]
     after = json.loads(answer)
     assert after["seq"] == state["seq"] + 1
@@ -85,8 +103,11 @@ def test_a_page_its_stylesheet_a_start_and_a_move_over_http(served):
 def _socket(url: str, c: Browserless, state: dict) -> Any:
     # The sync client: a browser test of the same run may leave this thread's loop running.
     cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
-    return connect(url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
-                   additional_headers={"Cookie": cookie}, origin=url)
+    return connect(
+        url.replace("http", "ws", 1) + f"/ws/sessions/{state['id']}/",
+        additional_headers={"Cookie": cookie},
+        origin=url,
+    )
 
 
 def test_the_play_socket_greets_and_plays_a_move(served):

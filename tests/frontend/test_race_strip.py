@@ -58,11 +58,15 @@ def test_two_browsers_on_one_daily_see_each_others_progress_and_never_a_card(new
     b.page.wait_for_function(
         "([name, moves]) => [...document.querySelectorAll('#race-list li')].some("
         "li => li.textContent.includes(name) && li.textContent.includes('Moves: ' + moves))",
-        arg=[name_a, a.s["moves"]], timeout=15000)
+        arg=[name_a, a.s["moves"]],
+        timeout=15000,
+    )
     a.page.wait_for_function(
         "([name, moves]) => [...document.querySelectorAll('#race-list li')].some("
         "li => li.textContent.includes(name) && li.textContent.includes('Moves: ' + moves))",
-        arg=[name_b, b.s["moves"]], timeout=15000)
+        arg=[name_b, b.s["moves"]],
+        timeout=15000,
+    )
     strip_a = a.page.locator("#race").inner_text()
     strip_b = b.page.locator("#race").inner_text()
     assert name_a not in strip_a

@@ -21,7 +21,8 @@ def test_replaying_an_open_ranked_daily_brings_back_the_attempt_and_resign_opens
     assert t.s["id"] == ranked["id"]
     assert t.s["ranked"] is True
     t.page.wait_for_function(
-        "() => document.getElementById('notice').textContent.includes('still open')")
+        "() => document.getElementById('notice').textContent.includes('still open')"
+    )
 
     t.page.once("dialog", lambda d: d.accept())
     t.page.locator("#btn-resign").click()

@@ -17,12 +17,19 @@ from tests.frontend.conftest import ROOT
 
 
 def _manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
 
 
 def test_a_replay_opens_to_others_after_the_close_and_plays_step_by_step(
-        new_table: Any, server_env: dict[str, str]) -> None:
+    new_table: Any, server_env: dict[str, str]
+) -> None:
     owner = new_table()
     owner.page.goto(owner.base + "/")
     today = owner.api("/api/daily/")["body"]["date"]
@@ -34,8 +41,12 @@ def test_a_replay_opens_to_others_after_the_close_and_plays_step_by_step(
     sid = owner.s["id"]
     for seq in range(3):
         legal = owner.api(f"/api/sessions/{sid}/")["body"]["legal_moves"]
-        assert owner.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": legal[0]["move"]}
-                         )["status"] == 200
+        assert (
+            owner.api(f"/api/sessions/{sid}/moves/", {"seq": seq, "move": legal[0]["move"]})[
+                "status"
+            ]
+            == 200
+        )
     with psycopg.connect(server_env["DATABASE_URL"]) as conn:
         conn.execute("UPDATE games_gamesession SET ranked = true WHERE id = %s", (sid,))
 

@@ -21,8 +21,9 @@ HOLD_MS = 7000
 
 def stored_moves(session_id: str) -> list[str]:
     with psycopg.connect(f"{PG}/{DB_NAME}") as conn:  # a row a move (games/play/moves.py)
-        rows = conn.execute("SELECT token FROM games_move WHERE session_id = %s ORDER BY seq",
-                            (session_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT token FROM games_move WHERE session_id = %s ORDER BY seq", (session_id,)
+        ).fetchall()
     return [r[0] for r in rows]
 
 

@@ -72,36 +72,44 @@ def test_pages_name_hashed_files_served_compressed_and_immutable(live_server_url
     assert get(live_server_url, "/static/frontend/js/api.js")[0] == 404
 
 
-def test_the_node_tests_are_neither_collected_nor_served(live_server_url: str,
-                                                         static_root: Path) -> None:
+def test_the_node_tests_are_neither_collected_nor_served(
+    live_server_url: str, static_root: Path
+) -> None:
     collected = {p.relative_to(static_root).as_posix() for p in static_root.rglob("*")}
     assert not [p for p in collected if "/tests/" in p or p.endswith("package.json")]
     assert any(p.startswith("frontend/js/api.") for p in collected)  # the listing is real
-    for path in ("/static/frontend/js/tests/taps.test.js", "/static/frontend/js/package.json",
-                 "/static/staticfiles.json"):
+    for path in (
+        "/static/frontend/js/tests/taps.test.js",
+        "/static/frontend/js/package.json",
+        "/static/staticfiles.json",
+    ):
         assert get(live_server_url, path)[0] == 404, path
 
 
-def test_in_a_browser_every_module_loads_by_its_hashed_name(new_table: Any,
-                                                            live_server_url: str) -> None:
+def test_in_a_browser_every_module_loads_by_its_hashed_name(
+    new_table: Any, live_server_url: str
+) -> None:
     t = new_table().open("freecell")
     static = [u for u in t.requests if "/static/" in u]
     modules = [u for u in static if u.endswith(".js")]
     # The table's modules bundled at collectstatic (config/bundle.py), and pwa.js with what
     # it imports beside it: one instance of each, none of the source modules loaded.
-    assert sorted(u.rsplit("/", 1)[-1].split(".")[0] for u in modules) == [
-        "i18n", "play", "pwa"], static
+    assert sorted(u.rsplit("/", 1)[-1].split(".")[0] for u in modules) == ["i18n", "play", "pwa"], (
+        static
+    )
     assert any("/play.bundle." in u for u in modules), static
     assert all(HASHED.search(u) for u in static), [u for u in static if not HASHED.search(u)]
     assert not t.errors
 
 
 def test_the_bundle_imports_the_modules_every_page_loads_by_their_paths(
-        live_server_url: str) -> None:
+    live_server_url: str,
+) -> None:
     status, _, body = get(live_server_url, "/play/klondike/")
     assert status == 200
-    bundle = re.search(r'<script type="module" src="(/static/frontend/js/play\.bundle\.[^"]+)"',
-                       body.decode())
+    bundle = re.search(
+        r'<script type="module" src="(/static/frontend/js/play\.bundle\.[^"]+)"', body.decode()
+    )
     assert bundle, "the table names its bundle"
     status, headers, code = get(live_server_url, bundle.group(1))
     assert status == 200
@@ -116,12 +124,17 @@ def test_the_bundle_imports_the_modules_every_page_loads_by_their_paths(
 
 @pytest.mark.slow
 def test_a_deploy_with_a_changed_module_serves_it_on_the_next_page_load(
-        tmp_path: Path, static_root: Path, server_env: dict[str, str], browser: Any) -> None:
+    tmp_path: Path, static_root: Path, server_env: dict[str, str], browser: Any
+) -> None:
     root = tmp_path / "static"
     shutil.copytree(static_root, root)  # the first deploy: the session's collected files
     overlay = tmp_path / "overlay"
-    env = {**server_env, "STATIC_ROOT": str(root), "STATIC_OVERLAY": str(overlay),
-           "DJANGO_SETTINGS_MODULE": "tests.frontend.overlay_settings"}
+    env = {
+        **server_env,
+        "STATIC_ROOT": str(root),
+        "STATIC_OVERLAY": str(overlay),
+        "DJANGO_SETTINGS_MODULE": "tests.frontend.overlay_settings",
+    }
 
     proc, base = start_server(env, "static-deploy-1.log")
     try:
@@ -149,7 +162,8 @@ def test_a_deploy_with_a_changed_module_serves_it_on_the_next_page_load(
         # Only the changed module has a new name: its importers keep theirs (the import
         # map, not their content, sends them to the new one).
         assert {k: v for k, v in after.items() if v != before[k]} == {
-            "/static/frontend/js/api.js": new_api}
+            "/static/frontend/js/api.js": new_api
+        }
         # A page loaded before the deploy still gets the module it was made with.
         status, _, body = get(base, old_api)
         assert status == 200

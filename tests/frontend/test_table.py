@@ -22,7 +22,9 @@ from .helpers import (
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints(new_table: Any, game: str) -> None:
+def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints(
+    new_table: Any, game: str
+) -> None:
     t = new_table().open(game, None if game in DAILY_GAMES else "random")
     page = t.page
     assert page.get_by_role("group", name="column 1", exact=True).count() == 1
@@ -39,7 +41,9 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     m = table_move(t)
     seq = t.seq()
     t.tap(t.source(m))
-    page.wait_for_function(f"() => window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}")
+    page.wait_for_function(
+        f"() => window.solitaire.state.sel || window.solitaire.state.s.seq > {seq}"
+    )
     if t.seq() == seq:
         t.pile(m["to"]).click()
     t.wait_seq(seq)
@@ -75,17 +79,26 @@ def test_each_game_plays_by_drag_and_taps_refuses_with_a_reason_undoes_and_hints
     assert not t.errors
 
 
-def test_the_table_page_is_light_and_makes_no_third_party_request(new_table: Any, live_server_url: str) -> None:
+def test_the_table_page_is_light_and_makes_no_third_party_request(
+    new_table: Any, live_server_url: str
+) -> None:
     t = new_table()
     sizes: dict[str, int] = {}
-    t.page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())) if r.url.endswith((".js", ".css")) else None)
+    t.page.on(
+        "response",
+        lambda r: (
+            sizes.__setitem__(r.url, len(r.body())) if r.url.endswith((".js", ".css")) else None
+        ),
+    )
     t.open("freecell", "1")
     t.page.wait_for_timeout(300)
     assert sum(sizes.values()) < 150_000, sizes
     # The stylesheet, the table's modules in one file (config/bundle.py), pwa.js, i18n.js.
     assert len(sizes) >= 4, sizes
     assert any("/play.bundle." in u for u in sizes), sizes
-    assert all(u.startswith((live_server_url, "data:", "ws://127.0.0.1")) for u in t.requests), t.requests
+    assert all(u.startswith((live_server_url, "data:", "ws://127.0.0.1")) for u in t.requests), (
+        t.requests
+    )
 
 
 def test_klondike_stock_turns_and_the_waste_turns_back(new_table: Any) -> None:
@@ -104,14 +117,17 @@ def test_klondike_stock_turns_and_the_waste_turns_back(new_table: Any) -> None:
     assert t.s["view"]["piles"]["waste"] == []
 
 
-def test_bakers_dozen_lights_up_where_a_picked_card_can_go(new_table: Any,
-                                                           kept_deals: dict[str, str]) -> None:
+def test_bakers_dozen_lights_up_where_a_picked_card_can_go(
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = new_table().open("bakers-dozen", kept_deals["bakers-dozen"])
     s = t.s
     ups = {m["from"] for m in s["legal_moves"] if m["to"].startswith("foundation")}
     m = table_move(t, lambda m: m["to"].startswith("tableau") and m["from"] not in ups)
     t.tap(t.source(m))
-    lit = set(t.page.eval_on_selector_all("#table .pile.target", "els => els.map(e => e.dataset.pile)"))
+    lit = set(
+        t.page.eval_on_selector_all("#table .pile.target", "els => els.map(e => e.dataset.pile)")
+    )
     assert lit == {x["to"] for x in s["legal_moves"] if x["from"] == m["from"]}
     assert m["to"] in lit
     seq = t.seq()
@@ -184,6 +200,7 @@ def _keys_to(t: Any, pile: str) -> None:
 
 def keyboard_move(t: Any, token: str) -> None:
     """Play one FreeCell token with the keys of docs/rules.md ("Keyboard") only."""
+
     def pile_of(ch: str, card: str | None = None) -> str:
         if ch.isdigit():
             return f"tableau:{int(ch) - 1}"
@@ -243,8 +260,9 @@ def test_freecell_finish_sends_the_last_cards_up_one_by_one(new_table: Any) -> N
     assert s["moves"] >= 52 - up
 
 
-def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(new_table: Any,
-                                                                  kept_deals: dict[str, str]) -> None:
+def test_klondike_says_tap_to_finish_and_a_tap_sends_the_cards_up(
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = new_table().open("klondike", kept_deals["klondike"])
     assert play_tokens(t, KLONDIKE_LINE, until_finish=True)["can_finish"]
     assert t.s["cards_up"] < 52

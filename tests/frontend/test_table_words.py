@@ -27,8 +27,9 @@ WORDS = {  # the confirmation's words on what becomes of the attempt, per langua
 
 
 @pytest.mark.parametrize(("locale", "screen"), EN_DESKTOP_FR_PHONE)
-def test_new_deal_on_a_ranked_daily_in_play_asks_first(new_table: Any, locale: str,
-                                                       screen: str) -> None:
+def test_new_deal_on_a_ranked_daily_in_play_asks_first(
+    new_table: Any, locale: str, screen: str
+) -> None:
     t = new_table(locale=locale, **SCREENS[screen]).open("freecell")
     assert t.s["ranked"]
     seq = t.seq()
@@ -70,10 +71,12 @@ def test_new_deal_on_practice_asks_nothing(new_table: Any) -> None:
     assert not asked
 
 
-@pytest.mark.parametrize(("locale", "quotes", "screen"),
-                         [("en-US", "“{}”", "desktop"), ("fr-FR", "« {} »", "phone")])
-def test_freecells_counter_has_the_rules_name(new_table: Any, locale: str, quotes: str,
-                                              screen: str) -> None:
+@pytest.mark.parametrize(
+    ("locale", "quotes", "screen"), [("en-US", "“{}”", "desktop"), ("fr-FR", "« {} »", "phone")]
+)
+def test_freecells_counter_has_the_rules_name(
+    new_table: Any, locale: str, quotes: str, screen: str
+) -> None:
     t = new_table(locale=locale, **SCREENS[screen]).open("freecell", "1")
     shown = t.page.locator("#st-limit").inner_text().strip()
     assert re.fullmatch(r"\D+ \d+", shown), shown
@@ -93,7 +96,9 @@ def _seed(public_id: str) -> int:
     from .conftest import DB_NAME, PG
 
     with psycopg.connect(f"{PG}/{DB_NAME}") as conn:
-        row = conn.execute("SELECT seed FROM games_deal WHERE public_id = %s", (public_id,)).fetchone()
+        row = conn.execute(
+            "SELECT seed FROM games_deal WHERE public_id = %s", (public_id,)
+        ).fetchone()
     return int(row[0])
 
 
@@ -114,13 +119,16 @@ def _to_a_card_up(game: str, seed: int) -> list[str] | None:
     return None
 
 
-SCORING_WORDS = {"en-US": ("one point a card", "+10 a card up"),
-                 "fr-FR": ("un point par carte", "+10 par carte montée")}
+SCORING_WORDS = {
+    "en-US": ("one point a card", "+10 a card up"),
+    "fr-FR": ("un point par carte", "+10 par carte montée"),
+}
 
 
 @pytest.mark.parametrize(("locale", "screen"), EN_DESKTOP_FR_PHONE)
 def test_aisleriots_variants_show_aisleriots_score_and_the_rules_say_which(
-        new_table: Any, locale: str, screen: str) -> None:
+    new_table: Any, locale: str, screen: str
+) -> None:
     aisleriot, windows = SCORING_WORDS[locale]
     t = new_table(locale=locale, **SCREENS[screen])
     for _ in range(8):  # a deal where turning the stock brings a card up (3 in 4 do)
@@ -133,10 +141,16 @@ def test_aisleriots_variants_show_aisleriots_score_and_the_rules_say_which(
     play_tokens(t, path)
     up = t.s["cards_up"]
     assert up >= 1
-    assert t.page.locator("#st-score").inner_text() == t.page.locator("#st-up").inner_text() == str(up)
+    assert (
+        t.page.locator("#st-score").inner_text() == t.page.locator("#st-up").inner_text() == str(up)
+    )
     assert aisleriot in t.page.locator("#st-score-row").get_attribute("title").lower()
-    for game, words, other in (("klondike-draw3", aisleriot, windows), ("klondike-1-pass", aisleriot, windows),
-                               ("klondike", windows, aisleriot), ("whitehorse", windows, aisleriot)):
+    for game, words, other in (
+        ("klondike-draw3", aisleriot, windows),
+        ("klondike-1-pass", aisleriot, windows),
+        ("klondike", windows, aisleriot),
+        ("whitehorse", windows, aisleriot),
+    ):
         t.page.goto(f"{t.base}/rules/{game}/")
         rules = t.page.locator("article.rules").inner_text().lower()
         assert words in rules, (game, rules)

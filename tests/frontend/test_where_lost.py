@@ -13,8 +13,7 @@ from tests.games.test_analysis import losing_line
 # the replay's button.
 WORDS = {
     "en-US": ("Move {n} lost the game: moving ", "instead still won", " of ", "Watch it"),
-    "fr-FR": ("Le coup {n} a perdu la partie : ", "à la place gagnait encore", " de ",
-              "La revoir"),
+    "fr-FR": ("Le coup {n} a perdu la partie : ", "à la place gagnait encore", " de ", "La revoir"),
 }
 
 

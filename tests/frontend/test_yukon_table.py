@@ -11,8 +11,9 @@ from tests.engine.yukon_deal import GROUP, LINE
 from .helpers import play_tokens
 
 
-def test_yukon_moves_a_group_out_of_order_and_finishes(new_table: Any,
-                                                        kept_deals: dict[str, str]) -> None:
+def test_yukon_moves_a_group_out_of_order_and_finishes(
+    new_table: Any, kept_deals: dict[str, str]
+) -> None:
     t = new_table().open("yukon", kept_deals["yukon"])
     piles = t.s["view"]["piles"]
     assert piles["tableau:5"][-3:] == GROUP
@@ -23,7 +24,9 @@ def test_yukon_moves_a_group_out_of_order_and_finishes(new_table: Any,
     t.drag(t.card("tableau:5", len(piles["tableau:5"]) - 3), "tableau:3")
     t.wait_seq(seq)
     assert t.s["view"]["piles"]["tableau:3"][-3:] == GROUP
-    assert t.page.locator('#table .card[data-pile="tableau:3"]').count() == len(piles["tableau:3"]) + 3
+    assert (
+        t.page.locator('#table .card[data-pile="tableau:3"]').count() == len(piles["tableau:3"]) + 3
+    )
     seq = t.seq()
     t.page.get_by_role("button", name="Undo").click()
     t.wait_seq(seq)

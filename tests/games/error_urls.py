@@ -19,5 +19,10 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     raise PermissionDenied
 
 
-urlpatterns = [path("broken/", broken), path("api/broken/", broken),
-               path("forbidden/", forbidden), path("api/forbidden/", forbidden), *site]
+urlpatterns = [
+    path("broken/", broken),
+    path("api/broken/", broken),
+    path("forbidden/", forbidden),
+    path("api/forbidden/", forbidden),
+    *site,
+]

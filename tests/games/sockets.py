@@ -10,8 +10,9 @@ from config.asgi import application
 
 
 def connect(client: Any, session_id: object) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/sessions/{session_id}/",
-                                 headers=client.ws_headers())
+    return WebsocketCommunicator(
+        application, f"/ws/sessions/{session_id}/", headers=client.ws_headers()
+    )
 
 
 async def opened(client: Any, session_id: object) -> WebsocketCommunicator:

@@ -129,10 +129,13 @@ def test_the_socket_plays_through_the_locked_path(api):
     async def scenario() -> list[dict[str, Any]]:
         ws = await opened(c, s["id"])
         answers = []
-        for message in ({"type": "move", "seq": 0, "move": first, "op": "s1"},
-                        {"type": "move", "seq": 0, "move": first, "op": "s1"},
-                        {"type": "undo", "seq": 1}, {"type": "resume"},
-                        {"type": "jump"}):
+        for message in (
+            {"type": "move", "seq": 0, "move": first, "op": "s1"},
+            {"type": "move", "seq": 0, "move": first, "op": "s1"},
+            {"type": "undo", "seq": 1},
+            {"type": "resume"},
+            {"type": "jump"},
+        ):
             await ws.send_json_to(message)
             answers.append(await ws.receive_json_from(timeout=30))
         await ws.disconnect()

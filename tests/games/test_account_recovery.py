@@ -38,12 +38,14 @@ def account(api, username="ada", email="Ada@Example.COM", prove=None):
     its address proven by the link mailed to it, as its owner would."""
     c = api()
     if prove is None:
-        r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
-                                         "email": email})
+        r = c.post(
+            "/api/auth/signup/", {"username": username, "password": PASSWORD, "email": email}
+        )
     else:
         with prove(execute=True):
-            r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
-                                             "email": email})
+            r = c.post(
+                "/api/auth/signup/", {"username": username, "password": PASSWORD, "email": email}
+            )
         link = VERIFY.search(mail.outbox[-1].body).group(1)
         assert Client().post(link).status_code == 200
         mail.outbox.clear()
@@ -52,8 +54,7 @@ def account(api, username="ada", email="Ada@Example.COM", prove=None):
     return c, r.json()
 
 
-def test_sign_up_with_an_email_and_sign_in_by_either_name(api,
-                                                          django_capture_on_commit_callbacks):
+def test_sign_up_with_an_email_and_sign_in_by_either_name(api, django_capture_on_commit_callbacks):
     _, me = account(api, prove=django_capture_on_commit_callbacks)
     assert me["email"] is None
     assert me["email_pending"] == "Ada@example.com"  # until proven
@@ -92,8 +93,9 @@ def test_a_bad_email_is_refused_and_nothing_is_made(api, email):
 def test_one_address_belongs_to_one_account(api, django_capture_on_commit_callbacks):
     account(api, "ada", "ada@example.com", prove=django_capture_on_commit_callbacks)
     c = api()
-    r = c.post("/api/auth/signup/", {"username": "eve", "password": PASSWORD,
-                                     "email": "ADA@example.com"})
+    r = c.post(
+        "/api/auth/signup/", {"username": "eve", "password": PASSWORD, "email": "ADA@example.com"}
+    )
     # The same answer as for a free address (test_email_verification.py): eve's account is
     # made with the address pending, and it can never be proven.
     assert r.status_code == 201
@@ -138,12 +140,15 @@ def test_changing_the_email_needs_the_password(api, django_capture_on_commit_cal
 
 
 def test_a_password_close_to_the_username_or_email_is_refused(api):
-    r = api().post("/api/auth/signup/", {"username": "margaret", "password": "margaret1",
-                                         "email": "m@example.com"})
+    r = api().post(
+        "/api/auth/signup/",
+        {"username": "margaret", "password": "margaret1", "email": "m@example.com"},
+    )
     assert r.status_code == 400
     assert "similar" in r.json()["reason"]
-    r = api().post("/api/auth/signup/", {"username": "bob", "password": "83749218",
-                                         "email": "b@example.com"})
+    r = api().post(
+        "/api/auth/signup/", {"username": "bob", "password": "83749218", "email": "b@example.com"}
+    )
     assert r.status_code == 400
     assert "numeric" in r.json()["reason"]
 
@@ -170,14 +175,21 @@ def test_a_reset_mail_sets_a_new_password_once(api):
     weak = browser.post(set_url, {"new_password1": "ada", "new_password2": "ada"})
     assert weak.status_code == 200
     assert b"too short" in weak.content  # the validators apply
-    done = browser.post(set_url, {"new_password1": "a new horse 77",
-                                  "new_password2": "a new horse 77"})
+    done = browser.post(
+        set_url, {"new_password1": "a new horse 77", "new_password2": "a new horse 77"}
+    )
     assert done.status_code == 302
     assert done["Location"] == "/account/reset/done/"
-    assert api().post("/api/auth/signin/", {"username": "ada", "password": PASSWORD}
-                      ).status_code == 400
-    assert api().post("/api/auth/signin/", {"username": "ada@example.com",
-                                            "password": "a new horse 77"}).status_code == 200
+    assert (
+        api().post("/api/auth/signin/", {"username": "ada", "password": PASSWORD}).status_code
+        == 400
+    )
+    assert (
+        api()
+        .post("/api/auth/signin/", {"username": "ada@example.com", "password": "a new horse 77"})
+        .status_code
+        == 200
+    )
     # The session signed in with the old password is signed out.
     assert c.get("/api/me/").json()["id"] != me["id"]
     # The link is spent.
@@ -205,15 +217,15 @@ def test_reset_mails_are_limited_per_address_asked_and_per_client(api, settings)
     account(api, "ada", email)
     here = {"REMOTE_ADDR": f"10.{int(tag[:2], 16)}.{int(tag[2:4], 16)}.{int(tag[4:6], 16)}"}
     for _ in range(2):
-        assert Client(**here).post("/account/password-reset/", {"email": email}
-                                   ).status_code == 302
+        assert Client(**here).post("/account/password-reset/", {"email": email}).status_code == 302
     third = Client(**here).post("/account/password-reset/", {"email": email})
     assert third.status_code == 429
     assert int(third["Retry-After"]) > 0
     assert b"Too many reset mails" in third.content
     # From elsewhere, the address asked for is still over its own limit.
-    elsewhere = Client(REMOTE_ADDR="203.0.113.9").post("/account/password-reset/",
-                                                       {"email": email.upper()})
+    elsewhere = Client(REMOTE_ADDR="203.0.113.9").post(
+        "/account/password-reset/", {"email": email.upper()}
+    )
     assert elsewhere.status_code == 429
     assert len(mail.outbox) == 2
 

@@ -37,8 +37,7 @@ def played(api, solve_freecell):
 
 def test_the_session_list_filters_by_day_game_status_and_ranked(operator, played):
     today = played.deal.date.isoformat()
-    url = (f"/admin/games/gamesession/?deal__date={today}&game=freecell&status=won"
-           "&ranked__exact=1")
+    url = f"/admin/games/gamesession/?deal__date={today}&game=freecell&status=won&ranked__exact=1"
     r = operator.get(url)
     assert r.status_code == 200
     assert str(played.pk) in r.content.decode()
@@ -152,8 +151,11 @@ def test_an_operators_rename_keeps_the_look_alike_key_true(operator, api):
 
     c = api()
     player = Player.objects.get(pk=c.me["id"])
-    form = {"display_name": "Quiet Heron 77", "created_at_0": "2026-01-01",
-            "created_at_1": "00:00:00"}
+    form = {
+        "display_name": "Quiet Heron 77",
+        "created_at_0": "2026-01-01",
+        "created_at_1": "00:00:00",
+    }
     r = operator.post(f"/admin/games/player/{player.pk}/change/", form)
     assert r.status_code == 302, r.content[:1500]
     player.refresh_from_db()
@@ -170,30 +172,38 @@ def test_times_read_as_a_clock_and_an_offset_from_the_deal():
     assert since(999_999_000, 1_000_000_000) == "-0:01.000"
 
 
-def test_disqualifying_from_the_session_page_ends_the_review_everywhere(
-    api, operator, played
-):
+def test_disqualifying_from_the_session_page_ends_the_review_everywhere(api, operator, played):
     """One operation wherever it is pressed: the session page's disqualification leaves
     the win neither pending in the queue nor "under review" for its player."""
     from leaderboards.tasks import score_session
 
-    GameSession.objects.filter(pk=played.pk).update(review="pending", verified=False,
-                                                    review_reasons=["fast_gaps"])
+    GameSession.objects.filter(pk=played.pk).update(
+        review="pending", verified=False, review_reasons=["fast_gaps"]
+    )
     score_session(str(played.pk))
     assert str(played.pk) in operator.get("/admin/games/winunderreview/").content.decode()
-    r = operator.post(f"/admin/games/gamesession/{played.pk}/disqualify/",
-                      {"reason": "moves 40 ms apart all game"})
+    r = operator.post(
+        f"/admin/games/gamesession/{played.pk}/disqualify/",
+        {"reason": "moves 40 ms apart all game"},
+    )
     assert r.status_code == 302
     played.refresh_from_db()
     assert (played.review, played.verified, played.disqualified) == ("disqualified", False, True)
-    assert f"/winunderreview/{played.pk}/change/" not in operator.get(
-        "/admin/games/winunderreview/").content.decode()
+    assert (
+        f"/winunderreview/{played.pk}/change/"
+        not in operator.get("/admin/games/winunderreview/").content.decode()
+    )
     from leaderboards.models import Entry
 
     assert Entry.objects.get(session=played).review == "disqualified"
-    r = operator.post(f"/admin/games/gamesession/{played.pk}/disqualify/",
-                      {"reason": "the replay shows a person", "reinstate": "1"})
+    r = operator.post(
+        f"/admin/games/gamesession/{played.pk}/disqualify/",
+        {"reason": "the replay shows a person", "reinstate": "1"},
+    )
     played.refresh_from_db()
     assert (played.review, played.verified, played.disqualified) == ("cleared", True, False)
-    assert [a.action for a in AuditEntry.objects.filter(session=played).order_by("created_at")
-            if a.action in ("disqualify", "reinstate")] == ["disqualify", "reinstate"]
+    assert [
+        a.action
+        for a in AuditEntry.objects.filter(session=played).order_by("created_at")
+        if a.action in ("disqualify", "reinstate")
+    ] == ["disqualify", "reinstate"]

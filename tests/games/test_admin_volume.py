@@ -36,26 +36,32 @@ def sessions(db):
     out = []
     for name in ("Ada_L.", "Adam", "Bob", "Carol", "Dave"):
         player = Player.objects.create(display_name=name, name_key=name_key(name))
-        out.append(GameSession.objects.create(player=player, deal=deal, game="klondike",
-                                              ranked=True))
+        out.append(
+            GameSession.objects.create(player=player, deal=deal, game="klondike", ranked=True)
+        )
     return deal, out
 
 
 def _listed(response) -> set[str]:
-    return set(re.findall(r"/admin/games/gamesession/([0-9a-f-]{36})/change/",
-                          response.content.decode()))
+    return set(
+        re.findall(r"/admin/games/gamesession/([0-9a-f-]{36})/change/", response.content.decode())
+    )
 
 
 def test_the_list_counts_no_more_than_its_cap_and_has_no_date_hierarchy(
-        operator, sessions, monkeypatch):
+    operator, sessions, monkeypatch
+):
     monkeypatch.setattr(CappedPaginator, "CAP", 3)
     with CaptureQueriesContext(connection) as seen:
         r = operator.get(URL)
     assert r.status_code == 200
     assert r.context["cl"].result_count == 4  # the cap and one: "more than 3"
     assert r.context["cl"].date_hierarchy is None
-    counts = [q["sql"] for q in seen.captured_queries if "COUNT(" in q["sql"].upper()
-              and "games_gamesession" in q["sql"]]
+    counts = [
+        q["sql"]
+        for q in seen.captured_queries
+        if "COUNT(" in q["sql"].upper() and "games_gamesession" in q["sql"]
+    ]
     assert counts, counts
     assert all("LIMIT 4" in q for q in counts), counts
 
@@ -67,8 +73,11 @@ def test_a_search_by_the_first_characters_of_an_id_walks_the_primary_key(operato
         with CaptureQueriesContext(connection) as seen:
             r = operator.get(URL, {"q": term})
         assert target in _listed(r), term
-        listing = [q["sql"] for q in seen.captured_queries
-                   if q["sql"].startswith('SELECT "games_gamesession"')]
+        listing = [
+            q["sql"]
+            for q in seen.captured_queries
+            if q["sql"].startswith('SELECT "games_gamesession"')
+        ]
         assert listing, term
         assert not [q for q in listing if "LIKE" in q or "::text" in q], term
 

@@ -25,7 +25,8 @@ def losing_line(deal: int) -> list[str]:
     move after which the solver proves no win is left: a lost game made on purpose from a
     winnable deal, whichever deal the day gives."""
     fills = [[col] * 4 for col in "12345678"] + [
-        [a, a, b, b] for a in "12345678" for b in "12345678" if a != b]
+        [a, a, b, b] for a in "12345678" for b in "12345678" if a != b
+    ]
     for cols in fills:
         g = new_game("freecell", deal)
         cells = [c + cell for c, cell in zip(cols, "abcd", strict=True)]
@@ -74,8 +75,7 @@ def test_a_freecell_daily_lost_on_purpose_gets_a_turning_point_whose_alternative
     assert r["losing"] == seen.move_object(g, g.parse(moves[tp]))
     assert r["alternative"] == seen.move_object(g, g.parse(line[0]))
     assert r["losing"]["card"]
-    assert r["losing"]["to"].split(":")[0] in {
-        "tableau", "cell", "foundation"}
+    assert r["losing"]["to"].split(":")[0] in {"tableau", "cell", "foundation"}
 
 
 def test_a_won_game_has_no_turning_point(api):

@@ -101,8 +101,9 @@ def test_a_freecell_line_is_followed_by_the_next_players_hint_unless_it_goes_bac
     # Another table, whose only known line starts by taking the player's move back.
     back = new_game("freecell", 617)
     back.play("8b")
-    analysis_cache.keep_solved(daily, back, Result(SOLVED, ["b8", *solve(new_game(
-        "freecell", 617), 10).moves]))
+    analysis_cache.keep_solved(
+        daily, back, Result(SOLVED, ["b8", *solve(new_game("freecell", 617), 10).moves])
+    )
     kept = analysis_cache.hint(daily, back)
     assert kept is not None
     assert kept.line[0] == "b8"
@@ -114,11 +115,13 @@ def test_a_freecell_line_is_followed_by_the_next_players_hint_unless_it_goes_bac
 def test_a_second_analysis_of_the_same_game_searches_nothing() -> None:
     daily = ("freecell", DAY)
     moves = ["8a", "8b", "8c", "8d"]
-    first = turning_point("freecell", 617, moves, 20,
-                          solve_position=analysis_cache.caching_solver(daily))
+    first = turning_point(
+        "freecell", 617, moves, 20, solve_position=analysis_cache.caching_solver(daily)
+    )
     before = analysis_cache.counts(daily)
-    second = turning_point("freecell", 617, moves, 20,
-                           solve_position=analysis_cache.caching_solver(daily))
+    second = turning_point(
+        "freecell", 617, moves, 20, solve_position=analysis_cache.caching_solver(daily)
+    )
     after = analysis_cache.counts(daily)
     assert first == second
     looked = after["solve:lookups"] - before["solve:lookups"]

@@ -35,5 +35,4 @@ def test_a_real_worker_finds_the_turning_point(api, real_worker):
     assert r["status"] == "done", r
     tp = r["turning_point"]
     assert tp is not None
-    assert replay("freecell", s["deal_number"],
-                                     moves[:tp] + r["winning_line"]).won
+    assert replay("freecell", s["deal_number"], moves[:tp] + r["winning_line"]).won

@@ -32,7 +32,9 @@ def test_a_past_daily_is_listed_with_my_result_and_played_again_as_practice(api)
     assert mine["ranked"] is False
     assert days[yesterday.isoformat()]["deal"] == past.public_id
     assert (today() + dt.timedelta(days=1)).isoformat() not in days
-    other = {d["date"]: d for d in api().get(f"/api/archive/freecell/?month={month}").json()["days"]}
+    other = {
+        d["date"]: d for d in api().get(f"/api/archive/freecell/?month={month}").json()["days"]
+    }
     assert other[yesterday.isoformat()]["mine"] is None  # another player's result is not shown
 
 

@@ -84,19 +84,26 @@ def test_the_whole_attack_on_freecell_is_refused_and_the_closed_board_does_not_m
     day = today()
     past_midnight()
     close_day(day.isoformat())
-    ranks = dict(Entry.objects.filter(date=day, game="freecell")
-                 .values_list("session_id", "final_rank"))
+    ranks = dict(
+        Entry.objects.filter(date=day, game="freecell").values_list("session_id", "final_rank")
+    )
 
     _refused_day_closed(late.post(f"/api/sessions/{attempt['id']}/undo/", {"seq": 1}), 1)
     for seq, token in enumerate(solve_freecell(attempt["deal_number"])):
         _refused_day_closed(late.move(attempt, 1 + seq, token), 1)
         if seq == 5:
             break
-    assert dict(Entry.objects.filter(date=day, game="freecell")
-                .values_list("session_id", "final_rank")) == ranks
+    assert (
+        dict(
+            Entry.objects.filter(date=day, game="freecell").values_list("session_id", "final_rank")
+        )
+        == ranks
+    )
     board = api().get(f"/api/leaderboards/freecell/{day.isoformat()}/").json()["entries"]
     assert [(e["session"], e["rank"], e["won"]) for e in board] == [
-        (won["id"], 1, True), (attempt["id"], 2, False)]
+        (won["id"], 1, True),
+        (attempt["id"], 2, False),
+    ]
 
 
 def test_play_stops_at_midnight_even_before_the_close_runs(api, past_midnight):
@@ -130,8 +137,7 @@ def test_a_socket_open_across_midnight_is_refused_on_its_kept_table(api, past_mi
     sid = attempt["id"]
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{sid}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{sid}/", headers=c.ws_headers())
         assert (await ws.connect())[0]
         hello = await ws.receive_json_from(timeout=10)
         await ws.send_json_to({"type": "move", "seq": 0, "move": _stock(hello), "op": "a"})
@@ -168,25 +174,26 @@ def test_a_socket_open_across_midnight_is_refused_on_its_kept_table(api, past_mi
     assert (stored.seq, stored.status, stored.undo_count) == (1, "playing", 0)
 
 
-def test_a_move_stored_before_midnight_and_retried_after_is_answered_as_stored(
-    api, past_midnight
-):
+def test_a_move_stored_before_midnight_and_retried_after_is_answered_as_stored(api, past_midnight):
     """Its answer was lost on the way: the retry changes nothing, so it gets the state as
     stored; a new move or a stale seq get the day's end."""
     c = api()
     attempt = c.start("klondike")
     token = _stock(attempt)
-    first = c.post(f"/api/sessions/{attempt['id']}/moves/",
-                   {"seq": 0, "move": token, "op": "first"})
+    first = c.post(
+        f"/api/sessions/{attempt['id']}/moves/", {"seq": 0, "move": token, "op": "first"}
+    )
     assert first.status_code == 200
     past_midnight()
-    again = c.post(f"/api/sessions/{attempt['id']}/moves/",
-                   {"seq": 0, "move": token, "op": "first"})
+    again = c.post(
+        f"/api/sessions/{attempt['id']}/moves/", {"seq": 0, "move": token, "op": "first"}
+    )
     assert again.status_code == 200
     assert again.json()["seq"] == 1
     assert again.json()["legal_moves"] == first.json()["legal_moves"]
-    _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/moves/",
-                               {"seq": 0, "move": token, "op": "other"}), 1)
+    _refused_day_closed(
+        c.post(f"/api/sessions/{attempt['id']}/moves/", {"seq": 0, "move": token, "op": "other"}), 1
+    )
     _refused_day_closed(c.post(f"/api/sessions/{attempt['id']}/undo/", {"seq": 0}), 1)
     assert GameSession.objects.get(pk=attempt["id"]).seq == 1
 
@@ -212,8 +219,8 @@ def test_scoring_takes_no_win_stored_after_the_days_end(api, past_midnight):
     day = today()
     late = days.day_end(day) + dt.timedelta(seconds=5)
     GameSession.objects.filter(pk=attempt["id"]).update(
-        status="won", started_at=late, finished_at=late, time_ms=1000, move_count=80,
-        cards_up=52)
+        status="won", started_at=late, finished_at=late, time_ms=1000, move_count=80, cards_up=52
+    )
     past_midnight()
     assert score_session(attempt["id"]) is None
     assert not Entry.objects.filter(session_id=attempt["id"]).exists()
@@ -254,8 +261,9 @@ def test_a_disqualification_after_the_close_closes_the_day_again_and_is_audited(
     day = today()
     past_midnight()
     close_day(day.isoformat())
-    ranked = list(Entry.objects.filter(date=day).order_by("final_rank")
-                  .values_list("session_id", flat=True))
+    ranked = list(
+        Entry.objects.filter(date=day).order_by("final_rank").values_list("session_id", flat=True)
+    )
     top = GameSession.objects.select_related("deal").get(pk=ranked[0])
     reader = api()
     exported = reader.get(f"/api/export/{day.isoformat()}/")
@@ -267,6 +275,7 @@ def test_a_disqualification_after_the_close_closes_the_day_again_and_is_audited(
     GameSession.objects.filter(pk=top.pk).update(disqualified=True, disqualified_reason="x")
     top.refresh_from_db()
     from games import signals
+
     signals.session_disqualified.send(GameSession, session=top)
 
     finals = dict(Entry.objects.filter(date=day).values_list("session_id", "final_rank"))

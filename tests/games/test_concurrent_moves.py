@@ -34,8 +34,10 @@ def test_two_clients_sending_the_same_seq_at_once_apply_exactly_one_move(api):
 
     for _round in range(3):
         s = first.start("freecell", 617)
-        threads = [threading.Thread(target=submit, args=(cl, s, m))
-                   for cl, m in zip((first, second), moves, strict=True)]
+        threads = [
+            threading.Thread(target=submit, args=(cl, s, m))
+            for cl, m in zip((first, second), moves, strict=True)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -65,7 +67,9 @@ def test_a_table_kept_by_a_process_that_missed_a_move_never_stores_a_second_move
     second = operations.play_move(s.id, player, 1, "8b")
     assert second.session.seq == 2
     legal_there = seen.move_objects(stale)[0]["move"]  # passes the check on the old table
-    tables.keep(s.id, 1, stale, (player.pk, s.deal, s.ranked))  # this process's old table comes back
+    tables.keep(
+        s.id, 1, stale, (player.pk, s.deal, s.ranked)
+    )  # this process's old table comes back
     with pytest.raises(StaleSeq) as refused:
         operations.play_move(s.id, player, 1, legal_there)
     assert refused.value.current == 2

@@ -50,8 +50,10 @@ def test_a_lost_race_inside_a_transaction_leaves_it_usable(monkeypatch):
         # The savepoint took the refusal: the transaction goes on and commits.
         Deal.objects.create(game="freecell", seed=4244)
     assert got.pk == first.pk
-    assert set(Deal.objects.filter(seed__in=["4243", "4244"]).values_list("seed", flat=True)) \
-        == {4243, 4244}
+    assert set(Deal.objects.filter(seed__in=["4243", "4244"]).values_list("seed", flat=True)) == {
+        4243,
+        4244,
+    }
 
 
 @pytest.mark.django_db

@@ -41,15 +41,24 @@ def test_a_copy_of_the_board_leaders_generated_name_is_refused(api):
     assert "pick another" in r.json()["reason"]
 
 
-@pytest.mark.parametrize("copy", [
-    "Grace Hopper", "grace hopper", "GRACE HOPPER", "Grace_Hopper", "grace.hopper",
-    "Grace-Hopper", "GraceHopper", "  Grace   Hopper ",
-    f"Grace H{CYRILLIC_O.lower()}pper",  # Cyrillic о
-    "Grace Ho\u0440\u0440er",  # Cyrillic р р
-    "Grace Hoppe\u0433",  # Cyrillic г reads as r
-    "Ｇｒａｃｅ Ｈｏｐｐｅｒ",  # full-width
-    "Grace HoPPer",
-])
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "Grace Hopper",
+        "grace hopper",
+        "GRACE HOPPER",
+        "Grace_Hopper",
+        "grace.hopper",
+        "Grace-Hopper",
+        "GraceHopper",
+        "  Grace   Hopper ",
+        f"Grace H{CYRILLIC_O.lower()}pper",  # Cyrillic о
+        "Grace Ho\u0440\u0440er",  # Cyrillic р р
+        "Grace Hoppe\u0433",  # Cyrillic г reads as r
+        "Ｇｒａｃｅ Ｈｏｐｐｅｒ",  # full-width
+        "Grace HoPPer",
+    ],
+)
 def test_names_that_read_as_another_players_are_refused(api, copy):
     grace, copier = api(), api()
     assert _rename(grace, "Grace Hopper").status_code == 200
@@ -63,12 +72,15 @@ def test_a_cyrillic_look_alike_of_a_generated_name_is_refused(api):
     _refused(_rename(copier, "Brisk Otter OO1"), copier, "taken")  # letters O for zeros
 
 
-@pytest.mark.parametrize("pair", [
-    ("Philip", "PhiIip"),  # a capital I for the small l
-    ("KIM", "\u039a\u0399\u039c"),  # Greek capitals kappa, iota, mu
-    ("Bob", "B\u043eb"),
-    ("Martin", "Rnartin"),  # "rn" reads as "m"
-])
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("Philip", "PhiIip"),  # a capital I for the small l
+        ("KIM", "\u039a\u0399\u039c"),  # Greek capitals kappa, iota, mu
+        ("Bob", "B\u043eb"),
+        ("Martin", "Rnartin"),  # "rn" reads as "m"
+    ],
+)
 def test_look_alikes_across_scripts_and_letters_are_one_name(api, pair):
     first, copier = api(), api()
     assert _rename(first, pair[0]).status_code == 200
@@ -92,23 +104,26 @@ def test_a_freed_name_can_be_taken(api):
     assert _rename(b, "joan clarke").status_code == 200
 
 
-@pytest.mark.parametrize("name", [
-    "\u3164\u3164\u3164",  # Hangul fillers: letters to \w, shown as nothing
-    "\u3164A\u3164",
-    "\u115f\u1160\u1160",
-    "\uffa0\uffa0\uffa0",
-    "Ada\u200bLovelace",  # zero-width space
-    "Ada\u200dLove",  # zero-width joiner
-    "Ada\u2060Love",  # word joiner
-    "Ada\u200eLove",  # left-to-right mark
-    "Bob\ufe0f",  # variation selector
-    "\ufeffEve",  # byte order mark
-    "Tag\U000e0041ged",  # tag character
-    "\ue000abc",  # private use
-    "\u0378abc",  # unassigned
-    "abc\u0007",  # control
-    "abc\ud800",  # lone surrogate
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164\u3164\u3164",  # Hangul fillers: letters to \w, shown as nothing
+        "\u3164A\u3164",
+        "\u115f\u1160\u1160",
+        "\uffa0\uffa0\uffa0",
+        "Ada\u200bLovelace",  # zero-width space
+        "Ada\u200dLove",  # zero-width joiner
+        "Ada\u2060Love",  # word joiner
+        "Ada\u200eLove",  # left-to-right mark
+        "Bob\ufe0f",  # variation selector
+        "\ufeffEve",  # byte order mark
+        "Tag\U000e0041ged",  # tag character
+        "\ue000abc",  # private use
+        "\u0378abc",  # unassigned
+        "abc\u0007",  # control
+        "abc\ud800",  # lone surrogate
+    ],
+)
 def test_invisible_and_control_characters_are_refused(api, name):
     c = api()
     r = _rename(c, name)
@@ -124,12 +139,33 @@ def test_a_name_is_stored_nfkc_normalised(api):
     assert Player.objects.get(pk=c.me["id"]).display_name == "Nimble finch"
 
 
-@pytest.mark.parametrize("name", [
-    "Admin", "admin", "ADMIN", f"{CYRILLIC_A}dmin", "Admin1", "the_admin", "TheAdmin",
-    "Ad Min", "1admin2", "Administrator", "Moderator", "mod", "Staff", "Support Team",
-    "System", "root", "R00T", "Official", "Daily Solitaire", "DailySolitaire",
-    "solitaire_7", "Sys.Admin",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Admin",
+        "admin",
+        "ADMIN",
+        f"{CYRILLIC_A}dmin",
+        "Admin1",
+        "the_admin",
+        "TheAdmin",
+        "Ad Min",
+        "1admin2",
+        "Administrator",
+        "Moderator",
+        "mod",
+        "Staff",
+        "Support Team",
+        "System",
+        "root",
+        "R00T",
+        "Official",
+        "Daily Solitaire",
+        "DailySolitaire",
+        "solitaire_7",
+        "Sys.Admin",
+    ],
+)
 def test_names_kept_for_the_site_and_its_staff_are_refused(api, name):
     c = api()
     r = _rename(c, name)
@@ -137,8 +173,9 @@ def test_names_kept_for_the_site_and_its_staff_are_refused(api, name):
     assert "pick another" in r.json()["reason"]
 
 
-@pytest.mark.parametrize("name", ["Badminton", "Modest Mouse", "Rooted", "Zoë Ørsted",
-                                  "tile_9-x", "Ada L."])
+@pytest.mark.parametrize(
+    "name", ["Badminton", "Modest Mouse", "Rooted", "Zoë Ørsted", "tile_9-x", "Ada L."]
+)
 def test_ordinary_names_that_merely_contain_a_kept_word_are_fine(api, name):
     c = api()
     r = _rename(c, name)
@@ -167,8 +204,10 @@ def test_generated_names_get_longer_numbers_when_the_short_ones_run_out(db, monk
 def test_an_accounts_name_from_its_username_is_unique_too():
     User = get_user_model()
     Player.objects.create(display_name="hopper", name_key=name_key("hopper"))
-    taken, free = User.objects.create_user("Hopper", password="x"), User.objects.create_user(
-        "Knuth", password="x")
+    taken, free = (
+        User.objects.create_user("Hopper", password="x"),
+        User.objects.create_user("Knuth", password="x"),
+    )
     for user, expect_own in ((taken, False), (free, True)):
         c = Client()
         c.force_login(user)
@@ -195,26 +234,34 @@ def test_a_rename_racing_another_for_the_same_name_is_refused_not_a_500(api):
     c, rival = api(), api()
     settings_dict = connection.settings_dict
     other = psycopg.connect(
-        host=settings_dict["HOST"] or None, port=settings_dict["PORT"] or None,
-        user=settings_dict["USER"], password=settings_dict["PASSWORD"] or None,
+        host=settings_dict["HOST"] or None,
+        port=settings_dict["PORT"] or None,
+        user=settings_dict["USER"],
+        password=settings_dict["PASSWORD"] or None,
         dbname=settings_dict["NAME"],
     )
-    other.execute("UPDATE games_player SET display_name = %s, name_key = %s WHERE id = %s",
-                  ("Ada Lovelace", name_key("Ada Lovelace"), rival.me["id"]))
+    other.execute(
+        "UPDATE games_player SET display_name = %s, name_key = %s WHERE id = %s",
+        ("Ada Lovelace", name_key("Ada Lovelace"), rival.me["id"]),
+    )
     pid = other.info.backend_pid
     waited = []
 
     def commit_once_blocked() -> None:
         with psycopg.connect(
-            host=settings_dict["HOST"] or None, port=settings_dict["PORT"] or None,
-            user=settings_dict["USER"], password=settings_dict["PASSWORD"] or None,
-            dbname=settings_dict["NAME"], autocommit=True,
+            host=settings_dict["HOST"] or None,
+            port=settings_dict["PORT"] or None,
+            user=settings_dict["USER"],
+            password=settings_dict["PASSWORD"] or None,
+            dbname=settings_dict["NAME"],
+            autocommit=True,
         ) as watcher:
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
                 blocked = watcher.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
-                    (pid,)).fetchone()[0]
+                    (pid,),
+                ).fetchone()[0]
                 if blocked:
                     waited.append(True)
                     break

@@ -40,8 +40,9 @@ def committed(django_capture_on_commit_callbacks):
 def sign_up(api, committed, username: str, email: str):
     c = api()
     with committed():
-        r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
-                                         "email": email})
+        r = c.post(
+            "/api/auth/signup/", {"username": username, "password": PASSWORD, "email": email}
+        )
     c.csrf = c.client.cookies["csrftoken"].value
     return c, r
 
@@ -58,8 +59,7 @@ def test_an_address_is_pending_until_the_mailed_link_is_confirmed(api, committed
     assert mail.outbox[0].to == ["ada@example.com"]
     link = link_in(mail.outbox[0])
     # Not used to sign in while pending: the same answer as for an unknown address.
-    signin = api().post("/api/auth/signin/", {"username": "ada@example.com",
-                                              "password": PASSWORD})
+    signin = api().post("/api/auth/signin/", {"username": "ada@example.com", "password": PASSWORD})
     assert signin.status_code == 400
     assert "wrong username or password" in signin.json()["reason"]
     page = Client().get(link)  # what a mail scanner does: proves nothing
@@ -71,8 +71,12 @@ def test_an_address_is_pending_until_the_mailed_link_is_confirmed(api, committed
     assert b"verify-done" in done.content
     me = c.get("/api/me/").json()
     assert (me["email"], me["email_pending"]) == ("ada@example.com", None)
-    assert api().post("/api/auth/signin/", {"username": "ada@example.com",
-                                            "password": PASSWORD}).status_code == 200
+    assert (
+        api()
+        .post("/api/auth/signin/", {"username": "ada@example.com", "password": PASSWORD})
+        .status_code
+        == 200
+    )
     again = Client().post(link)
     assert again.status_code == 400
     assert b"already used" in again.content
@@ -80,8 +84,9 @@ def test_an_address_is_pending_until_the_mailed_link_is_confirmed(api, committed
 
 def _shape(body: dict) -> dict:
     """The answer without what differs by nature between two sign-ups."""
-    return {k: v for k, v in body.items() if k not in ("id", "display_name", "username",
-                                                        "csrf_token")}
+    return {
+        k: v for k, v in body.items() if k not in ("id", "display_name", "username", "csrf_token")
+    }
 
 
 def test_sign_up_answers_the_same_for_a_taken_address_and_mails_its_owner(api, committed):
@@ -92,7 +97,8 @@ def test_sign_up_answers_the_same_for_a_taken_address_and_mails_its_owner(api, c
     _, taken = sign_up(api, committed, "eve", "ADA@example.com")
     assert (free.status_code, taken.status_code) == (201, 201)
     assert _shape(free.json()) | {"email_pending": "x"} == _shape(taken.json()) | {
-        "email_pending": "x"}
+        "email_pending": "x"
+    }
     assert taken.json()["email_pending"] == "ADA@example.com"
     assert sorted(free.json()) == sorted(taken.json())
     # One mail each: a link to the free address, a word to the taken one's owner, no link.
@@ -154,12 +160,10 @@ def test_a_forged_or_expired_link_proves_nothing(api, committed, settings):
     assert get_user_model().objects.get(username="ada").email == ""
 
 
-def test_mails_to_one_address_are_limited_and_the_answer_stays_the_same(api, committed,
-                                                                        settings):
+def test_mails_to_one_address_are_limited_and_the_answer_stays_the_same(api, committed, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "account_mails": (1, 3600)}
     address = f"flood-{secrets.token_hex(4)}@example.com"  # counts live in Redis an hour
-    answers = [sign_up(api, committed, f"u{i}{secrets.token_hex(2)}", address)[1]
-               for i in range(3)]
+    answers = [sign_up(api, committed, f"u{i}{secrets.token_hex(2)}", address)[1] for i in range(3)]
     assert [a.status_code for a in answers] == [201, 201, 201]
     assert {a.json()["email_pending"] for a in answers} == {address}
     assert len(mail.outbox) == 1
@@ -168,8 +172,9 @@ def test_mails_to_one_address_are_limited_and_the_answer_stays_the_same(api, com
 def test_a_pending_address_serves_a_password_reset_and_the_reset_proves_it(api, committed):
     sign_up(api, committed, "ada", "ada@example.com")
     mail.outbox.clear()
-    assert Client().post("/account/password-reset/", {"email": "ada@example.com"}
-                         ).status_code == 302
+    assert (
+        Client().post("/account/password-reset/", {"email": "ada@example.com"}).status_code == 302
+    )
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["ada@example.com"]
     # A pending claim on an address another account proved gets no reset mail.

@@ -56,10 +56,14 @@ def test_forbidden_and_an_expired_form_are_the_sites_403():
     assert "reload the page" in body
 
 
-@pytest.mark.parametrize(("path", "status", "error"), [
-    ("/api/no/such/", 404, "not_found"), ("/api/broken/", 500, "server_error"),
-    ("/api/forbidden/", 403, "forbidden"),
-])
+@pytest.mark.parametrize(
+    ("path", "status", "error"),
+    [
+        ("/api/no/such/", 404, "not_found"),
+        ("/api/broken/", 500, "server_error"),
+        ("/api/forbidden/", 403, "forbidden"),
+    ],
+)
 def test_the_api_keeps_its_json_errors(path, status, error):
     r = Client(raise_request_exception=False).get(path)
     assert r.status_code == status

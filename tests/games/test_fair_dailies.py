@@ -62,8 +62,11 @@ def test_a_closed_day_reveals_a_seed_that_checks_out_and_deals_what_was_played(a
     deal = ensure_daily("klondike", yesterday)
     seen = c.start("klondike", deal.public_id)  # what a player of that day was shown
     close_day(yesterday.isoformat())
-    record = next(d for d in c.get(f"/api/daily/{yesterday.isoformat()}/").json()["deals"]
-                  if d["game"] == "klondike")
+    record = next(
+        d
+        for d in c.get(f"/api/daily/{yesterday.isoformat()}/").json()["deals"]
+        if d["game"] == "klondike"
+    )
     seed, salt = record["seed"], record["salt"]
     # Three lines and only hashlib: the check any player can run.
     text = f"daily-solitaire|v1|klondike|{yesterday.isoformat()}|{seed}|{salt}"
@@ -80,13 +83,19 @@ def test_the_command_line_checks_a_revealed_day(db):
     yesterday = today() - dt.timedelta(days=1)
     deal = ensure_daily("freecell", yesterday)
     args = ["freecell", yesterday.isoformat(), str(deal.seed), deal.salt]
-    ok = subprocess.run([sys.executable, "-m", "games.engine", "verify", *args, deal.commitment],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify", *args, deal.commitment],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.split("\n")[0].startswith("match")
     assert new_game("freecell", deal.seed).layout()["tableau"][0][0] in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "games.engine", "verify", *args, "0" * 64],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify", *args, "0" * 64],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 1
     assert "no match" in bad.stdout
 

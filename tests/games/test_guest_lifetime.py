@@ -23,7 +23,9 @@ YEAR = 365 * 24 * 3600
 
 
 def _row(client) -> Session:
-    return Session.objects.get(session_key=client.client.cookies[settings.SESSION_COOKIE_NAME].value)
+    return Session.objects.get(
+        session_key=client.client.cookies[settings.SESSION_COOKIE_NAME].value
+    )
 
 
 def _age(session: Session) -> float:
@@ -77,8 +79,7 @@ def test_opening_a_game_socket_renews_the_session(api):
     old = _a_day_and_more_ago(c)
 
     async def connect():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         await ws.connect()
         first = await ws.receive_json_from()
         await ws.disconnect()
@@ -93,26 +94,42 @@ def test_the_beat_task_deletes_expired_sessions_and_keeps_live_ones(db):
     from games.tasks import clear_expired_sessions
 
     now = timezone.now()
-    Session.objects.bulk_create([
-        Session(session_key=f"dead{i:028d}", session_data="x", expire_date=now - dt.timedelta(
-            seconds=1 + i)) for i in range(3)
-    ] + [
-        Session(session_key=f"live{i:028d}", session_data="x", expire_date=now + dt.timedelta(
-            days=300)) for i in range(2)
-    ])
+    Session.objects.bulk_create(
+        [
+            Session(
+                session_key=f"dead{i:028d}",
+                session_data="x",
+                expire_date=now - dt.timedelta(seconds=1 + i),
+            )
+            for i in range(3)
+        ]
+        + [
+            Session(
+                session_key=f"live{i:028d}",
+                session_data="x",
+                expire_date=now + dt.timedelta(days=300),
+            )
+            for i in range(2)
+        ]
+    )
     clear_expired_sessions.delay()
     left = set(Session.objects.values_list("session_key", flat=True))
     assert not any(k.startswith("dead") for k in left)
     assert {f"live{i:028d}" for i in range(2)} <= left
-    entry = [e for e in settings.CELERY_BEAT_SCHEDULE.values()
-             if e["task"] == "games.tasks.clear_expired_sessions"]
+    entry = [
+        e
+        for e in settings.CELERY_BEAT_SCHEDULE.values()
+        if e["task"] == "games.tasks.clear_expired_sessions"
+    ]
     assert entry
     assert entry[0]["schedule"].remaining_estimate(now) <= dt.timedelta(days=1)
 
 
 def _guests(limit: int):
-    return override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "guests": (limit, 60)},
-                             REDIS_KEY_PREFIX=f"test-rl-{uuid.uuid4().hex[:10]}")
+    return override_settings(
+        RATE_LIMITS={**settings.RATE_LIMITS, "guests": (limit, 60)},
+        REDIS_KEY_PREFIX=f"test-rl-{uuid.uuid4().hex[:10]}",
+    )
 
 
 def test_one_address_making_guests_past_the_limit_gets_429_with_retry_after(db):
@@ -125,8 +142,10 @@ def test_one_address_making_guests_past_the_limit_gets_429_with_retry_after(db):
         stats = Client(REMOTE_ADDR=address).get("/api/me/stats/")
         page = Client(REMOTE_ADDR=address).get("/")
         signup = Client(REMOTE_ADDR=address).post(
-            "/api/auth/signup/", {"username": "latecomer", "password": "pw-late-1234"},
-            content_type="application/json")
+            "/api/auth/signup/",
+            {"username": "latecomer", "password": "pw-late-1234"},
+            content_type="application/json",
+        )
     assert [r.status_code for r in answers] == [200, 200, 200, 429, 429]
     over = answers[3]
     assert over["Content-Type"] == "application/json"

@@ -27,7 +27,9 @@ PASSWORD = "correct horse 42"
 
 def account(api, username: str):
     c = api()
-    assert c.post("/api/auth/signup/", {"username": username, "password": PASSWORD}).status_code == 201
+    assert (
+        c.post("/api/auth/signup/", {"username": username, "password": PASSWORD}).status_code == 201
+    )
     c.csrf = c.client.cookies["csrftoken"].value
     return c
 
@@ -51,9 +53,17 @@ def past_win(player_id: int, game: str, day: dt.date) -> GameSession:
     """A ranked daily won on an earlier day, scored as the worker scores it."""
     now = time_on(day)
     s = GameSession.objects.create(
-        player_id=player_id, deal=ensure_daily(game, day), game=game, ranked=True,
-        status="won", time_ms=90_000, move_count=80, cards_up=52, started_at=now,
-        finished_at=now, moves=[["x", 0]],
+        player_id=player_id,
+        deal=ensure_daily(game, day),
+        game=game,
+        ranked=True,
+        status="won",
+        time_ms=90_000,
+        move_count=80,
+        cards_up=52,
+        started_at=now,
+        finished_at=now,
+        moves=[["x", 0]],
     )
     score_session(str(s.pk))
     return s
@@ -87,8 +97,9 @@ def test_a_guest_win_signed_in_stays_on_every_board_under_the_account(api, solve
     assert stats["games"]["freecell"]["won"] == 2
 
 
-def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_freecell,
-                                                                  past_midnight):
+def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(
+    api, solve_freecell, past_midnight
+):
     acct = account(api, "grace")
     guest = api()
     s = win_freecell_daily(guest, solve_freecell)
@@ -105,8 +116,9 @@ def test_when_the_guest_started_first_its_win_is_the_ranked_attempt(api, solve_f
     day = today()
     past_midnight()
     close_day(day.isoformat())
-    finals = dict(Entry.objects.filter(date=day, game="freecell")
-                  .values_list("session_id", "final_rank"))
+    finals = dict(
+        Entry.objects.filter(date=day, game="freecell").values_list("session_id", "final_rank")
+    )
     assert {str(k): v for k, v in finals.items()} == {s["id"]: 1}
 
 
@@ -123,8 +135,11 @@ def test_a_spare_guest_attempt_finished_later_cannot_replace_the_accounts(api, s
     past_win(guest.me["id"], "freecell", today() - dt.timedelta(days=3))
     assert sign_in(guest, "linus").status_code == 200
 
-    ranked = list(GameSession.objects.filter(player_id=acct.me["id"], ranked=True,
-                                             deal__date=today()).values_list("pk", flat=True))
+    ranked = list(
+        GameSession.objects.filter(
+            player_id=acct.me["id"], ranked=True, deal__date=today()
+        ).values_list("pk", flat=True)
+    )
     assert [str(p) for p in ranked] == [mine["id"]]
     assert not Entry.objects.filter(session_id=spare["id"]).exists()
     b = boards(acct, "freecell")
@@ -189,8 +204,9 @@ def _race(*calls) -> list[Any]:
 def _post(client: Client, csrf: str, path: str, data: dict[str, Any]) -> Any:
     import json
 
-    return client.post(path, json.dumps(data), content_type="application/json",
-                       HTTP_X_CSRFTOKEN=csrf)
+    return client.post(
+        path, json.dumps(data), content_type="application/json", HTTP_X_CSRFTOKEN=csrf
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -204,13 +220,13 @@ def test_sign_in_racing_the_accounts_own_start_leaves_one_ranked_attempt(api, ro
     a_client, g_client = _clone(acct), _clone(guest)
     start, signin = _race(
         lambda: _post(a_client, acct.csrf, "/api/sessions/", {"game": "freecell"}),
-        lambda: _post(g_client, guest.csrf, "/api/auth/signin/",
-                      {"username": username, "password": PASSWORD}),
+        lambda: _post(
+            g_client, guest.csrf, "/api/auth/signin/", {"username": username, "password": PASSWORD}
+        ),
     )
     assert signin.status_code == 200, signin.content
     assert start.status_code in {201, 409}, start.content
-    ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True,
-                                        deal__date=today())
+    ranked = GameSession.objects.filter(player_id=acct.me["id"], ranked=True, deal__date=today())
     assert [str(p) for p in ranked.values_list("pk", flat=True)] == [g["id"]]
     player = Player.objects.get(pk=guest.me["id"])
     assert player.merged_into_id == acct.me["id"]
@@ -226,8 +242,9 @@ def test_sign_in_racing_the_guests_own_start_never_fails(api, round_):
     one, two = _clone(guest), _clone(guest)
     start, signin = _race(
         lambda: _post(one, guest.csrf, "/api/sessions/", {"game": "bakers-dozen"}),
-        lambda: _post(two, guest.csrf, "/api/auth/signin/",
-                      {"username": username, "password": PASSWORD}),
+        lambda: _post(
+            two, guest.csrf, "/api/auth/signin/", {"username": username, "password": PASSWORD}
+        ),
     )
     assert signin.status_code == 200, signin.content
     assert start.status_code in {201, 409}, start.content
@@ -252,8 +269,9 @@ def test_sign_in_racing_a_random_start_leaves_nothing_on_the_guest(api, round_):
     one, two = _clone(guest), _clone(guest)
     start, signin = _race(
         lambda: _post(one, guest.csrf, "/api/sessions/", {"game": "klondike", "deal": "random"}),
-        lambda: _post(two, guest.csrf, "/api/auth/signin/",
-                      {"username": username, "password": PASSWORD}),
+        lambda: _post(
+            two, guest.csrf, "/api/auth/signin/", {"username": username, "password": PASSWORD}
+        ),
     )
     assert signin.status_code == 200, signin.content
     assert start.status_code in {201, 409}, start.content
@@ -270,7 +288,8 @@ def test_a_merged_guest_starting_a_random_deal_is_refused_and_nothing_is_stored(
     stale = _clone(guest)  # still carries the guest's session once it is merged
     before = GameSession.objects.count()
     Player.objects.filter(pk=guest.me["id"]).update(
-        merged_into_id=Player.objects.exclude(pk=guest.me["id"]).latest("pk").pk)
+        merged_into_id=Player.objects.exclude(pk=guest.me["id"]).latest("pk").pk
+    )
     r = _post(stale, guest.csrf, "/api/sessions/", {"game": "freecell", "deal": "random"})
     assert r.status_code == 409, r.content
     assert r.json()["error"] == "player_merged", r.content

@@ -102,8 +102,7 @@ def test_a_bad_display_name_is_refused_and_nothing_changes(api, name):
     assert Player.objects.get(pk=c.me["id"]).display_name == c.me["display_name"]
 
 
-def test_a_new_guest_never_takes_a_name_in_use_and_is_stored_by_one_statement(
-        api, monkeypatch):
+def test_a_new_guest_never_takes_a_name_in_use_and_is_stored_by_one_statement(api, monkeypatch):
     """A first visit's guest is one INSERT that does nothing on a name already taken
     (games/accounts/players.py, _new_guest); then another name is drawn.  The player
     holding the name is left as it was."""

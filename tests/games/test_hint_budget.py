@@ -35,8 +35,13 @@ def clear_hint_budgets(url: str) -> None:
 def pool(settings: Any) -> Iterator[Callable[..., None]]:
     """Call it with the pool's settings: it starts that pool, its workers up and idle."""
 
-    def start(workers: int = 2, budget: float = 5.0, per_minute: float = 0.0,
-              queue: int = 2, refused_wait: float = 0.0) -> None:
+    def start(
+        workers: int = 2,
+        budget: float = 5.0,
+        per_minute: float = 0.0,
+        queue: int = 2,
+        refused_wait: float = 0.0,
+    ) -> None:
         settings.HINT_WORKERS, settings.HINT_QUEUE = workers, queue
         settings.HINT_BUDGET_SECONDS, settings.HINT_SECONDS_PER_MINUTE = budget, per_minute
         settings.HINT_REFUSED_WAIT = refused_wait
@@ -106,6 +111,7 @@ def test_a_dozen_hints_at_once_from_one_player_share_one_search(api, pool):
         def call() -> Any:
             together.wait()
             return tab.post(f"/api/sessions/{hard['id']}/hint/")
+
         return call
 
     watcher = threading.Thread(target=watch)
@@ -124,8 +130,9 @@ def test_a_dozen_hints_at_once_from_one_player_share_one_search(api, pool):
     answers = [out[0] for _, out in asks]
     assert [r.status_code for r in answers] == [200] * 12
     bodies = [r.json() for r in answers]
-    assert all(b["hint"] == bodies[0]["hint"] and b["source"] == bodies[0]["source"]
-               for b in bodies)  # one search's answer for all
+    assert all(
+        b["hint"] == bodies[0]["hint"] and b["source"] == bodies[0]["source"] for b in bodies
+    )  # one search's answer for all
     st = hint_pool.stats(who)
     assert st["peak"] == 1
     assert searching[0] <= 1
@@ -260,6 +267,7 @@ def test_a_flood_of_guests_cannot_starve_another_players_solver_hint(api, pool):
         def run() -> None:
             while not stop.is_set():
                 statuses.append(g.post(f"/api/sessions/{s['id']}/hint/").status_code)
+
         return run
 
     floods = [in_thread(flood(g, s)) for g, s in zip(guests, sessions, strict=True)]
@@ -330,8 +338,7 @@ def test_over_the_socket_a_hint_is_awaited_on_the_loop_and_refused_alike(api, po
     s = c.start("freecell", HARD)
 
     async def scenario() -> list[dict[str, Any]]:
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=10)
         out = []

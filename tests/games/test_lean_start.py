@@ -72,15 +72,18 @@ def _masked(body: Any, shape_only: bool) -> Any:
 
 
 def _cookies(response: Any) -> dict[str, dict[str, Any]]:
-    return {name: {a: m[a] for a in ("max-age", "path", "httponly", "samesite", "secure")}
-            for name, m in response.cookies.items()}
+    return {
+        name: {a: m[a] for a in ("max-age", "path", "httponly", "samesite", "secure")}
+        for name, m in response.cookies.items()
+    }
 
 
 def _same(lean: Any, drf: Any, shape_only: bool = False) -> None:
     assert lean.status_code == drf.status_code, (lean.content, drf.content)
     skip = {"X-Request-ID", "Content-Length", "Retry-After"}
-    assert {k: v for k, v in lean.headers.items() if k not in skip} == \
-        {k: v for k, v in drf.headers.items() if k not in skip}
+    assert {k: v for k, v in lean.headers.items() if k not in skip} == {
+        k: v for k, v in drf.headers.items() if k not in skip
+    }
     assert ("Retry-After" in lean.headers) == ("Retry-After" in drf.headers)
     assert lean.headers["Content-Length"] == str(len(lean.content))
     assert lean.headers["X-Request-ID"] != drf.headers["X-Request-ID"]
@@ -91,8 +94,15 @@ def _same(lean: Any, drf: Any, shape_only: bool = False) -> None:
         assert a["request_id"] == lean.headers["X-Request-ID"]
 
 
-def _both(pair: tuple[Any, Any], drf_posts: list[int], body: Any = None, raw: str | None = None,
-          answered_here: bool = True, shape_only: bool = False, **extra: Any) -> Any:
+def _both(
+    pair: tuple[Any, Any],
+    drf_posts: list[int],
+    body: Any = None,
+    raw: str | None = None,
+    answered_here: bool = True,
+    shape_only: bool = False,
+    **extra: Any,
+) -> Any:
     lean, drf = pair
     responses, reached = [], []
     for c in (lean, drf):
@@ -121,46 +131,83 @@ def test_a_guests_starts_and_refusals_are_the_drf_views(pair, drf_posts):
     assert again["error"] == "ranked_attempt_open"
     assert again["session"] == ranked["id"]
     assert both(body={"game": "klondike", "deal": ranked["deal"]}).status_code == 409
-    for refused in ({"game": "freecell", "deal": 0}, {"game": "freecell", "deal": "x" * 200},
-                    {"game": "klondike", "deal": "nope"}, {"game": "klondike", "deal": 12},
-                    {"game": "bakers-dozen", "deal": "x" * 12}):
+    for refused in (
+        {"game": "freecell", "deal": 0},
+        {"game": "freecell", "deal": "x" * 200},
+        {"game": "klondike", "deal": "nope"},
+        {"game": "klondike", "deal": 12},
+        {"game": "bakers-dozen", "deal": "x" * 12},
+    ):
         assert both(body=refused).status_code == 400
     assert both(body={"game": "freecell", "deal": "daily", "extra": 1}).status_code == 201
     # What the DRF view answers itself: fields it refuses, bodies that are no object, JSON
     # it cannot read, another content type or Accept, a query string.
-    for body, raw in (({"game": "nope"}, None), ({"game": "freecell", "deal": True}, None),
-                      ({}, None), (None, "[1]"), (None, "{"), (None, ""),
-                      (None, "\"freecell\"")):
+    for body, raw in (
+        ({"game": "nope"}, None),
+        ({"game": "freecell", "deal": True}, None),
+        ({}, None),
+        (None, "[1]"),
+        (None, "{"),
+        (None, ""),
+        (None, '"freecell"'),
+    ):
         assert both(body=body, raw=raw, answered_here=False).status_code == 400
-    assert both(body={"game": "freecell"}, answered_here=False,
-                HTTP_ACCEPT="text/html").status_code == 406
-    assert both(body={"game": "freecell", "deal": 5}, answered_here=False,
-                HTTP_ACCEPT="application/json; indent=2").status_code == 201
-    assert both(body={"game": "freecell", "deal": 5}, answered_here=False,
-                content_type="text/plain").status_code == 415
+    assert (
+        both(body={"game": "freecell"}, answered_here=False, HTTP_ACCEPT="text/html").status_code
+        == 406
+    )
+    assert (
+        both(
+            body={"game": "freecell", "deal": 5},
+            answered_here=False,
+            HTTP_ACCEPT="application/json; indent=2",
+        ).status_code
+        == 201
+    )
+    assert (
+        both(
+            body={"game": "freecell", "deal": 5}, answered_here=False, content_type="text/plain"
+        ).status_code
+        == 415
+    )
     drf_posts.clear()
     for c in pair:  # a query string: DRF reads ?format=
-        r = c.client.post("/api/sessions/?format=json", json.dumps({"game": "freecell",
-                          "deal": 6}), content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
+        r = c.client.post(
+            "/api/sessions/?format=json",
+            json.dumps({"game": "freecell", "deal": 6}),
+            content_type="application/json",
+            HTTP_X_CSRFTOKEN=c.csrf,
+        )
         assert r.status_code == 201
     assert len(drf_posts) == 2  # the view answered both
 
 
 def test_csrf_and_origin_failures_are_the_drf_views(pair, drf_posts):
     lean, drf = pair
-    for extra in ({"HTTP_X_CSRFTOKEN": ""}, {"HTTP_X_CSRFTOKEN": "x" * 32},
-                  {"HTTP_ORIGIN": "http://elsewhere.example"},
-                  {"HTTP_ORIGIN": "null"}, {"HTTP_X_CSRFTOKEN": lean.csrf[::-1]}):
+    for extra in (
+        {"HTTP_X_CSRFTOKEN": ""},
+        {"HTTP_X_CSRFTOKEN": "x" * 32},
+        {"HTTP_ORIGIN": "http://elsewhere.example"},
+        {"HTTP_ORIGIN": "null"},
+        {"HTTP_X_CSRFTOKEN": lean.csrf[::-1]},
+    ):
         answers = []
         for c in (lean, drf):
             headers = {"HTTP_X_CSRFTOKEN": c.csrf, **extra}
-            answers.append(c.client.post("/api/sessions/", json.dumps({"game": "freecell"}),
-                                         content_type="application/json", **headers))
+            answers.append(
+                c.client.post(
+                    "/api/sessions/",
+                    json.dumps({"game": "freecell"}),
+                    content_type="application/json",
+                    **headers,
+                )
+            )
         assert answers[0].status_code == 403, answers[0].content
         _same(*answers)
     assert len(drf_posts) == 0  # refused before the view in both chains
-    ok = _both(pair, drf_posts, body={"game": "freecell", "deal": 9},
-               HTTP_ORIGIN="http://testserver")
+    ok = _both(
+        pair, drf_posts, body={"game": "freecell", "deal": 9}, HTTP_ORIGIN="http://testserver"
+    )
     assert ok.status_code == 201
 
 
@@ -191,8 +238,7 @@ def test_a_first_visit_and_an_account_are_started_by_the_drf_view(pair, drf_post
     assert account.status_code == 201
 
 
-def test_practice_on_a_closed_days_daily_and_a_sealed_future_deal(pair, drf_posts,
-                                                                 past_midnight):
+def test_practice_on_a_closed_days_daily_and_a_sealed_future_deal(pair, drf_posts, past_midnight):
     lean, drf = pair
     ranked = [c.start("klondike") for c in pair]
     for c, s in zip(pair, ranked, strict=True):
@@ -211,10 +257,12 @@ def test_practice_on_a_closed_days_daily_and_a_sealed_future_deal(pair, drf_post
     assert today.json()["date"] == daily.today().isoformat()
 
 
-@pytest.mark.parametrize(("fault", "status"), [(OperationalError("server closed"), 503),
-                                           (RuntimeError("a bug"), 500)])
-def test_a_database_outage_and_a_bug_are_answered_as_in_the_chain(pair, drf_posts,
-                                                                  monkeypatch, fault, status):
+@pytest.mark.parametrize(
+    ("fault", "status"), [(OperationalError("server closed"), 503), (RuntimeError("a bug"), 500)]
+)
+def test_a_database_outage_and_a_bug_are_answered_as_in_the_chain(
+    pair, drf_posts, monkeypatch, fault, status
+):
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise fault
 
@@ -232,14 +280,30 @@ def test_the_metrics_count_the_start_under_the_views_name(pair, drf_posts):
     assert count() == before + 2
 
 
-@pytest.mark.parametrize("body", [
-    {"game": "freecell", "deal": "random"}, {"game": "klondike"}, {"game": "freecell", "deal": 7},
-    {"game": "klondike", "deal": "daily", "more": [1]}, {"game": "freecell", "deal": True},
-    {"game": "freecell", "deal": None}, {"game": "freecell", "deal": 1.5}, {"deal": 1},
-    {"game": ""}, {"game": 1}, {"game": "FreeCell"}, {"game": ["freecell"]}, [], "freecell",
-    {"game": "klondike", "deal": ""}, {"game": "freecell", "deal": -3}, {"game": None},
-    {"game": "bakers-dozen", "deal": {"seed": 1}}, {"game": "freecell", "deal": 2**70},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "freecell", "deal": "random"},
+        {"game": "klondike"},
+        {"game": "freecell", "deal": 7},
+        {"game": "klondike", "deal": "daily", "more": [1]},
+        {"game": "freecell", "deal": True},
+        {"game": "freecell", "deal": None},
+        {"game": "freecell", "deal": 1.5},
+        {"deal": 1},
+        {"game": ""},
+        {"game": 1},
+        {"game": "FreeCell"},
+        {"game": ["freecell"]},
+        [],
+        "freecell",
+        {"game": "klondike", "deal": ""},
+        {"game": "freecell", "deal": -3},
+        {"game": None},
+        {"game": "bakers-dozen", "deal": {"seed": 1}},
+        {"game": "freecell", "deal": 2**70},
+    ],
+)
 def test_the_bodys_fields_are_read_as_the_drf_serializer_reads_them(body):
     from games.api.serializers import StartSessionIn
     from games.api.starts import _fields

@@ -28,8 +28,10 @@ PASSWORD = "correct horse 42"
 
 def _account(api, username: str):
     c = api()
-    r = c.post("/api/auth/signup/", {"username": username, "password": PASSWORD,
-                                     "email": f"{username}@example.com"})
+    r = c.post(
+        "/api/auth/signup/",
+        {"username": username, "password": PASSWORD, "email": f"{username}@example.com"},
+    )
     assert r.status_code == 201, r.content
     c.csrf = c.client.cookies["csrftoken"].value
     return c
@@ -63,29 +65,43 @@ def _export(api, day: dt.date) -> str:
 def test_deleting_an_account_keeps_closed_ranks_and_names_nobody(api):
     leaver, other, day, first, second, practice = _closed_day_with_two_winners(api)
     me = leaver.get("/api/me/").json()
-    ranks = {str(k): v for k, v in Entry.objects.filter(date=day).values_list("session_id",
-                                                                                "final_rank")}
+    ranks = {
+        str(k): v for k, v in Entry.objects.filter(date=day).values_list("session_id", "final_rank")
+    }
     name = me["display_name"]
     assert name in _export(api, day)
     second_browser = api()  # the same account signed in elsewhere
-    assert second_browser.post("/api/auth/signin/", {"username": "leaver",
-                                                     "password": PASSWORD}).status_code == 200
+    assert (
+        second_browser.post(
+            "/api/auth/signin/", {"username": "leaver", "password": PASSWORD}
+        ).status_code
+        == 200
+    )
 
-    r = leaver.client.delete("/api/me/", json.dumps({"password": "wrong"}),
-                             content_type="application/json", HTTP_X_CSRFTOKEN=leaver.csrf)
+    r = leaver.client.delete(
+        "/api/me/",
+        json.dumps({"password": "wrong"}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=leaver.csrf,
+    )
     assert r.status_code == 400
     assert "password" in r.json()["reason"]
     assert get_user_model().objects.filter(username="leaver").exists()
-    r = leaver.client.delete("/api/me/", json.dumps({"password": PASSWORD}),
-                             content_type="application/json", HTTP_X_CSRFTOKEN=leaver.csrf)
+    r = leaver.client.delete(
+        "/api/me/",
+        json.dumps({"password": PASSWORD}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=leaver.csrf,
+    )
     assert r.status_code == 204
 
     assert not get_user_model().objects.filter(username="leaver").exists()
     assert not PendingEmail.objects.exists()
     assert not GameSession.objects.filter(pk=practice).exists()  # practice: gone
     assert GameSession.objects.filter(pk=first).exists()  # a ranked game of a closed day
-    assert {str(k): v for k, v in Entry.objects.filter(date=day).values_list(
-        "session_id", "final_rank")} == ranks
+    assert {
+        str(k): v for k, v in Entry.objects.filter(date=day).values_list("session_id", "final_rank")
+    } == ranks
     gone = Player.objects.get(pk=me["id"])
     assert gone.display_name == "Deleted player"
     assert gone.anonymous
@@ -112,12 +128,15 @@ def test_a_guest_deletes_its_games_with_a_confirmation_and_while_playing(api):
     s = c.start("klondike")  # a ranked attempt in play today: refused for nobody
     assert c.move(s, 0, s["legal_moves"][0]["move"]).status_code == 200
     random = c.start("freecell", "random")
-    r = c.client.delete("/api/me/", "{}", content_type="application/json",
-                        HTTP_X_CSRFTOKEN=c.csrf)
+    r = c.client.delete("/api/me/", "{}", content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
     assert r.status_code == 400
     assert "confirm" in r.json()["reason"]
-    r = c.client.delete("/api/me/", json.dumps({"confirm": True}),
-                        content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
+    r = c.client.delete(
+        "/api/me/",
+        json.dumps({"confirm": True}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=c.csrf,
+    )
     assert r.status_code == 204
     assert r.cookies["ds_device"].value == ""
     assert not GameSession.objects.filter(pk=random["id"]).exists()
@@ -151,8 +170,10 @@ def test_a_player_downloads_their_own_games_and_statistics(api):
 
 def test_the_privacy_and_accessibility_pages_are_linked_from_every_page(client):
     for lang in ("en", "fr"):
-        for path, words in (("/privacy/", ("HMAC", "ds_device")),
-                            ("/accessibility/", ("axe-core", "WCAG"))):
+        for path, words in (
+            ("/privacy/", ("HMAC", "ds_device")),
+            ("/accessibility/", ("axe-core", "WCAG")),
+        ):
             page = client.get(path, HTTP_ACCEPT_LANGUAGE=lang)
             assert page.status_code == 200
             assert page["Content-Language"] == lang

@@ -35,8 +35,11 @@ def _walk(game: str, seed: int, choices: list[int]) -> list[str]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(1, 30000),
-       choices=st.lists(st.integers(0, 10_000), max_size=80))
+@given(
+    game=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(1, 30000),
+    choices=st.lists(st.integers(0, 10_000), max_size=80),
+)
 def test_the_path_replays_to_where_the_game_is_through_distinct_positions(game, seed, choices):
     tokens = _walk(game, seed, choices)
     steps = line_share.path(game, seed, tokens)
@@ -65,7 +68,9 @@ def _line(seed: int) -> list[str]:
 def test_a_prefix_detours_and_a_transposition_keep_the_whole_line(seed):
     line = _line(seed)
     rng = random.Random(seed)
-    first = new_game("freecell", seed).notation(next(iter(new_game("freecell", seed).legal_moves())))
+    first = new_game("freecell", seed).notation(
+        next(iter(new_game("freecell", seed).legal_moves()))
+    )
     assert line_share.share("freecell", seed, [first, "u", *line], line) == 1.0
     detoured: list[str] = []
     g = new_game("freecell", seed)

@@ -67,14 +67,27 @@ class Guest:
         self.cookies = {k: m.value for k, m in self.api.client.cookies.items()}
 
     def scope(self, query: bytes = b"", **headers: str) -> dict[str, Any]:
-        given = {"host": "testserver", "content-type": "application/json",
-                 "x-csrftoken": self.api.csrf,
-                 "cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **headers}
-        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-                "method": "POST", "scheme": "http", "path": starts.PATH,
-                "raw_path": starts.PATH.encode(), "query_string": query, "root_path": "",
-                "headers": [(k.encode(), v.encode()) for k, v in given.items() if v],
-                "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+        given = {
+            "host": "testserver",
+            "content-type": "application/json",
+            "x-csrftoken": self.api.csrf,
+            "cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            **headers,
+        }
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": starts.PATH,
+            "raw_path": starts.PATH.encode(),
+            "query_string": query,
+            "root_path": "",
+            "headers": [(k.encode(), v.encode()) for k, v in given.items() if v],
+            "client": ("127.0.0.1", 5000),
+            "server": ("testserver", 80),
+        }
 
 
 async def _call(app: Any, scope: dict[str, Any], body: bytes) -> dict[str, Any]:
@@ -97,13 +110,20 @@ async def _call(app: Any, scope: dict[str, Any], body: bytes) -> dict[str, Any]:
             cookies.load(v.decode())
         else:
             headers[k.decode().lower()] = v.decode()
-    return {"status": start["status"], "headers": headers, "body": json.loads(content),
-            "cookies": {n: {a: m[a] for a in ("max-age", "path", "httponly", "samesite")}
-                        for n, m in cookies.items()}}
+    return {
+        "status": start["status"],
+        "headers": headers,
+        "body": json.loads(content),
+        "cookies": {
+            n: {a: m[a] for a in ("max-age", "path", "httponly", "samesite")}
+            for n, m in cookies.items()
+        },
+    }
 
 
-def _both(guest: Guest, body: Any = RANDOM, query: bytes = b"", other: Guest | None = None,
-          **headers: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _both(
+    guest: Guest, body: Any = RANDOM, query: bytes = b"", other: Guest | None = None, **headers: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The answers with LoopStart and without (to ``other`` if given), on one loop."""
     raw = json.dumps(body).encode()
 
@@ -111,8 +131,9 @@ def _both(guest: Guest, body: Any = RANDOM, query: bytes = b"", other: Guest | N
         handler = Handler()
         threads = RequestThreads(handler, 2)
         try:
-            with_loop = await _call(loop_start.LoopStart(threads, handler),
-                                    guest.scope(query, **headers), raw)
+            with_loop = await _call(
+                loop_start.LoopStart(threads, handler), guest.scope(query, **headers), raw
+            )
             without = await _call(threads, (other or guest).scope(query, **headers), raw)
         finally:
             await redis_async.close_all()
@@ -124,8 +145,9 @@ def _both(guest: Guest, body: Any = RANDOM, query: bytes = b"", other: Guest | N
 def _same(a: dict[str, Any], b: dict[str, Any], shape_only: bool = False) -> None:
     assert a["status"] == b["status"], (a, b)
     skip = {"x-request-id", "content-length", "retry-after"}
-    assert {k: v for k, v in a["headers"].items() if k not in skip} == \
-        {k: v for k, v in b["headers"].items() if k not in skip}
+    assert {k: v for k, v in a["headers"].items() if k not in skip} == {
+        k: v for k, v in b["headers"].items() if k not in skip
+    }
     assert a["cookies"] == b["cookies"]
     if shape_only:
         assert sorted(a["body"]) == sorted(b["body"])
@@ -152,15 +174,18 @@ def test_a_random_start_is_made_on_the_loop_as_the_thread_makes_it(api, paths):
     assert moved.status_code == 200, moved.content
 
 
-@pytest.mark.parametrize(("body", "query", "headers"), [
-    ({"game": "freecell", "deal": 7}, b"", {}),  # a numbered deal: the chain's
-    ({"game": "klondike"}, b"", {}),  # today's daily: ranked checks in a transaction
-    (RANDOM, b"format=json", {}),  # a query string
-    (RANDOM, b"", {"accept": "text/html"}),
-    (RANDOM, b"", {"x-csrftoken": "x" * 32}),  # a CSRF failure
-    ({"game": "nope", "deal": "random"}, b"", {}),
-    (RANDOM, b"", {"content-type": "application/json; x=" + "y" * 100}),  # BodyLimit's 415
-])
+@pytest.mark.parametrize(
+    ("body", "query", "headers"),
+    [
+        ({"game": "freecell", "deal": 7}, b"", {}),  # a numbered deal: the chain's
+        ({"game": "klondike"}, b"", {}),  # today's daily: ranked checks in a transaction
+        (RANDOM, b"format=json", {}),  # a query string
+        (RANDOM, b"", {"accept": "text/html"}),
+        (RANDOM, b"", {"x-csrftoken": "x" * 32}),  # a CSRF failure
+        ({"game": "nope", "deal": "random"}, b"", {}),
+        (RANDOM, b"", {"content-type": "application/json; x=" + "y" * 100}),  # BodyLimit's 415
+    ],
+)
 def test_what_it_cannot_make_reaches_the_chain_untouched(api, paths, body, query, headers):
     loop, thread = _both(Guest(api), body, query, Guest(api), **headers)
     assert paths["loop"] == []
@@ -219,8 +244,7 @@ def test_postgresql_down_is_a_503_and_nothing_is_stored(api, paths, monkeypatch)
     before = GameSession.objects.count()
 
     async def unreachable() -> Any:  # a server that refuses the connection, for real
-        return await psycopg.AsyncConnection.connect(host="127.0.0.1", port=1,
-                                                     connect_timeout=2)
+        return await psycopg.AsyncConnection.connect(host="127.0.0.1", port=1, connect_timeout=2)
 
     monkeypatch.setattr(driver, "_connect", unreachable)
     loop, _ = _both(guest)
@@ -234,14 +258,19 @@ def test_postgresql_down_is_a_503_and_nothing_is_stored(api, paths, monkeypatch)
 
 def test_only_a_session_key_django_could_have_made_is_looked_up():
     name = django_settings.SESSION_COOKIE_NAME
-    for value, key in (("../x", None), ("a" * 32, "a" * 32), ("short", None),
-                       ("a" * 32 + ";", "a" * 32)):
+    for value, key in (
+        ("../x", None),
+        ("a" * 32, "a" * 32),
+        ("short", None),
+        ("a" * 32 + ";", "a" * 32),
+    ):
         scope = {"headers": [(b"cookie", f"{name}={value}".encode())]}
         assert loop_start._session_key(scope) == key
 
 
-def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(api, paths, settings,
-                                                                          monkeypatch):
+def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(
+    api, paths, settings, monkeypatch
+):
     from games.daily import deals as daily
     from games.engine import GAMES
 
@@ -255,8 +284,11 @@ def test_a_seed_that_is_a_daily_is_started_by_the_chain_and_counted_once(api, pa
     async def one() -> dict[str, Any]:
         handler = Handler()
         try:
-            return await _call(loop_start.LoopStart(RequestThreads(handler, 2), handler),
-                               guest.scope(), json.dumps(RANDOM).encode())
+            return await _call(
+                loop_start.LoopStart(RequestThreads(handler, 2), handler),
+                guest.scope(),
+                json.dumps(RANDOM).encode(),
+            )
         finally:
             await redis_async.close_all()
 

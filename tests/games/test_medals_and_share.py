@@ -18,10 +18,19 @@ from tests.conftest import fc_solve
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])|10[CDHS]")
 
 
-@pytest.mark.parametrize(("moves", "par", "expected"), [
-    (80, 84, "gold"), (84, 84, "gold"), (92, 84, "gold"), (93, 84, "silver"),
-    (109, 84, "silver"), (110, 84, "bronze"), (500, 84, "bronze"), (90, None, None),
-])
+@pytest.mark.parametrize(
+    ("moves", "par", "expected"),
+    [
+        (80, 84, "gold"),
+        (84, 84, "gold"),
+        (92, 84, "gold"),
+        (93, 84, "silver"),
+        (109, 84, "silver"),
+        (110, 84, "bronze"),
+        (500, 84, "bronze"),
+        (90, None, None),
+    ],
+)
 def test_medal_thresholds(moves, par, expected):
     assert medals.medal(True, moves, par) == expected
     assert medals.medal(False, moves, par) is None

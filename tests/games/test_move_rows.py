@@ -139,8 +139,9 @@ def test_one_move_is_one_small_insert_and_the_list_is_never_read():
     pending = optimistic.check(s.pk, player, 5, token, "op-plan")
     assert isinstance(pending, optimistic.Pending)
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (COSTS OFF) " + optimistic.sql(),
-                       optimistic.rows_param([pending.params]))
+        cursor.execute(
+            "EXPLAIN (COSTS OFF) " + optimistic.sql(), optimistic.rows_param([pending.params])
+        )
         plan = "\n".join(r[0] for r in cursor.fetchall())
     assert "Insert on games_move" in plan
     assert "games_move_pkey" in plan

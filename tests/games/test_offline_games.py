@@ -19,12 +19,12 @@ URL = "/api/offline-games/"
 
 
 def upload(c, game="freecell", seed="1", moves=("3a",), client="g1", **extra):
-    return c.post(URL, {"game": game, "seed": seed, "moves": list(moves), "client": client,
-                        **extra})
+    return c.post(
+        URL, {"game": game, "seed": seed, "moves": list(moves), "client": client, **extra}
+    )
 
 
-def test_a_won_offline_game_is_stored_once_as_practice_and_counts_in_the_stats(
-        api, solve_freecell):
+def test_a_won_offline_game_is_stored_once_as_practice_and_counts_in_the_stats(api, solve_freecell):
     c = api()
     line = solve_freecell(1)
     r = upload(c, moves=line, client="won-1")
@@ -62,16 +62,19 @@ def test_an_unfinished_game_is_stored_as_left_where_it_stood(api):
     assert stored.move_count == 1
 
 
-@pytest.mark.parametrize(("change", "status", "words"), [
-    ({"game": "chess"}, 400, "unknown game"),
-    ({"seed": "0"}, 400, "seed"),
-    ({"seed": "12x"}, 400, "seed"),
-    ({"seed": 7}, 400, "seed"),
-    ({"moves": []}, 400, "at least one move"),
-    ({"moves": ["3a"] * 5001}, 400, "moves"),
-    ({"client": "bad id!"}, 400, "client"),
-    ({"moves": ["3a", "3a"]}, 422, ""),
-])
+@pytest.mark.parametrize(
+    ("change", "status", "words"),
+    [
+        ({"game": "chess"}, 400, "unknown game"),
+        ({"seed": "0"}, 400, "seed"),
+        ({"seed": "12x"}, 400, "seed"),
+        ({"seed": 7}, 400, "seed"),
+        ({"moves": []}, 400, "at least one move"),
+        ({"moves": ["3a"] * 5001}, 400, "moves"),
+        ({"client": "bad id!"}, 400, "client"),
+        ({"moves": ["3a", "3a"]}, 422, ""),
+    ],
+)
 def test_bad_uploads_are_refused_with_a_reason_and_change_nothing(api, change, status, words):
     c = api()
     deals = Deal.objects.count()
@@ -123,8 +126,14 @@ def test_the_offline_table_answers_as_the_server_does(api):
     assert out["legal_moves"] == seen.state(g)["legal_moves"]
     c = api()
     server = c.start("klondike", "random")
-    assert set(server) - set(out) <= {"clock_ms", "created_at", "started_at", "finished_at",
-                                      "review", "active_ms"}
+    assert set(server) - set(out) <= {
+        "clock_ms",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "review",
+        "active_ms",
+    }
     refused = json.loads(call(t, "move", "zz"))
     assert refused["code"] == "bad_notation"
     assert out["seq"] == 1
@@ -171,8 +180,10 @@ def test_a_bad_move_in_an_upload_says_which_and_what_is_wrong(api):
     """The error read "moves: 0": DRF's errors for a list's item, joined as they came."""
     c = api()
     for moves, where in ((["", "8a"], "moves[0]"), (["8a", "x" * 17], "moves[1]")):
-        r = c.post("/api/offline-games/", {"game": "freecell", "seed": "617", "moves": moves,
-                                           "client": "bad-move"})
+        r = c.post(
+            "/api/offline-games/",
+            {"game": "freecell", "seed": "617", "moves": moves, "client": "bad-move"},
+        )
         assert r.status_code == 400
         reason = r.json()["reason"]
         assert reason.startswith(where + ":"), reason

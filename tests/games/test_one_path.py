@@ -46,7 +46,8 @@ def _illegal(game: str, seed: int) -> str:
 
 
 def test_a_refused_socket_move_is_parsed_once_and_the_next_move_is_stored_without_a_lock(
-        api, monkeypatch):
+    api, monkeypatch
+):
     c = api()
     s = c.start("freecell", 617)
     bad = _illegal("freecell", 617)
@@ -98,7 +99,8 @@ def test_a_refused_socket_move_is_parsed_once_and_the_next_move_is_stored_withou
 
 
 def test_a_winning_socket_move_is_stored_on_the_table_its_check_played(
-        api, solve_freecell, monkeypatch):
+    api, solve_freecell, monkeypatch
+):
     c = api()
     s = c.start("freecell", 1)
     line = solve_freecell(1)
@@ -160,8 +162,10 @@ def test_an_undo_spelt_any_way_over_http_or_the_socket_is_stored_as_u(api, token
 
 def test_an_uploaded_offline_undo_is_stored_as_u_and_read_as_one_by_the_shared_line(api):
     c = api()
-    r = c.post("/api/offline-games/", {"game": "freecell", "seed": "1",
-                                        "moves": ["3a", "UNDO", "3b"], "client": "spelt"})
+    r = c.post(
+        "/api/offline-games/",
+        {"game": "freecell", "seed": "1", "moves": ["3a", "UNDO", "3b"], "client": "spelt"},
+    )
     assert r.status_code == 201, r.content
     session = GameSession.objects.get(pk=r.json()["id"])
     assert session.tokens == ["3a", "u", "3b"]

@@ -70,8 +70,16 @@ def test_a_repeated_seq_is_answered_409_with_the_current_seq_and_applied_once(ap
 
 @pytest.mark.parametrize(
     "raw",
-    ['{"seq": 0, "move": ', "[1, 2]", '{"move": "1a"}', '{"seq": "x", "move": "1a"}',
-     '{"seq": 0, "move": 5}', '{"seq": 0}', '{"seq": 0, "move": "zz"}', '{"seq": 0, "move": "u"}'],
+    [
+        '{"seq": 0, "move": ',
+        "[1, 2]",
+        '{"move": "1a"}',
+        '{"seq": "x", "move": "1a"}',
+        '{"seq": 0, "move": 5}',
+        '{"seq": 0}',
+        '{"seq": 0, "move": "zz"}',
+        '{"seq": 0, "move": "u"}',
+    ],
 )
 def test_bad_json_and_unknown_moves_get_a_clear_4xx_and_nothing_is_stored(api, raw):
     c = api()
@@ -96,8 +104,9 @@ def test_a_session_of_another_player_is_refused(api):
 
 def test_a_write_without_the_csrf_header_is_refused(api):
     c = api()
-    r = c.client.post("/api/sessions/", json.dumps({"game": "klondike"}),
-                      content_type="application/json")
+    r = c.client.post(
+        "/api/sessions/", json.dumps({"game": "klondike"}), content_type="application/json"
+    )
     assert r.status_code == 403
     assert not GameSession.objects.exists()
 
@@ -186,8 +195,13 @@ def test_the_openapi_document_lists_the_play_endpoints(api):
     assert r.status_code == 200
     schema = json.loads(r.content)
     paths = schema["paths"]
-    for p in ("/api/me/", "/api/daily/", "/api/sessions/", "/api/sessions/{session_id}/moves/",
-              "/api/leaderboards/{game}/{date}/"):
+    for p in (
+        "/api/me/",
+        "/api/daily/",
+        "/api/sessions/",
+        "/api/sessions/{session_id}/moves/",
+        "/api/leaderboards/{game}/{date}/",
+    ):
         assert p in paths
     move = paths["/api/sessions/{session_id}/moves/"]["post"]
     assert {"200", "409", "422"} <= set(move["responses"])

@@ -50,8 +50,13 @@ def test_the_owner_plays_over_the_socket_and_a_repeated_seq_is_applied_once(api)
     assert after["type"] == "state", after
     assert after["seq"] == 1, after
     assert after["view"]["piles"]["cell:0"] != []
-    assert again == {"type": "error", "error": "stale_seq", "reason": again["reason"], "seq": 1,
-                     "answers": {"type": "move", "seq": 0, "op": None}}
+    assert again == {
+        "type": "error",
+        "error": "stale_seq",
+        "reason": again["reason"],
+        "seq": 1,
+        "answers": {"type": "move", "seq": 0, "op": None},
+    }
     assert after["answers"] == {"type": "move", "seq": 0, "op": None}
     assert refused["type"] == "error"
     assert refused["error"] == "illegal_move"
@@ -94,9 +99,11 @@ def _socket_connections(terminate: bool = False) -> int:
     what = "pg_terminate_backend(pid)" if terminate else "pid"
     try:
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {what} FROM pg_stat_activity "
-                           "WHERE datname = current_database() AND application_name = %s",
-                           [driver.APPLICATION_NAME])
+            cursor.execute(
+                f"SELECT {what} FROM pg_stat_activity "
+                "WHERE datname = current_database() AND application_name = %s",
+                [driver.APPLICATION_NAME],
+            )
             return len(cursor.fetchall())
     finally:
         connection.close()  # this thread's own connection must not outlive the test database
@@ -153,8 +160,9 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
     async def together(sockets, stale_token):
         sent = dict(driver.SENT)
         for i, ws in enumerate(sockets):
-            await ws.send_json_to({"type": "move", "seq": 1,
-                                   "move": stale_token if i == 0 else "8b"})
+            await ws.send_json_to(
+                {"type": "move", "seq": 1, "move": stale_token if i == 0 else "8b"}
+            )
         answers = [await ws.receive_json_from() for ws in sockets]
         for ws in sockets:
             await ws.disconnect()
@@ -165,7 +173,7 @@ def test_moves_from_many_sockets_share_statements_and_a_stale_one_among_them_is_
         sockets = loop.run_until_complete(scenario())
         first = GameSession.objects.get(pk=sessions[0]["id"])
         stale = tables.take(first.pk, 1)  # "another process", without this table, stores
-        assert stale is not None          # move 2 of the first session
+        assert stale is not None  # move 2 of the first session
         owner = Player.objects.get(pk=first.player_id)
         operations.play_move(first.pk, owner, 1, "8b")
         stale_token = seen.move_objects(stale)[0]["move"]
@@ -189,8 +197,9 @@ def test_an_old_client_can_ask_for_the_old_greeting_for_one_release(api):
     s = c.start("freecell", 617)
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/?protocol=1",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(
+            application, f"/ws/sessions/{s['id']}/?protocol=1", headers=c.ws_headers()
+        )
         await ws.connect()
         first = await ws.receive_json_from()
         await ws.send_json_to({"type": "move", "seq": 0, "move": "8a", "op": "k1"})
@@ -261,8 +270,9 @@ def test_a_dead_end_the_loop_had_no_time_for_is_told_after_the_answer(api, verdi
 
     *answers, verdict, resumed = asyncio.run(scenario())
     # Every position before the last was live: no answer (and no verdict) said otherwise.
-    assert all(a["type"] == "state" and not a["no_legal_move"] for a in answers), \
-        [a for a in answers if a["type"] != "state" or a["no_legal_move"]][:1]
+    assert all(a["type"] == "state" and not a["no_legal_move"] for a in answers), [
+        a for a in answers if a["type"] != "state" or a["no_legal_move"]
+    ][:1]
     assert [a["seq"] for a in answers] == list(range(1, len(tokens) + 1))
     assert verdict == {"type": "verdict", "seq": len(tokens), "no_legal_move": True}
     assert resumed["type"] == "state"

@@ -1,4 +1,4 @@
-""""Playing now" in one process on the real Redis: a socket whose heartbeat stopped stops
+""" "Playing now" in one process on the real Redis: a socket whose heartbeat stopped stops
 counting and is swept, with the boards told; a live one is kept by its heartbeat; the plain
 sets of the release before, still in Redis during a deploy, break nothing.  (Processes that
 die for real: tests/reliability/test_presence.py.)"""
@@ -36,8 +36,9 @@ def test_a_socket_not_rewritten_stops_counting_and_is_swept():
         # play.dead's process died: nobody rewrites it, and it ages past the cutoff.
         with presence._lock:
             presence._mine[("freecell", DAY)].discard("play.dead")
-        _redis().zadd(presence._key("freecell", DAY),
-                      {"play.dead": time.time() - presence.STALE - 1})
+        _redis().zadd(
+            presence._key("freecell", DAY), {"play.dead": time.time() - presence.STALE - 1}
+        )
         assert presence.playing("freecell", DAY) == 1  # a reader is right at once
         told.clear()
         presence.beat()  # any live process's heartbeat sweeps it and tells the board

@@ -66,10 +66,10 @@ def test_a_random_number_that_is_todays_daily_takes_the_locked_start(monkeypatch
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_random_number_that_is_a_daily_not_open_yet_is_refused_and_stores_nothing(
-        monkeypatch):
-    later = Deal.objects.create(game="freecell", seed=4321,
-                                date=daily.today() + dt.timedelta(days=3))
+def test_a_random_number_that_is_a_daily_not_open_yet_is_refused_and_stores_nothing(monkeypatch):
+    later = Deal.objects.create(
+        game="freecell", seed=4321, date=daily.today() + dt.timedelta(days=3)
+    )
     _seed_is(monkeypatch, "freecell", 4321)
     player = Player.objects.create()
     with pytest.raises(DealError, match="not available yet"):

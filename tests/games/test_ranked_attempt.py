@@ -71,9 +71,7 @@ def test_the_scouting_line_of_play_is_refused_and_resigning_opens_practice(api):
     assert [(e["session"], e["won"]) for e in board] == [(ranked["id"], False)]
 
 
-def test_resigning_twice_answers_the_state_and_a_won_game_cannot_be_resigned(
-    api, solve_freecell
-):
+def test_resigning_twice_answers_the_state_and_a_won_game_cannot_be_resigned(api, solve_freecell):
     c = api()
     s = c.start("freecell")
     first = c.post(f"/api/sessions/{s['id']}/resign/", {})
@@ -121,8 +119,7 @@ def test_resign_over_the_socket(api):
     move = s["legal_moves"][0]["move"]
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=10)  # the greeting
         await ws.send_json_to({"type": "resign", "seq": 0, "op": "r1"})
@@ -169,13 +166,13 @@ def test_a_start_waits_for_the_players_row_so_two_starts_cannot_both_be_first():
         try:
             with transaction.atomic():
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT id FROM games_player WHERE id = %s FOR UPDATE",
-                                   [player.pk])
+                    cursor.execute(
+                        "SELECT id FROM games_player WHERE id = %s FOR UPDATE", [player.pk]
+                    )
                 locked.set()
                 release.wait(10)
                 # The holder's own first attempt, committed as its lock goes.
-                GameSession.objects.create(player=player, deal=deal, game=deal.game,
-                                           ranked=True)
+                GameSession.objects.create(player=player, deal=deal, game=deal.game, ranked=True)
         finally:
             connections.close_all()
 
@@ -219,8 +216,12 @@ def test_a_first_visits_start_makes_the_guest_and_its_one_ranked_attempt(db, gam
     csrf = c.cookies["csrftoken"].value
 
     def start(spec):
-        return c.post("/api/sessions/", json.dumps({"game": game, "deal": spec}),
-                      content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
+        return c.post(
+            "/api/sessions/",
+            json.dumps({"game": game, "deal": spec}),
+            content_type="application/json",
+            HTTP_X_CSRFTOKEN=csrf,
+        )
 
     r = start("daily")
     assert r.status_code == 201, r.content

@@ -17,9 +17,13 @@ from games.api.renderers import JSONRenderer
 
 ours, drf = JSONRenderer(), DRFRenderer()
 
+
 def _json(leaves):
-    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=5)
-                        | st.dictionaries(st.text(), inner, max_size=5), max_leaves=30)
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+        max_leaves=30,
+    )
 
 
 # JSON as the API answers it: keys always strings, no NaN or infinity (see the module).
@@ -43,9 +47,14 @@ def test_the_types_orjson_writes_differently_are_written_as_drf_writes_them():
         "utc": dt.datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=dt.UTC),
         "naive": dt.datetime(2026, 12, 2, 3, 4, 5),
         "offset": dt.datetime(2026, 12, 2, 3, 4, tzinfo=dt.timezone(dt.timedelta(hours=2))),
-        "day": dt.date(2026, 12, 2), "id": uuid.UUID(int=7), "price": decimal.Decimal("1.5"),
-        "lazy": gettext_lazy("Klondike"), "lines": "a\u2028b\u2029c", "big": 2**70,
-        "tuple": (1, 2), 3: "an int key",
+        "day": dt.date(2026, 12, 2),
+        "id": uuid.UUID(int=7),
+        "price": decimal.Decimal("1.5"),
+        "lazy": gettext_lazy("Klondike"),
+        "lines": "a\u2028b\u2029c",
+        "big": 2**70,
+        "tuple": (1, 2),
+        3: "an int key",
     }
     assert ours.render(data) == drf.render(data)
     assert ours.render({"x": [1, "\u2028"]}) == drf.render({"x": [1, "\u2028"]})
@@ -53,6 +62,7 @@ def test_the_types_orjson_writes_differently_are_written_as_drf_writes_them():
 
 
 def test_indented_output_is_drfs():
-    assert ours.render({"a": [1]}, "application/json; indent=2") == \
-        drf.render({"a": [1]}, "application/json; indent=2")
+    assert ours.render({"a": [1]}, "application/json; indent=2") == drf.render(
+        {"a": [1]}, "application/json; indent=2"
+    )
     assert ours.render(None) == b""

@@ -49,7 +49,8 @@ def test_a_resign_retried_is_answered_as_a_repeat_and_changes_nothing():
 def test_a_stale_resign_is_refused_and_the_game_goes_on():
     player, session = _started()
     token = operations.get_session(session.pk, player).game.notation(
-        next(iter(operations.get_session(session.pk, player).game.legal_moves())))
+        next(iter(operations.get_session(session.pk, player).game.legal_moves()))
+    )
     operations.play_move(session.pk, player, 0, token)
     with pytest.raises(StaleSeq):
         operations.resign(session.pk, player, 0)

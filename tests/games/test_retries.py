@@ -79,8 +79,9 @@ def test_undo_and_finish_retries_are_answered_once(api, solve_freecell):
         seq += 1
         if body["can_finish"]:
             break
-    answers = [c.post(f"/api/sessions/{s['id']}/finish/", {"seq": seq, "op": "fin"})
-               for _ in range(2)]
+    answers = [
+        c.post(f"/api/sessions/{s['id']}/finish/", {"seq": seq, "op": "fin"}) for _ in range(2)
+    ]
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[1].json()["repeated"] is True
     assert answers[1].json()["won"] is True
@@ -108,8 +109,7 @@ def test_the_socket_and_an_http_retry_racing_store_one_move(api, round_):
     barrier = threading.Barrier(2)
 
     async def over_socket():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         await ws.connect()
         await ws.receive_json_from(timeout=10)
         await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
@@ -125,9 +125,12 @@ def test_the_socket_and_an_http_retry_racing_store_one_move(api, round_):
             other.cookies[key] = morsel.value
         barrier.wait()
         try:
-            r = other.post(f"/api/sessions/{s['id']}/moves/",
-                           '{"seq": 0, "move": "s", "op": "race"}',
-                           content_type="application/json", HTTP_X_CSRFTOKEN=c.csrf)
+            r = other.post(
+                f"/api/sessions/{s['id']}/moves/",
+                '{"seq": 0, "move": "s", "op": "race"}',
+                content_type="application/json",
+                HTTP_X_CSRFTOKEN=c.csrf,
+            )
             answers["http"] = {**r.json(), "http_status": r.status_code}
         finally:
             from django.db import connections

@@ -38,19 +38,20 @@ def human_pace(session: GameSession, seed: int = 1, first_ms: int = 6000) -> Gam
     moves = []
     for token, *_ in session.moves:
         moves.append([token, at])
-        at += int(rng.lognormvariate(0.1, 0.6) * 1000) if rng.random() < 0.8 else \
-            rng.randint(250, 450)
+        at += (
+            int(rng.lognormvariate(0.1, 0.6) * 1000)
+            if rng.random() < 0.8
+            else rng.randint(250, 450)
+        )
     end = dt.datetime.fromtimestamp(moves[-1][1] / 1000, tz=dt.UTC)
     store_moves(session.pk, moves)
     GameSession.objects.filter(pk=session.pk).update(
-        finished_at=end,
-        time_ms=int((end - session.created_at).total_seconds() * 1000))
+        finished_at=end, time_ms=int((end - session.created_at).total_seconds() * 1000)
+    )
     return GameSession.objects.select_related("deal").get(pk=session.pk)
 
 
-def test_a_solver_line_sent_at_machine_speed_is_under_review_with_its_reasons(
-    api, solve_freecell
-):
+def test_a_solver_line_sent_at_machine_speed_is_under_review_with_its_reasons(api, solve_freecell):
     session = win(api(), solve_freecell)
     score_session(str(session.pk))
     session.refresh_from_db()
@@ -77,8 +78,7 @@ def win_with_detours(c, solve) -> GameSession:
             others = [m["move"] for m in state["legal_moves"] if m["move"] != token]
             if others:  # else the next position: some have one move only
                 assert c.move(s, seq, others[0]).status_code == 200
-                assert c.post(f"/api/sessions/{s['id']}/undo/", {"seq": seq + 1}).status_code \
-                    == 200
+                assert c.post(f"/api/sessions/{s['id']}/undo/", {"seq": seq + 1}).status_code == 200
                 seq, detours, due = seq + 2, detours + 1, i + 12
         assert c.move(s, seq, token).status_code == 200
         seq += 1
@@ -135,7 +135,9 @@ def test_the_review_queue_clears_and_disqualifies_with_an_audit_trail(api, solve
     from games.models import AuditEntry
 
     operator = Client()
-    operator.force_login(get_user_model().objects.create_superuser("rev", "r@x.example", "pw-12345678"))
+    operator.force_login(
+        get_user_model().objects.create_superuser("rev", "r@x.example", "pw-12345678")
+    )
     first, second = api(), api()
     wins = [win(first, solve_freecell), win(second, solve_freecell)]
     for s in wins:
@@ -145,22 +147,33 @@ def test_the_review_queue_clears_and_disqualifies_with_an_audit_trail(api, solve
     page = operator.get(f"/admin/games/winunderreview/{wins[0].pk}/change/").content.decode()
     assert "faster than a person" in page
     assert "<polyline" in page
-    assert operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
-                         {"reason": ""}).status_code == 200  # a decision needs a reason
-    r = operator.post(f"/admin/games/winunderreview/{wins[0].pk}/change/",
-                      {"reason": "watched the replay: a fast human", "clear": "1"})
+    assert (
+        operator.post(
+            f"/admin/games/winunderreview/{wins[0].pk}/change/", {"reason": ""}
+        ).status_code
+        == 200
+    )  # a decision needs a reason
+    r = operator.post(
+        f"/admin/games/winunderreview/{wins[0].pk}/change/",
+        {"reason": "watched the replay: a fast human", "clear": "1"},
+    )
     assert r.status_code == 302
-    r = operator.post(f"/admin/games/winunderreview/{wins[1].pk}/change/",
-                      {"reason": "solver line at machine speed", "disqualify": "1"})
+    r = operator.post(
+        f"/admin/games/winunderreview/{wins[1].pk}/change/",
+        {"reason": "solver line at machine speed", "disqualify": "1"},
+    )
     assert r.status_code == 302
     cleared, gone = (GameSession.objects.get(pk=s.pk) for s in wins)
     assert (cleared.review, cleared.verified, cleared.disqualified) == ("cleared", True, False)
     assert (gone.review, gone.disqualified) == ("disqualified", True)
     board = api().get(f"/api/leaderboards/freecell/{cleared.deal.date}/").json()["entries"]
     assert [(e["session"], e["verified"], e["review"]) for e in board] == [
-        (str(cleared.pk), True, "cleared")]
+        (str(cleared.pk), True, "cleared")
+    ]
     assert {a.action for a in AuditEntry.objects.filter(session__in=wins)} == {
-        "review_clear", "review_disqualify"}
+        "review_clear",
+        "review_disqualify",
+    }
     queue = operator.get("/admin/games/winunderreview/").content.decode()
     assert f"/admin/games/winunderreview/{wins[0].pk}/change/" not in queue
 
@@ -171,15 +184,14 @@ def test_a_player_sees_their_own_reviews_and_their_outcome(api, solve_freecell):
     score_session(str(session.pk))
     mine = c.get("/api/me/reviews/").json()["reviews"]
     assert [(r["session"], r["review"], r["verified"]) for r in mine] == [
-        (str(session.pk), "pending", False)]
+        (str(session.pk), "pending", False)
+    ]
     assert any("faster than a person" in reason for reason in mine[0]["reasons"])
     assert api().get("/api/me/reviews/").json()["reviews"] == []  # another player's are not shown
 
 
 @pytest.mark.django_db(transaction=True)
-def test_review_reasons_read_as_sentences_on_every_route_that_shows_the_state(
-    api, solve_freecell
-):
+def test_review_reasons_read_as_sentences_on_every_route_that_shows_the_state(api, solve_freecell):
     """The state was read by a plain cursor, which gives a JSON column as its text: the
     reasons reached the page as its characters, one by one ("[", "\\"", "f", ...)."""
     import asyncio
@@ -199,8 +211,9 @@ def test_review_reasons_read_as_sentences_on_every_route_that_shows_the_state(
     assert got == expected
 
     async def hello():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(
+            application, f"/ws/sessions/{session.pk}/", headers=c.ws_headers()
+        )
         assert (await ws.connect())[0]
         first = await ws.receive_json_from(timeout=10)
         await ws.disconnect()

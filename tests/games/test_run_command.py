@@ -35,7 +35,9 @@ class Browser:
         csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(
-            self.base + path, data=data, method=method,
+            self.base + path,
+            data=data,
+            method=method,
             headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
         )
         try:
@@ -52,8 +54,12 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
     env["SOLVER_BUDGET_SECONDS"] = "1"  # the run time must not depend on the day's deals
     env["DAILY_DAYS_AHEAD"] = "1"
     proc = subprocess.Popen(
-        [sys.executable, "scripts/run.py"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "scripts/run.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -79,16 +85,21 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
             assert status == 201
             assert s["ranked"] is True
             move = s["legal_moves"][0]["move"]
-            status, after = b.call("POST", f"/api/sessions/{s['id']}/moves/",
-                                   {"seq": 0, "move": move})
+            status, after = b.call(
+                "POST", f"/api/sessions/{s['id']}/moves/", {"seq": 0, "move": move}
+            )
             assert status == 200
             assert after["seq"] == 1
-            status, again = b.call("POST", f"/api/sessions/{s['id']}/moves/",
-                                   {"seq": 0, "move": move})
+            status, again = b.call(
+                "POST", f"/api/sessions/{s['id']}/moves/", {"seq": 0, "move": move}
+            )
             assert status == 409
             assert again["seq"] == 1
-            status, bad = b.call("POST", f"/api/sessions/{s['id']}/moves/",
-                                 {"seq": 1, "move": "1h" if deal["game"] != "bakers-dozen" else "kk"})
+            status, bad = b.call(
+                "POST",
+                f"/api/sessions/{s['id']}/moves/",
+                {"seq": 1, "move": "1h" if deal["game"] != "bakers-dozen" else "kk"},
+            )
             assert status == 422
             assert bad["reason"]
         with urllib.request.urlopen(base + "/static/admin/css/base.css", timeout=10) as r:
@@ -98,15 +109,18 @@ def test_make_run_serves_the_api_on_a_bare_machine(tmp_path):
         days: list[tuple[str, int]] = []
         for _ in range(240):
             with contextlib.closing(sqlite3.connect(tmp_path / "site.sqlite3")) as conn:
-                days = conn.execute("SELECT date, count(*) FROM games_deal WHERE date IS NOT "
-                                    "NULL GROUP BY date ORDER BY date").fetchall()
+                days = conn.execute(
+                    "SELECT date, count(*) FROM games_deal WHERE date IS NOT "
+                    "NULL GROUP BY date ORDER BY date"
+                ).fetchall()
             if len(days) == 2 and days[1][1] == 5:
                 break
             assert proc.poll() is None
             time.sleep(0.5)
         assert [n for _, n in days] == [5, 5], days
         assert dt.date.fromisoformat(days[1][0]) - dt.date.fromisoformat(days[0][0]) == (
-            dt.timedelta(days=1))
+            dt.timedelta(days=1)
+        )
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)
@@ -123,8 +137,14 @@ def test_make_run_on_a_busy_port_says_who_holds_it_before_starting_anything(tmp_
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
     try:
-        out = subprocess.run([sys.executable, "scripts/run.py"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "scripts/run.py"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     finally:
         holder.close()
     assert out.returncode == 1
@@ -135,8 +155,13 @@ def test_make_run_on_a_busy_port_says_who_holds_it_before_starting_anything(tmp_
     assert "migrating" not in said
     assert "http://127.0.0.1" not in said
     assert not (tmp_path / "site.sqlite3").exists()  # nothing was started
-    bad = subprocess.run([sys.executable, "scripts/run.py"], cwd=ROOT,
-                         env={**env, "PORT": "eighty"}, capture_output=True, text=True,
-                         timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "scripts/run.py"],
+        cwd=ROOT,
+        env={**env, "PORT": "eighty"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode != 0
     assert "PORT must be a port number" in bad.stderr

@@ -29,9 +29,11 @@ from games.models import AuditEntry, Deal, SealedDeal
 
 def staff(*codenames: str) -> tuple[Client, object]:
     user = get_user_model().objects.create_user(
-        f"staff-{'-'.join(codenames) or 'none'}", password="pw-staff-123456", is_staff=True)
-    user.user_permissions.set(Permission.objects.filter(
-        content_type__app_label="games", codename__in=codenames))
+        f"staff-{'-'.join(codenames) or 'none'}", password="pw-staff-123456", is_staff=True
+    )
+    user.user_permissions.set(
+        Permission.objects.filter(content_type__app_label="games", codename__in=codenames)
+    )
     client = Client()
     client.force_login(user)
     return client, user
@@ -77,9 +79,17 @@ def test_the_admin_cannot_change_or_delete_a_committed_deal(todays):
     page = client.get(f"/admin/games/deal/{todays.pk}/change/").content.decode()
     assert 'name="seed"' not in page
     assert 'name="_save"' not in page
-    r = client.post(f"/admin/games/deal/{todays.pk}/change/", {
-        "game": "klondike", "seed": "12345", "salt": "0" * 32, "commitment": "f" * 64,
-        "public_id": todays.public_id, "candidate": "0"})
+    r = client.post(
+        f"/admin/games/deal/{todays.pk}/change/",
+        {
+            "game": "klondike",
+            "seed": "12345",
+            "salt": "0" * 32,
+            "commitment": "f" * 64,
+            "public_id": todays.public_id,
+            "candidate": "0",
+        },
+    )
     assert r.status_code == 403
     assert client.post(f"/admin/games/deal/{todays.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Deal.objects.get(pk=todays.pk).seed == todays.seed
@@ -115,8 +125,9 @@ def test_postgresql_refuses_rewriting_a_committed_deal_by_any_query(todays):
 def test_a_future_daily_is_replaced_by_a_new_published_commitment_audited(db, api):
     day = today() + dt.timedelta(days=1)
     old = ensure_daily("klondike", day)
-    operator = get_user_model().objects.create_user("replacer", password="pw-r-12345678",
-                                                    is_staff=True)
+    operator = get_user_model().objects.create_user(
+        "replacer", password="pw-r-12345678", is_staff=True
+    )
     new = replace_daily("klondike", day, operator, "the seed was in a leaked log")
     assert new.commitment != old.commitment
     assert new.seed != old.seed
@@ -145,8 +156,7 @@ def test_the_admin_replaces_a_future_daily_with_change_deal(db):
     day = today() + dt.timedelta(days=2)
     old = ensure_daily("whitehorse", day)
     viewer, _ = staff("view_deal")
-    assert viewer.post(f"/admin/games/deal/{old.pk}/replace/",
-                       {"reason": "x"}).status_code == 403
+    assert viewer.post(f"/admin/games/deal/{old.pk}/replace/", {"reason": "x"}).status_code == 403
     client, _ = staff("view_deal", "change_deal")
     page = client.get(f"/admin/games/deal/{old.pk}/change/").content.decode()
     assert "Replace before its day" in page
@@ -193,8 +203,11 @@ def test_the_replay_of_a_session_on_a_sealed_daily_hides_its_face_down_cards(api
     s = c.start("klondike")
     assert c.move(s, 0, "s").status_code == 200
     layout = new_game("klondike", todays.seed).layout()
-    hidden = {code for pile, down in zip(layout["tableau"], layout["face_down"], strict=True)
-              for code in pile[:down]}
+    hidden = {
+        code
+        for pile, down in zip(layout["tableau"], layout["face_down"], strict=True)
+        for code in pile[:down]
+    }
 
     def drawn(client: Client) -> str:
         page = client.get(f"/admin/games/gamesession/{s['id']}/replay/?step=0").content.decode()

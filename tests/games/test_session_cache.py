@@ -42,11 +42,14 @@ def test_a_signed_out_session_is_not_signed_in_again_by_its_cached_copy(api):
 
 def test_an_unreachable_cache_leaves_the_session_to_the_database(api):
     c = api()
-    down = {**settings.CACHES, "sessions": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
-        "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
-    }}
+    down = {
+        **settings.CACHES,
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
+            "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
+        },
+    }
     with override_settings(CACHES=down):  # Django makes its caches again from these
         with CaptureQueriesContext(connection) as queries:
             assert c.get("/api/me/").json()["id"] == c.me["id"]
@@ -58,8 +61,7 @@ def player_cache_on(settings):
     settings.PLAYER_CACHE_SECONDS = 60  # off by default in the test run (settings.py)
 
 
-def test_a_visit_reads_its_player_from_the_cache_and_a_rename_is_seen_at_once(
-        api, player_cache_on):
+def test_a_visit_reads_its_player_from_the_cache_and_a_rename_is_seen_at_once(api, player_cache_on):
     c = api()
     player_cache.forget(c.me["id"])
     c.get("/api/me/")
@@ -94,11 +96,14 @@ def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_change
     c.post("/api/auth/signup/", {"username": "cordelia", "password": "correct horse 42"})
     c.csrf = c.client.cookies["csrftoken"].value
     key = c.client.cookies[settings.SESSION_COOKIE_NAME].value
-    down = {**settings.CACHES, "sessions": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
-        "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
-    }}
+    down = {
+        **settings.CACHES,
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
+            "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
+        },
+    }
     with override_settings(CACHES=down):
         r = c.post("/api/auth/signout/")
         assert r.status_code == 503, r.content
@@ -107,14 +112,17 @@ def test_signing_out_or_in_with_the_cache_unreachable_is_a_clear_503_that_change
         assert Session.objects.filter(session_key=key).exists()  # nothing deleted
         assert c.get("/api/me/").json()["guest"] is False  # still signed in
         other = api()
-        r = other.post("/api/auth/signin/", {"username": "cordelia", "password": "correct horse 42"})
+        r = other.post(
+            "/api/auth/signin/", {"username": "cordelia", "password": "correct horse 42"}
+        )
         assert r.status_code == 503, r.content
     assert c.post("/api/auth/signout/").status_code == 204  # Redis back: it goes through
     assert not Session.objects.filter(session_key=key).exists()
 
 
 def test_a_new_browser_session_is_stored_by_one_insert_and_never_takes_a_key_in_use(
-        db, monkeypatch):
+    db, monkeypatch
+):
     """A first visit's session is written without looking its key up first; a key already
     in use is refused by the INSERT and another is drawn, the row holding it untouched."""
     from games.accounts import session_life

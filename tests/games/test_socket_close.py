@@ -39,8 +39,7 @@ def test_closing_a_daily_socket_leaves_presence_without_channels_thread_hop(api,
     before = presence.playing("freecell", day)
 
     async def scenario() -> tuple[int, int]:
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         ok, _ = await ws.connect()
         assert ok
         hello = await ws.receive_json_from()

@@ -40,23 +40,29 @@ def test_a_socket_from_a_foreign_origin_is_refused(api):
 
     async def scenario():
         headers = [h for h in c.ws_headers() if h[0] != b"origin"]
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=[*headers, (b"origin", b"http://evil.example")])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/sessions/{s['id']}/",
+            headers=[*headers, (b"origin", b"http://evil.example")],
+        )
         ok, _ = await ws.connect()
         return ok
 
     assert asyncio.run(scenario()) is False
 
 
-@pytest.mark.parametrize(("origin", "host", "ok"), [
-    (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),
-    (b"http://127.0.0.1:9000", b"127.0.0.1:8000", False),  # another port, same host name
-    (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
-    (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host name
-    (b"http://localhost", b"localhost", True),  # default ports on both sides
-    (b"http://localhost", b"localhost:443", False),
-    (b"null", b"127.0.0.1:8000", False),
-])
+@pytest.mark.parametrize(
+    ("origin", "host", "ok"),
+    [
+        (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),
+        (b"http://127.0.0.1:9000", b"127.0.0.1:8000", False),  # another port, same host name
+        (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
+        (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host name
+        (b"http://localhost", b"localhost", True),  # default ports on both sides
+        (b"http://localhost", b"localhost:443", False),
+        (b"null", b"127.0.0.1:8000", False),
+    ],
+)
 def test_the_origin_must_be_the_sockets_own_scheme_host_and_port(api, origin, host, ok):
     """A page served from another port of the same host name (another program on the
     machine) was accepted: only the host name was compared."""
@@ -65,8 +71,11 @@ def test_the_origin_must_be_the_sockets_own_scheme_host_and_port(api, origin, ho
 
     async def scenario():
         headers = [h for h in c.ws_headers() if h[0] != b"origin"]
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=[*headers, (b"origin", origin), (b"host", host)])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/sessions/{s['id']}/",
+            headers=[*headers, (b"origin", origin), (b"host", host)],
+        )
         accepted, _ = await ws.connect()
         await ws.disconnect()
         return accepted
@@ -119,8 +128,7 @@ def test_a_flood_of_resume_frames_is_closed_and_what_it_sent_dropped_unread(api,
     reads = []
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=10)
         for _ in range(2000):
@@ -133,6 +141,7 @@ def test_a_flood_of_resume_frames_is_closed_and_what_it_sent_dropped_unread(api,
                 return out
 
     from games.play import operations
+
     real = operations.get_session
     operations.get_session = lambda *a: reads.append(1) or real(*a)
     try:
@@ -151,8 +160,7 @@ def test_a_client_that_waits_but_sends_too_fast_is_refused_unread_then_closed(ap
     s = c.start("klondike")
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=10)
         answers = []
@@ -166,6 +174,7 @@ def test_a_client_that_waits_but_sends_too_fast_is_refused_unread_then_closed(ap
 
     out = asyncio.run(scenario())
     import json as _json
+
     sent = [_json.loads(o["text"]) for o in out if o["type"] == "websocket.send"]
     states = [m for m in sent if m["type"] == "state"]
     refused = [m for m in sent if m.get("error") == "rate_limited"]

@@ -15,9 +15,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_start_move_undo_hint_finish_and_resign_over_http_and_the_socket_on_sqlite(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'play.sqlite3'}"}
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "tests/games/sqlite_play.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/games/sqlite_play.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     said = out.stdout[-4000:] + out.stderr[-2000:]
     assert out.returncode == 0, said

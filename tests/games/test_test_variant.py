@@ -72,10 +72,16 @@ def test_the_table_page_of_the_variant_takes_its_facts_from_the_class(api) -> No
         page = c.get(f"/play/{cls.key}/?deal=random")
         assert page.status_code == 200
         html = page.content.decode()
-    data = json.loads(html.split('id="page-data" type="application/json">')[1].split("</script>")[0])
+    data = json.loads(
+        html.split('id="page-data" type="application/json">')[1].split("</script>")[0]
+    )
     meta = data["game"]
-    assert (meta["key"], meta["cells"], meta["daily"], meta["has_score"]) == (cls.key, 2, False,
-                                                                              False)
+    assert (meta["key"], meta["cells"], meta["daily"], meta["has_score"]) == (
+        cls.key,
+        2,
+        False,
+        False,
+    )
     assert meta["notation"] == {"columns": "12345678", "foundation_from": "h"}
     assert cls.title in html
     assert 'id="st-score"' not in html  # no score cell without a score

@@ -56,13 +56,14 @@ def test_the_attributes_dropped_once_open_are_the_librarys_own():
     for name, value in IDLE_DEFAULTS.items():  # set there, at that value, on every socket
         assert re.search(rf"self\.{name}\s*=\s*{value!r}\b", source), name
     assert {"wasClean", "localCloseCode", "closedByMe"} <= {
-        n for n in IDLE_DEFAULTS if f"self.{n} =" in made}
+        n for n in IDLE_DEFAULTS if f"self.{n} =" in made
+    }
     # nothing reads them by hasattr/getattr, where a class attribute would answer otherwise
     for name in (*HANDSHAKE_ONLY, *IDLE_DEFAULTS):
         assert not re.search(rf"(hasattr|getattr)\(self,\s*[\"']{name}[\"']", source), name
     # daphne reads only the path of the handshake's request once open
     daphne = inspect.getsource(WebSocketProtocol)
-    after = daphne[daphne.index("def onOpen"):]
+    after = daphne[daphne.index("def onOpen") :]
     assert set(re.findall(r"self\.request\.(\w+)", after)) == {"path"}
     assert "self.clean_headers" not in after
     assert "self.application_deferred" not in after
@@ -76,17 +77,24 @@ def test_the_reads_and_writes_without_a_debug_line_do_what_autobahns_do_besides(
     assert calls == ["_dataReceived"]
     assert "self.log.debug(" in received
     sent = inspect.getsource(Autobahn.sendData)
-    plain = sent[sent.index("self.transport.write(data)"):]
-    plain = plain[:plain.index("def ") if "def " in plain else None]
-    statements = {line.strip() for line in plain.splitlines()
-                  if line.strip().startswith(("self.", "if ", "elif "))}
+    plain = sent[sent.index("self.transport.write(data)") :]
+    plain = plain[: plain.index("def ") if "def " in plain else None]
+    statements = {
+        line.strip()
+        for line in plain.splitlines()
+        if line.strip().startswith(("self.", "if ", "elif "))
+    }
     assert statements == {
-        "self.transport.write(data)", "self.log.debug(",
+        "self.transport.write(data)",
+        "self.log.debug(",
         "if self.state == WebSocketProtocol.STATE_OPEN:",
         "self.trafficStats.outgoingOctetsWireLevel += len(data)",
-        "elif (", "self.state == WebSocketProtocol.STATE_CONNECTING",
+        "elif (",
+        "self.state == WebSocketProtocol.STATE_CONNECTING",
         "self.trafficStats.preopenOutgoingOctetsWireLevel += len(data)",
-        "if self.logOctets:", "self.logTxOctets(data, False)"}, statements
+        "if self.logOctets:",
+        "self.logTxOctets(data, False)",
+    }, statements
     assert "if sync or len(self.send_queue) > 0:" in sent
 
 
@@ -100,8 +108,11 @@ def test_the_options_table_is_made_only_for_a_debug_line_that_is_written():
 
     made = inspect.getsource(Autobahn._connectionMade)
     assert 'self.log.debug("\\n{attrs}", attrs=pformat(configAttrLog))' in made
-    lean = WebSocketFactory.protocol if hasattr(WebSocketFactory.protocol,
-                                                "_lean_connection_made") else lean_protocol()
+    lean = (
+        WebSocketFactory.protocol
+        if hasattr(WebSocketFactory.protocol, "_lean_connection_made")
+        else lean_protocol()
+    )
     assert ab.pformat is ws_memory._pformat
     assert hasattr(lean, "_lean_connection_made")
     table = [("openHandshakeTimeout", 5, "Factory"), ("utf8validateIncoming", True, "P")]
@@ -171,9 +182,20 @@ def echo_server():
     port = free_port()
     proc = subprocess.Popen(
         # Production's launcher (config/serve.py): Daphne on uvloop's event loop.
-        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
-         "tests.games.ws_echo_app:application"], cwd=ROOT,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "tests.games.ws_echo_app:application",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_port(port, proc)
         yield port

@@ -48,8 +48,13 @@ def test_a_group_out_of_order_moves_is_undone_and_the_line_wins(api):
     # 64v3: the last three cards of pile 6, whatever their order, onto pile 4.
     group = s["view"]["piles"]["tableau:5"][-3:]
     assert group == GROUP
-    assert {"move": "64v3", "from": "tableau:5", "to": "tableau:3", "count": 3,
-            "card": group[0]} in s["legal_moves"]
+    assert {
+        "move": "64v3",
+        "from": "tableau:5",
+        "to": "tableau:3",
+        "count": 3,
+        "card": group[0],
+    } in s["legal_moves"]
     r = c.move(s, 0, "64v3")
     assert r.status_code == 200, r.content
     assert r.json()["view"]["piles"]["tableau:3"][-3:] == group
@@ -101,16 +106,17 @@ def test_yukon_plays_over_the_socket(api):
     c, s = started(api)
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         ok, _ = await ws.connect()
         assert ok
         hello = await ws.receive_json_from()
         answers = []
-        for message in ({"type": "move", "seq": 0, "move": "64v3"},
-                        {"type": "move", "seq": 1, "move": "12"},
-                        {"type": "undo", "seq": 1},
-                        {"type": "move", "seq": 2, "move": "64v3"}):
+        for message in (
+            {"type": "move", "seq": 0, "move": "64v3"},
+            {"type": "move", "seq": 1, "move": "12"},
+            {"type": "undo", "seq": 1},
+            {"type": "move", "seq": 2, "move": "64v3"},
+        ):
             await ws.send_json_to(message)
             answers.append(await ws.receive_json_from())
         await ws.disconnect()

@@ -18,8 +18,11 @@ def probe(query: bytes) -> dict[str, Any]:
     """What the open socket whose query string is ``query`` holds."""
     from daphne.ws_protocol import WebSocketProtocol
 
-    found = [p for p in gc.get_objects() if isinstance(p, WebSocketProtocol)
-             and p._raw_query_string == query]
+    found = [
+        p
+        for p in gc.get_objects()
+        if isinstance(p, WebSocketProtocol) and p._raw_query_string == query
+    ]
     p = found[0]
     return {
         "sockets": len(found),
@@ -71,5 +74,10 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         elif message.get("text") == "close":
             await send({"type": "websocket.close", "code": 4000})
         else:
-            await send({"type": "websocket.send", "text": message.get("text"),
-                        "bytes": message.get("bytes")})
+            await send(
+                {
+                    "type": "websocket.send",
+                    "text": message.get("text"),
+                    "bytes": message.get("bytes"),
+                }
+            )

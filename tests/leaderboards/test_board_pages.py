@@ -51,8 +51,9 @@ def test_the_board_comes_in_pages(api):
     day = players[0].get("/api/daily/").json()["date"]
     c = players[0]
     whole = c.get(f"/api/leaderboards/bakers-dozen/{day}/").json()["entries"]
-    pages = [c.get(f"/api/leaderboards/bakers-dozen/{day}/?offset={i}&limit=1").json()
-             for i in range(4)]
+    pages = [
+        c.get(f"/api/leaderboards/bakers-dozen/{day}/?offset={i}&limit=1").json() for i in range(4)
+    ]
     assert [p["entries"][0]["session"] for p in pages[:3]] == [e["session"] for e in whole]
     assert [p["entries"][0]["rank"] for p in pages[:3]] == [1, 2, 3]
     assert pages[3]["entries"] == []

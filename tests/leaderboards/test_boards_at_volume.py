@@ -24,17 +24,32 @@ from leaderboards.tasks import close_day, score_session
 
 
 def _session(deal, name, **fields):
-    values = {"ranked": True, "status": "playing", "cards_up": 10, "move_count": 30,
-              "started_at": timezone.now(), "moves": [["x", 0]]}
+    values = {
+        "ranked": True,
+        "status": "playing",
+        "cards_up": 10,
+        "move_count": 30,
+        "started_at": timezone.now(),
+        "moves": [["x", 0]],
+    }
     values.update(fields)
-    return GameSession.objects.create(player=Player.objects.create(display_name=name),
-                                      deal=deal, game=deal.game, **values)
+    return GameSession.objects.create(
+        player=Player.objects.create(display_name=name), deal=deal, game=deal.game, **values
+    )
 
 
 def _win(deal, name, time_ms):
     now = timezone.now()
-    s = _session(deal, name, status="won", time_ms=time_ms, move_count=90, cards_up=52,
-                 started_at=now - dt.timedelta(milliseconds=time_ms), finished_at=now)
+    s = _session(
+        deal,
+        name,
+        status="won",
+        time_ms=time_ms,
+        move_count=90,
+        cards_up=52,
+        started_at=now - dt.timedelta(milliseconds=time_ms),
+        finished_at=now,
+    )
     score_session(str(s.pk))
     return s
 
@@ -85,8 +100,7 @@ def test_a_closed_board_is_counted_and_paged_by_the_rank_index(api, past_midnigh
     assert seen.counting() == []  # the index's size, no COUNT of the day's rows
 
 
-def test_a_live_board_counts_its_unfinished_attempts_in_a_task_not_per_request(
-        api, settings):
+def test_a_live_board_counts_its_unfinished_attempts_in_a_task_not_per_request(api, settings):
     settings.BOARD_COUNT_SECONDS = 60
     deal = ensure_daily("bakers-dozen", today())
     for i in range(3):
@@ -105,7 +119,8 @@ def test_a_live_board_counts_its_unfinished_attempts_in_a_task_not_per_request(
     assert second["total"] == 4
     assert "newcomer" not in [e["player"] for e in second["entries"]]
     redis.Redis.from_url(settings.REDIS_URL).delete(
-        f"{settings.REDIS_KEY_PREFIX}:pending:bakers-dozen:{deal.date}:fresh")
+        f"{settings.REDIS_KEY_PREFIX}:pending:bakers-dozen:{deal.date}:fresh"
+    )
     third = c.get(url).json()
     assert third["total"] == 5
     assert third["entries"][1]["player"] == "newcomer"
@@ -114,12 +129,17 @@ def test_a_live_board_counts_its_unfinished_attempts_in_a_task_not_per_request(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
 def test_a_lost_index_is_rebuilt_by_a_worker_while_the_board_answers_from_postgresql(
-        api, past_midnight, real_worker):
+    api, past_midnight, real_worker
+):
     with override_settings(CELERY_CLOSE_QUEUE=real_worker):
         deal, day = _closed_day(past_midnight, wins=5, playing=2)
         r = redis.Redis.from_url(settings.REDIS_URL)
-        whole = [str(s) for s in Entry.objects.filter(final_rank__isnull=False)
-                 .order_by("final_rank").values_list("session_id", flat=True)]
+        whole = [
+            str(s)
+            for s in Entry.objects.filter(final_rank__isnull=False)
+            .order_by("final_rank")
+            .values_list("session_id", flat=True)
+        ]
         r.delete(index.key("freecell", day))
         c = api()
         with Statements() as seen:

@@ -14,11 +14,19 @@ def _session(deal, name, won, score=None, time_ms=None, moves=10, cards_up=0, **
     player = Player.objects.create(display_name=name)
     now = timezone.now()
     return GameSession.objects.create(
-        player=player, deal=deal, game=deal.game, ranked=kw.pop("ranked", True),
-        status="won" if won else "playing", score=score, time_ms=time_ms,
-        move_count=moves, cards_up=52 if won else cards_up, started_at=now,
+        player=player,
+        deal=deal,
+        game=deal.game,
+        ranked=kw.pop("ranked", True),
+        status="won" if won else "playing",
+        score=score,
+        time_ms=time_ms,
+        move_count=moves,
+        cards_up=52 if won else cards_up,
+        started_at=now,
         finished_at=now + dt.timedelta(milliseconds=time_ms or 0) if won else None,
-        moves=[["x", 0]], **kw,
+        moves=[["x", 0]],
+        **kw,
     )
 
 

@@ -25,18 +25,33 @@ from leaderboards.tasks import close_day, score_session
 
 def _session(deal, name, **fields):
     now = timezone.now()
-    values = {"ranked": True, "status": "playing", "cards_up": 10, "move_count": 30,
-              "started_at": now, "moves": [["x", 0]] * 3}
+    values = {
+        "ranked": True,
+        "status": "playing",
+        "cards_up": 10,
+        "move_count": 30,
+        "started_at": now,
+        "moves": [["x", 0]] * 3,
+    }
     values.update(fields)
-    return GameSession.objects.create(player=Player.objects.create(display_name=name),
-                                      deal=deal, game=deal.game, **values)
+    return GameSession.objects.create(
+        player=Player.objects.create(display_name=name), deal=deal, game=deal.game, **values
+    )
 
 
 def _won(deal, name, time_ms, **fields):
     now = timezone.now()
-    return _session(deal, name, status="won", time_ms=time_ms, move_count=90, cards_up=52,
-                    started_at=now - dt.timedelta(milliseconds=time_ms), finished_at=now,
-                    **fields)
+    return _session(
+        deal,
+        name,
+        status="won",
+        time_ms=time_ms,
+        move_count=90,
+        cards_up=52,
+        started_at=now - dt.timedelta(milliseconds=time_ms),
+        finished_at=now,
+        **fields,
+    )
 
 
 def _day(deal):
@@ -54,8 +69,16 @@ def _day(deal):
     gone = _session(deal, "gone", status="resigned", cards_up=25, finished_at=timezone.now())
     shown = _session(deal, "shown", started_at=None, move_count=0, cards_up=0)
     practice = _session(deal, "practice", ranked=False)
-    return {"wins": wins, "tied": tied, "late": late, "cheat": cheat, "open": open_,
-            "gone": gone, "shown": shown, "practice": practice}
+    return {
+        "wins": wins,
+        "tied": tied,
+        "late": late,
+        "cheat": cheat,
+        "open": open_,
+        "gone": gone,
+        "shown": shown,
+        "practice": practice,
+    }
 
 
 def test_the_close_ranks_wins_then_unfinished_attempts_in_a_few_statements(db, past_midnight):
@@ -71,8 +94,9 @@ def test_the_close_ranks_wins_then_unfinished_attempts_in_a_few_statements(db, p
 
     with connection.execute_wrapper(count):
         assert close_day(day.isoformat())["freecell"] == 12
-    ranks = dict(Entry.objects.filter(game="freecell", date=day)
-                 .values_list("session_id", "final_rank"))
+    ranks = dict(
+        Entry.objects.filter(game="freecell", date=day).values_list("session_id", "final_rank")
+    )
     tied = sorted(s["tied"], key=lambda x: str(x.pk))
     order = [*s["wins"][:5], s["late"], *tied, s["gone"], *s["open"]]
     assert [ranks[x.pk] for x in order] == list(range(1, 13))
@@ -82,8 +106,9 @@ def test_the_close_ranks_wins_then_unfinished_attempts_in_a_few_statements(db, p
     assert GameSession.objects.get(pk=s["open"][0].pk).status == "resigned"
     assert DayClosed.objects.get(game="freecell", date=day).entries == 12
     # Set-based: the writes do not grow with the players (a late win is reviewed alone).
-    writes = [q for q in statements if q.lstrip().upper().startswith(("UPDATE", "INSERT",
-                                                                      "DELETE"))]
+    writes = [
+        q for q in statements if q.lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+    ]
     assert len(writes) < 40, len(writes)
     moves_read = [q for q in statements if '"games_gamesession"."moves"' in q]
     assert len(moves_read) == 1  # the late wins' batch, for their review; nobody else's
@@ -111,8 +136,7 @@ def test_closing_a_closed_day_again_leaves_it_alone_unless_forced(db, past_midni
     assert changed["freecell"] == 0
 
 
-def test_the_rank_index_is_rebuilt_in_batches_in_the_board_order(db, past_midnight,
-                                                                 monkeypatch):
+def test_the_rank_index_is_rebuilt_in_batches_in_the_board_order(db, past_midnight, monkeypatch):
     deal = ensure_daily("freecell", today())
     s = _day(deal)
     day = deal.date
@@ -121,9 +145,12 @@ def test_the_rank_index_is_rebuilt_in_batches_in_the_board_order(db, past_midnig
     close_day(day.isoformat())
     r = redis.Redis.from_url(settings.REDIS_URL)
     members = [m.decode() for m in r.zrange(index.key("freecell", day), 0, -1)]
-    expected = [str(x) for x in Entry.objects.filter(game="freecell", date=day,
-                                                     final_rank__isnull=False)
-                .order_by("final_rank").values_list("session_id", flat=True)]
+    expected = [
+        str(x)
+        for x in Entry.objects.filter(game="freecell", date=day, final_rank__isnull=False)
+        .order_by("final_rank")
+        .values_list("session_id", flat=True)
+    ]
     assert members == expected
     assert str(s["cheat"].pk) not in members
 
@@ -149,8 +176,7 @@ def test_an_entry_scored_while_the_index_is_rebuilt_is_kept(db, monkeypatch):
 
     monkeypatch.setattr(index, "_disqualified", scored_meanwhile)
     assert index.rebuild("freecell", deal.date) == 2
-    assert [m.decode() for m in r.zrange(k, 0, -1)] == [str(meanwhile.session_id),
-                                                        str(first.pk)]
+    assert [m.decode() for m in r.zrange(k, 0, -1)] == [str(meanwhile.session_id), str(first.pk)]
     assert not r.exists(tmp)
 
 
@@ -206,8 +232,13 @@ def test_the_command_prints_each_step_as_it_goes(db, past_midnight):
     out = StringIO()
     call_command("close_day", day.isoformat(), "--game", "bakers-dozen", stdout=out)
     lines = out.getvalue().splitlines()
-    steps = ["open attempts ended", "late wins reviewed", "wins ranked",
-             "unfinished attempts ranked", "rank index rebuilt"]
+    steps = [
+        "open attempts ended",
+        "late wins reviewed",
+        "wins ranked",
+        "unfinished attempts ranked",
+        "rank index rebuilt",
+    ]
     found = [next(i for i, line in enumerate(lines) if step in line) for step in steps]
     assert found == sorted(found)
     assert all(" s)" in lines[i] for i in found)

@@ -52,8 +52,13 @@ def _play_a_day(api) -> tuple[dt.date, dict[str, object]]:
     Deal.objects.filter(date=today()).update(date=yesterday)
     Entry.objects.filter(date=today()).update(date=yesterday)
     close_day(yesterday.isoformat())
-    return yesterday, {"winner": winner.me, "shy": shy.me, "practice": practice["id"],
-                       "sessions": {fc["id"], kl["id"], bd["id"]}, "shy_session": bd["id"]}
+    return yesterday, {
+        "winner": winner.me,
+        "shy": shy.me,
+        "practice": practice["id"],
+        "sessions": {fc["id"], kl["id"], bd["id"]},
+        "shy_session": bd["id"],
+    }
 
 
 def test_a_closed_day_exports_every_ranked_session_and_each_replays_to_its_result(api):
@@ -104,8 +109,11 @@ def test_an_anonymous_players_export_line_joins_nothing_on_any_public_route(api)
     routes = [f"/api/leaderboards/{g}/{day.isoformat()}/" for g in DAILY_GAMES]
     routes += [f"/api/leaderboards/{g}/week/{day.isoformat()}/" for g in DAILY_GAMES]
     routes += [f"/api/leaderboards/{g}/all-time/" for g in DAILY_GAMES]
-    routes += [f"/api/players/{who['shy']['id']}/stats/", f"/api/daily/{day.isoformat()}/",
-               f"/leaderboards/bakers-dozen/?date={day.isoformat()}"]
+    routes += [
+        f"/api/players/{who['shy']['id']}/stats/",
+        f"/api/daily/{day.isoformat()}/",
+        f"/leaderboards/bakers-dozen/?date={day.isoformat()}",
+    ]
     for route in routes:
         r = stranger.get(route)
         assert r.status_code == 200, route

@@ -61,8 +61,9 @@ def test_a_watcher_gets_the_board_presence_and_the_new_ranking_when_a_player_win
         assert (await board.connect())[0]
         first = await _next(board, "leaderboard")
         idle = await _next(board, "presence")
-        play = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                     headers=player.ws_headers())
+        play = WebsocketCommunicator(
+            application, f"/ws/sessions/{s['id']}/", headers=player.ws_headers()
+        )
         await play.connect()
         await play.receive_json_from()
         busy = await _next(board, "presence")
@@ -98,8 +99,9 @@ def test_a_bad_board_address_is_closed_with_4400(api):
     headers = api().ws_headers()
 
     async def scenario():
-        ws = WebsocketCommunicator(application, "/ws/leaderboards/chess/2026-01-01/",
-                                   headers=headers)
+        ws = WebsocketCommunicator(
+            application, "/ws/leaderboards/chess/2026-01-01/", headers=headers
+        )
         await ws.connect()
         await ws.receive_json_from()
         return await ws.receive_output()
@@ -108,9 +110,7 @@ def test_a_bad_board_address_is_closed_with_4400(api):
 
 
 @pytest.mark.slow
-def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(
-    api, solve_freecell, real_worker
-):
+def test_a_real_celery_worker_scores_a_win_and_pushes_the_ranking(api, solve_freecell, real_worker):
     with override_settings(CELERY_TASK_DEFAULT_QUEUE=real_worker):
         watcher, player = api(), api()
         loop = asyncio.new_event_loop()

@@ -25,9 +25,17 @@ def _play(player, game, day, won, time_ms=None, moves=50):
     deal = ensure_daily(game, day)
     now = time_on(day)
     s = GameSession.objects.create(
-        player=player, deal=deal, game=game, ranked=True, status="won" if won else "playing",
-        time_ms=time_ms if won else None, move_count=moves, cards_up=52 if won else 10,
-        started_at=now, finished_at=now if won else None, moves=[["x", 0]],
+        player=player,
+        deal=deal,
+        game=game,
+        ranked=True,
+        status="won" if won else "playing",
+        time_ms=time_ms if won else None,
+        move_count=moves,
+        cards_up=52 if won else 10,
+        started_at=now,
+        finished_at=now if won else None,
+        moves=[["x", 0]],
     )
     if won:
         score_session(str(s.pk))
@@ -66,7 +74,9 @@ def test_weekly_and_all_time_boards_rank_players_by_wins(api):
     assert week["from"] == monday.isoformat()
     alltime = c.get("/api/leaderboards/freecell/all-time/").json()["entries"]
     assert [(e["player"], e["wins"], e["best_time_ms"]) for e in alltime] == [
-        ("Alpha", 2, 30_000), ("Bravo", 2, 40_000)]
+        ("Alpha", 2, 30_000),
+        ("Bravo", 2, 40_000),
+    ]
     assert alltime[1]["best_streak"] == 2
     assert c.get("/api/leaderboards/chess/all-time/").status_code == 400
 
@@ -79,8 +89,9 @@ def test_a_disqualified_attempt_counts_for_nothing_in_the_statistics(api):
     t = today()
     cheat = _play(me, "freecell", t, True, time_ms=1_000)
     _play(me, "freecell", t - dt.timedelta(days=1), True, time_ms=70_000)
-    GameSession.objects.filter(pk=cheat.pk).update(disqualified=True,
-                                                   disqualified_reason="scripted")
+    GameSession.objects.filter(pk=cheat.pk).update(
+        disqualified=True, disqualified_reason="scripted"
+    )
     fc = c.get(f"/api/players/{me.pk}/stats/").json()["games"]["freecell"]
     assert (fc["played"], fc["won"], fc["best_time_ms"]) == (1, 1, 70_000)
     assert fc["current_streak"] == 1

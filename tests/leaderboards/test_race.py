@@ -22,15 +22,18 @@ CARD = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b")
 
 def race_socket(client, game="freecell", race=True):
     query = "?race=1" if race else ""
-    return WebsocketCommunicator(application,
-                                 f"/ws/leaderboards/{game}/{today().isoformat()}/{query}",
-                                 headers=client.ws_headers())
+    return WebsocketCommunicator(
+        application,
+        f"/ws/leaderboards/{game}/{today().isoformat()}/{query}",
+        headers=client.ws_headers(),
+    )
 
 
 async def _play(client, session, moves):
     """Open the play socket and make ``moves`` legal moves; the socket stays open."""
-    ws = WebsocketCommunicator(application, f"/ws/sessions/{session['id']}/",
-                               headers=client.ws_headers())
+    ws = WebsocketCommunicator(
+        application, f"/ws/sessions/{session['id']}/", headers=client.ws_headers()
+    )
     assert (await ws.connect())[0]
     st = await ws.receive_json_from(timeout=5)
     for _ in range(moves):
@@ -96,7 +99,9 @@ def test_the_race_carries_progress_only_once_a_second_without_hidden_players(api
     early, seen, gone, heard_plain, st_a = asyncio.run(scenario())
     assert len(seen) >= 3
     times = [t for t, _ in seen + gone]
-    assert all(later - earlier >= 0.95 for earlier, later in zip(times, times[1:], strict=False)), times
+    assert all(later - earlier >= 0.95 for earlier, later in zip(times, times[1:], strict=False)), (
+        times
+    )
     for _, msg in early + seen + gone:
         assert set(msg) == {"type", "players"}
         for p in msg["players"]:

@@ -19,24 +19,40 @@ from leaderboards.tasks import close_day, rebuild_rank_index, score_session
 def _won(deal, name, time_ms, moves=100, score=None):
     now = timezone.now()
     return GameSession.objects.create(
-        player=Player.objects.create(display_name=name), deal=deal, game=deal.game, ranked=True,
-        status="won", score=score, time_ms=time_ms, move_count=moves, cards_up=52,
-        started_at=now - dt.timedelta(milliseconds=time_ms), finished_at=now, moves=[["x", 0]],
+        player=Player.objects.create(display_name=name),
+        deal=deal,
+        game=deal.game,
+        ranked=True,
+        status="won",
+        score=score,
+        time_ms=time_ms,
+        move_count=moves,
+        cards_up=52,
+        started_at=now - dt.timedelta(milliseconds=time_ms),
+        finished_at=now,
+        moves=[["x", 0]],
     )
 
 
 def _playing(deal, name, cards_up):
     return GameSession.objects.create(
-        player=Player.objects.create(display_name=name), deal=deal, game=deal.game, ranked=True,
-        cards_up=cards_up, move_count=20, started_at=timezone.now(), moves=[["x", 0]],
+        player=Player.objects.create(display_name=name),
+        deal=deal,
+        game=deal.game,
+        ranked=True,
+        cards_up=cards_up,
+        move_count=20,
+        started_at=timezone.now(),
+        moves=[["x", 0]],
     )
 
 
 @pytest.fixture
 def board(db):
     deal = ensure_daily("freecell", today())
-    sessions = [_won(deal, f"p{i}", time_ms=10_000 + 1000 * ((i * 7) % 10), moves=90 + i)
-                for i in range(10)]
+    sessions = [
+        _won(deal, f"p{i}", time_ms=10_000 + 1000 * ((i * 7) % 10), moves=90 + i) for i in range(10)
+    ]
     for s in sessions:
         score_session(str(s.pk))
     return deal, sessions
@@ -49,16 +65,23 @@ def test_scoring_twice_leaves_one_entry_with_the_same_values(board):
     score_session(str(sessions[3].pk))
     assert Entry.objects.filter(session=sessions[3]).count() == 1
     after = Entry.objects.get(session=sessions[3])
-    assert (after.sort_key, after.time_ms, after.moves) == (before.sort_key, before.time_ms,
-                                                             before.moves)
+    assert (after.sort_key, after.time_ms, after.moves) == (
+        before.sort_key,
+        before.time_ms,
+        before.moves,
+    )
 
 
 def test_the_redis_index_agrees_with_postgresql_and_survives_a_flush(board):
     deal, sessions = board
     r = redis.Redis.from_url(settings.REDIS_URL)
     assert r.zcard(index.key("freecell", deal.date)) == 10
-    expected = [str(s) for s in Entry.objects.filter(game="freecell", date=deal.date)
-                .order_by("sort_key", "session_id").values_list("session_id", flat=True)]
+    expected = [
+        str(s)
+        for s in Entry.objects.filter(game="freecell", date=deal.date)
+        .order_by("sort_key", "session_id")
+        .values_list("session_id", flat=True)
+    ]
     ranks = {sid: index.rank("freecell", deal.date, sid) for sid in expected}
     assert [ranks[sid] for sid in expected] == list(range(1, 11))
 
@@ -83,15 +106,17 @@ def test_a_disqualified_session_leaves_the_index_on_rebuild(board):
     assert first.player.display_name not in names
 
 
-def test_closing_a_day_ranks_unfinished_attempts_below_wins_and_is_idempotent(board,
-                                                                              past_midnight):
+def test_closing_a_day_ranks_unfinished_attempts_below_wins_and_is_idempotent(board, past_midnight):
     deal, sessions = board
     _playing(deal, "almost", 40)
     _playing(deal, "barely", 4)
     past_midnight()
     first = close_day(deal.date.isoformat())
-    ranks = list(Entry.objects.filter(date=deal.date).order_by("final_rank")
-                 .values_list("player__display_name", "final_rank", "won"))
+    ranks = list(
+        Entry.objects.filter(date=deal.date)
+        .order_by("final_rank")
+        .values_list("player__display_name", "final_rank", "won")
+    )
     assert ranks[-2:] == [("almost", 11, False), ("barely", 12, False)]
     assert all(won for _, _, won in ranks[:10])
     assert close_day(deal.date.isoformat()) == first

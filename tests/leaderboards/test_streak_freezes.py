@@ -66,8 +66,15 @@ def test_the_profile_calendar_shows_five_weeks_with_the_won_days(api):
     me = Player.objects.get(pk=c.me["id"])
     yesterday = today() - dt.timedelta(days=1)
     deal = ensure_daily("freecell", yesterday)
-    GameSession.objects.create(player=me, deal=deal, game="freecell", ranked=True,
-                               status="won", started_at=timezone.now(), cards_up=52)
+    GameSession.objects.create(
+        player=me,
+        deal=deal,
+        game="freecell",
+        ranked=True,
+        status="won",
+        started_at=timezone.now(),
+        cards_up=52,
+    )
     stats = c.get("/api/me/stats/").json()
     cal = stats["calendar"]
     assert len(cal) == 35

@@ -37,9 +37,28 @@ def _worker(app: str, queue: str, cwd: Path) -> subprocess.Popen[str]:
         "PYTHONPATH": f"{ROOT}:{ROOT / 'tests' / 'leaderboards'}",
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", app, "worker", "-Q", queue, "--pool", "solo",
-         "--loglevel", "INFO", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            app,
+            "worker",
+            "-Q",
+            queue,
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
 
 
@@ -75,7 +94,10 @@ def test_killing_the_worker_during_scoring_still_gives_exactly_one_entry(
         assert len(entries) == 1
         assert entries[0].session_id == uuid.UUID(won["id"])
         assert (entries[0].time_ms, entries[0].moves, entries[0].won) == (
-            won["time_ms"], won["moves"], True)
+            won["time_ms"],
+            won["moves"],
+            True,
+        )
     finally:
         celery_app.conf.task_always_eager = True
         for w in workers:

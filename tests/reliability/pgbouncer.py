@@ -18,8 +18,10 @@ from tests.reliability.stack import free_port, stop, wait_port
 class PrivatePgBouncer:
     def __init__(self, pg_port: int, dbname: str = "solitaire", pool_size: int = 10) -> None:
         if shutil.which("pgbouncer") is None:
-            raise RuntimeError("pgbouncer is not installed (Debian: apt-get install pgbouncer; "
-                               ".ci/run installs it)")
+            raise RuntimeError(
+                "pgbouncer is not installed (Debian: apt-get install pgbouncer; "
+                ".ci/run installs it)"
+            )
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="pgbouncer-rel-")
         os.chmod(self.dir, 0o777)  # it refuses to run as root: it runs as postgres
@@ -34,7 +36,8 @@ class PrivatePgBouncer:
             f"auth_type = trust\nauth_file = {self.dir}/userlist.txt\n"
             f"pool_mode = transaction\ndefault_pool_size = {pool_size}\n"
             "max_client_conn = 2000\n"
-            f"logfile = {self.log}\npidfile = {self.dir}/pgbouncer.pid\n")
+            f"logfile = {self.log}\npidfile = {self.dir}/pgbouncer.pid\n"
+        )
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -50,8 +53,11 @@ class PrivatePgBouncer:
             text = self.log.read_text(errors="replace")
         except OSError:
             return []
-        return [line for line in text.splitlines()
-                if "ERROR" in line or "unsupported startup parameter" in line]
+        return [
+            line
+            for line in text.splitlines()
+            if "ERROR" in line or "unsupported startup parameter" in line
+        ]
 
     def stop(self) -> None:
         """Gone, every client's connection with it (a restart of the pooler)."""

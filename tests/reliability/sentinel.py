@@ -19,8 +19,10 @@ MASTER = "solitaire"
 class SentinelGroup:
     def __init__(self, down_after_ms: int = 1000) -> None:
         if shutil.which("redis-sentinel") is None:
-            raise RuntimeError("redis-sentinel is not installed (Debian: apt-get install "
-                               "redis-sentinel; .ci/run installs it)")
+            raise RuntimeError(
+                "redis-sentinel is not installed (Debian: apt-get install "
+                "redis-sentinel; .ci/run installs it)"
+            )
         self.dir = Path(tempfile.mkdtemp(prefix="sentinel-rel-"))
         self.down_after_ms = down_after_ms
         self.ports = {"primary": free_port(), "replica": free_port()}
@@ -37,9 +39,23 @@ class SentinelGroup:
         workdir.mkdir()
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - the child holds it
         self.procs[name] = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.ports[name]),
-             "--save", "", "--appendonly", "no", "--dir", str(workdir), *extra],
-            stdout=log, stderr=log)
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.ports[name]),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(workdir),
+                *extra,
+            ],
+            stdout=log,
+            stderr=log,
+        )
         wait_port(self.ports[name], self.procs[name])
 
     def start(self, timeout: float = 30) -> None:
@@ -52,10 +68,12 @@ class SentinelGroup:
                 f"sentinel monitor {MASTER} 127.0.0.1 {self.ports['primary']} 2\n"
                 f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}\n"
                 f"sentinel failover-timeout {MASTER} 10000\n"
-                f"sentinel parallel-syncs {MASTER} 1\n")
+                f"sentinel parallel-syncs {MASTER} 1\n"
+            )
             log = open(self.dir / f"sentinel-{n}.log", "ab")  # noqa: SIM115
             self.procs[f"sentinel-{n}"] = subprocess.Popen(
-                ["redis-sentinel", str(conf)], stdout=log, stderr=log)
+                ["redis-sentinel", str(conf)], stdout=log, stderr=log
+            )
             wait_port(port, self.procs[f"sentinel-{n}"])
         # Ready once the replica is in sync and every Sentinel knows it and the two others
         # (they find each other through the primary, every two seconds).
@@ -74,8 +92,9 @@ class SentinelGroup:
                 return False
             for port in self.sentinel_ports:
                 s = redis.Redis(port=port, socket_timeout=1, decode_responses=True)
-                if (len(s.execute_command("SENTINEL", "SENTINELS", MASTER)) < 2
-                        or not s.execute_command("SENTINEL", "REPLICAS", MASTER)):
+                if len(
+                    s.execute_command("SENTINEL", "SENTINELS", MASTER)
+                ) < 2 or not s.execute_command("SENTINEL", "REPLICAS", MASTER):
                     return False
         except redis.RedisError:
             return False

@@ -22,8 +22,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 # The newest PostgreSQL server installed (Debian layout), for a throwaway cluster.
-PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/lib/postgresql/15/bin"),
-             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+PG_BIN = max(
+    Path("/usr/lib/postgresql").glob("*/bin"),
+    default=Path("/usr/lib/postgresql/15/bin"),
+    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+)
 
 
 def free_port() -> int:
@@ -64,9 +67,22 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_port(self.port, self.proc)
 
     def stop(self) -> None:
@@ -91,8 +107,9 @@ class PrivatePostgres:
         os.chmod(self.dir, 0o777)
         self.data = os.path.join(self.dir, "data")
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/solitaire"
-        self._as_postgres([str(PG_BIN / "initdb"), "-D", self.data, "-A", "trust", "-U",
-                           "postgres", "--no-sync"])
+        self._as_postgres(
+            [str(PG_BIN / "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres", "--no-sync"]
+        )
 
     def _as_postgres(self, cmd: list[str]) -> None:
         if os.geteuid() == 0:
@@ -100,10 +117,19 @@ class PrivatePostgres:
         subprocess.run(cmd, check=True, capture_output=True, timeout=120)
 
     def start(self, options: str = "") -> None:
-        self._as_postgres([
-            str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(self.dir, "log"),
-            "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on "
-            f"{options}", "start"])
+        self._as_postgres(
+            [
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                self.data,
+                "-w",
+                "-l",
+                os.path.join(self.dir, "log"),
+                "-o",
+                f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on {options}",
+                "start",
+            ]
+        )
 
     def stop(self) -> None:
         self._as_postgres([str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-m", "fast", "stop"])
@@ -111,8 +137,9 @@ class PrivatePostgres:
     def create_database(self) -> None:
         import psycopg
 
-        with psycopg.connect(f"postgres://postgres@127.0.0.1:{self.port}/postgres",
-                             autocommit=True) as conn:
+        with psycopg.connect(
+            f"postgres://postgres@127.0.0.1:{self.port}/postgres", autocommit=True
+        ) as conn:
             conn.execute("CREATE DATABASE solitaire")
 
     def close(self) -> None:
@@ -125,21 +152,23 @@ class PrivatePostgres:
 
 def site_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "REDIS_KEY_PREFIX": f"rel-{uuid.uuid4().hex[:8]}",
-        "CELERY_QUEUE": f"rel-{uuid.uuid4().hex[:8]}",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_VISIBILITY_TIMEOUT": "3",
-        "CELERY_RESTORE_INTERVAL": "1",
-        "DAILY_CERTIFY_ON_DEMAND": "0",
-        "DAILY_SECRET": "reliability-tests",
-        "SECRET_KEY": "reliability-tests-" + "x" * 40,
-        "LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "REDIS_KEY_PREFIX": f"rel-{uuid.uuid4().hex[:8]}",
+            "CELERY_QUEUE": f"rel-{uuid.uuid4().hex[:8]}",
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "CELERY_VISIBILITY_TIMEOUT": "3",
+            "CELERY_RESTORE_INTERVAL": "1",
+            "DAILY_CERTIFY_ON_DEMAND": "0",
+            "DAILY_SECRET": "reliability-tests",
+            "SECRET_KEY": "reliability-tests-" + "x" * 40,
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     if "STATIC_ROOT" not in extra:
         # DEBUG is off: a server is ready only with its static files collected (/readyz).
         env["STATIC_ROOT"] = str(collected_static())
@@ -156,15 +185,27 @@ def collected_static() -> Path:
     if not _collected:
         root = Path(tempfile.mkdtemp(prefix="static-rel-"))
         env = site_env("sqlite://", "", STATIC_ROOT=str(root))
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         _collected.append(root)
     return _collected[0]
 
 
 def migrate(env: dict[str, str]) -> None:
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
 
 
 class Daphne:
@@ -180,8 +221,22 @@ class Daphne:
     def start(self) -> None:
         out = open(self.log, "ab")  # noqa: SIM115 - the child holds it
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
-             *self.args, "config.asgi:application"], cwd=ROOT, env=self.env, stdout=out, stderr=out)
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                *self.args,
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=out,
+        )
         wait_port(self.port, self.proc)
 
     def kill(self) -> None:
@@ -194,17 +249,38 @@ class Daphne:
             stop(self.proc)
 
 
-def celery_worker(env: dict[str, str], log: Path, name: str, queue: str | None = None
-                  ) -> subprocess.Popen[bytes]:
+def celery_worker(
+    env: dict[str, str], log: Path, name: str, queue: str | None = None
+) -> subprocess.Popen[bytes]:
     """A worker of the site's queues -- scoring, the close's (rank index rebuilds) and the
     analyses', as `make stack`'s one worker -- or of ``queue`` alone."""
     out = open(log, "ab")  # noqa: SIM115
     base = env["CELERY_QUEUE"]
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q",
-         queue or f"{base},{base}-close,{base}-analysis",
-         "--pool", "solo", "-n", f"{name}@%h", "--loglevel", "INFO", "--without-heartbeat",
-         "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, stdout=out, stderr=out)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue or f"{base},{base}-close,{base}-analysis",
+            "--pool",
+            "solo",
+            "-n",
+            f"{name}@%h",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=out,
+    )
 
 
 class Browser:
@@ -220,13 +296,16 @@ class Browser:
     def cookie_header(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
-    def call(self, method: str, path: str, body: Any = None,
-             timeout: float = 30) -> tuple[int, Any, dict[str, str]]:
+    def call(
+        self, method: str, path: str, body: Any = None, timeout: float = 30
+    ) -> tuple[int, Any, dict[str, str]]:
         csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
         req = urllib.request.Request(
-            self.base + path, method=method,
+            self.base + path,
+            method=method,
             data=json.dumps(body).encode() if body is not None else None,
-            headers={"Content-Type": "application/json", "X-CSRFToken": csrf})
+            headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+        )
         try:
             with self.opener.open(req, timeout=timeout) as r:
                 return r.status, json.loads(r.read() or b"null"), dict(r.headers)
@@ -260,14 +339,25 @@ def stored_session(database_url: str, session_id: str) -> dict[str, Any]:
         row = conn.execute(
             "SELECT s.moves, s.seq, s.score, s.cards_up, s.status, s.game, d.seed "
             "FROM games_gamesession s JOIN games_deal d ON d.id = s.deal_id WHERE s.id = %s",
-            (session_id,)).fetchone()
-        rows = dict(conn.execute("SELECT seq, token FROM games_move WHERE session_id = %s",
-                                 (session_id,)).fetchall())
+            (session_id,),
+        ).fetchone()
+        rows = dict(
+            conn.execute(
+                "SELECT seq, token FROM games_move WHERE session_id = %s", (session_id,)
+            ).fetchall()
+        )
     legacy, seq, score, cards_up, status, game, seed = row
     # A move's row, else the legacy list's entry (games/play/moves.py).
     tokens = [rows[i] if i in rows else legacy[i][0] for i in range(seq)]
-    return {"tokens": tokens, "seq": seq, "score": score,
-            "cards_up": cards_up, "status": status, "game": game, "seed": int(seed)}
+    return {
+        "tokens": tokens,
+        "seq": seq,
+        "score": score,
+        "cards_up": cards_up,
+        "status": status,
+        "game": game,
+        "seed": int(seed),
+    }
 
 
 def in_thread(fn: Any, *args: Any) -> Any:

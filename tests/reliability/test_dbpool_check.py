@@ -66,9 +66,14 @@ def test_a_closed_connection_is_checked_and_refused_even_just_after_a_check(conn
 def test_a_connection_whose_server_side_died_is_refused_once_the_grace_is_over(conn, checks):
     dbpool.check(conn)
     pid = conn.info.backend_pid
-    with psycopg.connect(**{k: v for k, v in connection.get_connection_params().items()
-                            if k not in ("cursor_factory", "context")},
-                         autocommit=True) as admin:
+    with psycopg.connect(
+        **{
+            k: v
+            for k, v in connection.get_connection_params().items()
+            if k not in ("cursor_factory", "context")
+        },
+        autocommit=True,
+    ) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
     with override_settings(DB_CHECK_AFTER_SECONDS=0), pytest.raises(psycopg.Error):
         dbpool.check(conn)

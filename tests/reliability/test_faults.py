@@ -87,8 +87,9 @@ def test_killing_daphne_mid_game_keeps_every_acknowledged_move(stack):
                 state = json.loads(await ws.recv())
                 assert state["type"] == "state", state
                 acked.append(token)
-            await ws.send(json.dumps({"type": "move", "seq": state["seq"],
-                                      "move": solution[state["seq"]]}))
+            await ws.send(
+                json.dumps({"type": "move", "seq": state["seq"], "move": solution[state["seq"]]})
+            )
             web.kill()
             try:
                 answer = json.loads(await asyncio.wait_for(ws.recv(), 5))
@@ -203,19 +204,24 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
             answers = []
             try:
                 for _ in range(3):
-                    answers.append(await asyncio.to_thread(
-                        player.move, s["id"], len(acked), solution[len(acked)]))
+                    answers.append(
+                        await asyncio.to_thread(
+                            player.move, s["id"], len(acked), solution[len(acked)]
+                        )
+                    )
                 me = await asyncio.to_thread(player.call, "GET", "/api/me/")
-                await ws.send(json.dumps({"type": "move", "seq": len(acked),
-                                          "move": solution[len(acked)]}))
+                await ws.send(
+                    json.dumps({"type": "move", "seq": len(acked), "move": solution[len(acked)]})
+                )
                 on_socket = json.loads(await asyncio.wait_for(ws.recv(), 30))
             finally:
                 await asyncio.to_thread(pg.start)
             # The same socket plays again once the database is back.
             deadline = time.monotonic() + 30
             while True:
-                await ws.send(json.dumps({"type": "move", "seq": len(acked),
-                                          "move": solution[len(acked)]}))
+                await ws.send(
+                    json.dumps({"type": "move", "seq": len(acked), "move": solution[len(acked)]})
+                )
                 after = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 if after["type"] == "state" or time.monotonic() > deadline:
                     break
@@ -235,7 +241,7 @@ def test_restarting_postgresql_gives_clear_503s_and_no_half_written_move(stack):
     assert after["type"] == "state", after
     assert after["seq"] == len(acked) + 1, after
     acked.append(solution[len(acked)])
-    for token in solution[len(acked):len(acked) + 10]:
+    for token in solution[len(acked) : len(acked) + 10]:
         status, body, _ = player.move(s["id"], len(acked), token)
         assert status == 200, body
         acked.append(token)

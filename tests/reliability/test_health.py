@@ -40,8 +40,13 @@ def stack():
         pg.create_database()
         rd.start()
         # Collected, as the image's build does: /readyz also says whether pages can be served.
-        env = site_env(pg.url, rd.url, BEAT_HEARTBEAT_SECONDS="1", BEAT_HEARTBEAT_MAX_AGE="3",
-                       STATIC_ROOT=str(collected_static()))
+        env = site_env(
+            pg.url,
+            rd.url,
+            BEAT_HEARTBEAT_SECONDS="1",
+            BEAT_HEARTBEAT_MAX_AGE="3",
+            STATIC_ROOT=str(collected_static()),
+        )
         migrate(env)
         web = Daphne(env, LOGS / "daphne-health.log")
         web.start()
@@ -124,16 +129,27 @@ def test_readyz_is_503_naming_redis_while_it_is_stopped_and_200_when_it_is_back(
 
 
 def beat_alive(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "manage.py", "beat_alive"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "manage.py", "beat_alive"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_beats_health_check_follows_a_real_beat(stack, tmp_path):
     env = {**stack["env"], "STATE_DIR": str(tmp_path / "beat-state")}
     assert beat_alive(env).returncode == 1  # no beat yet
     out = open(LOGS / "beat-health.log", "ab")  # noqa: SIM115 - the child holds it
-    beat = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "beat",
-                             "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=out, stderr=out)
+    beat = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=out,
+    )
     try:
         deadline = time.monotonic() + 60
         while (alive := beat_alive(env)).returncode != 0 and time.monotonic() < deadline:
@@ -142,7 +158,8 @@ def test_beats_health_check_follows_a_real_beat(stack, tmp_path):
         assert alive.returncode == 0, alive.stderr
         assert "beat alive" in alive.stdout, alive.stderr
         assert (tmp_path / "beat-state" / "celerybeat-schedule.dat").exists() or any(
-            (tmp_path / "beat-state").glob("celerybeat-schedule*"))
+            (tmp_path / "beat-state").glob("celerybeat-schedule*")
+        )
         time.sleep(4)  # past the heartbeat's life: a live beat has written it again
         assert beat_alive(env).returncode == 0
     finally:

@@ -99,10 +99,12 @@ def test_metrics_count_what_players_did(site):
     while_open, after = run_async(play())
     assert value(while_open, "solitaire_play_sockets_open") == 1
     assert value(after, "solitaire_play_sockets_open") == 0
-    assert value(after, "solitaire_socket_moves_total", game="freecell",
-                 outcome="stored") == len(solution)
-    assert value(after, "solitaire_socket_moves_total", game="freecell",
-                 outcome="illegal_move") == 1
+    assert value(after, "solitaire_socket_moves_total", game="freecell", outcome="stored") == len(
+        solution
+    )
+    assert (
+        value(after, "solitaire_socket_moves_total", game="freecell", outcome="illegal_move") == 1
+    )
     # Most moves go through the batched move store (the unusual ones through the locked path).
     stored_batched = value(after, "solitaire_move_store_batch_size_sum")
     assert len(solution) / 2 < stored_batched <= len(solution)
@@ -116,8 +118,10 @@ def test_metrics_count_what_players_did(site):
         if any(dict(k[1])["outcome"] == "success" for k in tasks):
             break
         time.sleep(0.5)
-    assert any(dict(k[1]) == {"task": "leaderboards.tasks.score_session", "outcome": "success"}
-               for k in tasks), tasks
+    assert any(
+        dict(k[1]) == {"task": "leaderboards.tasks.score_session", "outcome": "success"}
+        for k in tasks
+    ), tasks
 
 
 def test_metrics_are_refused_to_any_other_address(site):

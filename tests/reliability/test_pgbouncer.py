@@ -49,8 +49,9 @@ LOGS = Path(__file__).resolve().parents[2] / "artifacts" / "reliability"
 @pytest.fixture(scope="module")
 def stack():
     if shutil.which("pgbouncer") is None:
-        pytest.skip("pgbouncer is not installed (Debian: apt-get install pgbouncer; .ci/run "
-                    "installs it)")
+        pytest.skip(
+            "pgbouncer is not installed (Debian: apt-get install pgbouncer; .ci/run installs it)"
+        )
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / "daphne-pgbouncer.log"
     log.unlink(missing_ok=True)
@@ -153,8 +154,14 @@ def test_iterator_through_the_pooler_while_its_server_connection_is_taken(stack)
         "print(len([first, *it]), rows.count())\n"
         "held.close()\n"
     )
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
-                         env=stack["env"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=stack["env"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     read, count = map(int, out.stdout.splitlines()[-1].split())
     assert read == count > 1

@@ -1,4 +1,4 @@
-""""Playing now" heals: two web processes share the count of open play sockets on a daily
+""" "Playing now" heals: two web processes share the count of open play sockets on a daily
 deal; when one is killed (kill -9, no goodbye), its sockets stop counting within the
 staleness cutoff and the board watchers on the other are told, while the sockets still open
 keep counting however long they stay.  Before the heartbeat, a killed process's sockets
@@ -41,8 +41,12 @@ def two_processes():
         pg.start()
         pg.create_database()
         rd.start()
-        env = site_env(pg.url, rd.url, PRESENCE_HEARTBEAT_SECONDS=str(HEARTBEAT),
-                       PRESENCE_STALE_SECONDS=str(STALE))
+        env = site_env(
+            pg.url,
+            rd.url,
+            PRESENCE_HEARTBEAT_SECONDS=str(HEARTBEAT),
+            PRESENCE_STALE_SECONDS=str(STALE),
+        )
         migrate(env)
         for i in range(2):
             web = Daphne(env, LOGS / f"presence-daphne-{i}.log")
@@ -72,7 +76,8 @@ def test_a_killed_process_stops_counting_within_the_cutoff(two_processes):
     async def scenario() -> tuple[float, list[int]]:
         board = await websockets.connect(
             f"ws://127.0.0.1:{b.port}/ws/leaderboards/freecell/{day}/",
-            additional_headers={"Origin": b.base})
+            additional_headers={"Origin": b.base},
+        )
 
         async def watch() -> None:
             async for raw in board:
@@ -85,7 +90,8 @@ def test_a_killed_process_stops_counting_within_the_cutoff(two_processes):
         for (player, web), session in zip(players, sessions, strict=True):
             ws = await websockets.connect(
                 f"ws://127.0.0.1:{web.port}/ws/sessions/{session['id']}/",
-                additional_headers={"Cookie": player.cookie_header(), "Origin": web.base})
+                additional_headers={"Cookie": player.cookie_header(), "Origin": web.base},
+            )
             assert json.loads(await ws.recv())["type"] == "hello"
             sockets.append(ws)
         await asyncio.sleep(STALE + 2 * HEARTBEAT)  # live sockets outlast the cutoff

@@ -41,8 +41,10 @@ PACE = 0.1  # seconds between a player's moves after the kill (a fast player)
 @pytest.fixture(scope="module")
 def stack():
     if shutil.which("redis-sentinel") is None:
-        pytest.skip("redis-sentinel is not installed (Debian: apt-get install redis-sentinel; "
-                    ".ci/run installs it)")
+        pytest.skip(
+            "redis-sentinel is not installed (Debian: apt-get install redis-sentinel; "
+            ".ci/run installs it)"
+        )
     LOGS.mkdir(parents=True, exist_ok=True)
     web_log, worker_log = LOGS / "daphne-sentinel.log", LOGS / "worker-sentinel.log"
     for log in (web_log, worker_log):
@@ -54,9 +56,14 @@ def stack():
         pg.create_database()
         group.start()
         # Readiness checked on every probe: one kept from before the kill would say ready.
-        env = site_env(pg.url, "", REDIS_SENTINELS=group.sentinels,
-                       REDIS_SENTINEL_MASTER=MASTER, LOG_LEVEL="INFO",
-                       HEALTH_CACHE_SECONDS="0")
+        env = site_env(
+            pg.url,
+            "",
+            REDIS_SENTINELS=group.sentinels,
+            REDIS_SENTINEL_MASTER=MASTER,
+            LOG_LEVEL="INFO",
+            HEALTH_CACHE_SECONDS="0",
+        )
         migrate(env)
         web = Daphne(env, web_log)
         web.start()
@@ -76,12 +83,18 @@ def readyz(base: str, query: str = "") -> int:
     try:
         with urllib.request.urlopen(f"{base}/readyz{query}", timeout=10) as r:
             return r.status
-    except (urllib.error.HTTPError) as e:
+    except urllib.error.HTTPError as e:
         return e.code
 
 
-async def _watch(url: str, origin: str, session: int, times: dict[str, float],
-                 watching: asyncio.Event, seen: list[dict]) -> None:
+async def _watch(
+    url: str,
+    origin: str,
+    session: int,
+    times: dict[str, float],
+    watching: asyncio.Event,
+    seen: list[dict],
+) -> None:
     """A watcher opens the board once the site is ready again, and waits for the win;
     a socket closed while the Sentinels still elect is opened again, as socket.js does."""
     while "ready" not in times:
@@ -96,7 +109,8 @@ async def _watch(url: str, origin: str, session: int, times: dict[str, float],
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
                     seen.append(msg)
                     if msg["type"] == "leaderboard" and any(
-                            e.get("session") == session for e in msg["entries"]):
+                        e.get("session") == session for e in msg["entries"]
+                    ):
                         times["pushed"] = time.monotonic()
                         return
         except (websockets.ConnectionClosed, OSError):
@@ -147,8 +161,10 @@ def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_b
     async def scenario() -> tuple[dict, list[dict]]:
         watching, seen = asyncio.Event(), []
         board = f"ws://127.0.0.1:{web.port}/ws/leaderboards/freecell/{day}/"
-        tasks = [asyncio.create_task(recovered()), asyncio.create_task(
-            _watch(board, web.base, s["id"], times, watching, seen))]
+        tasks = [
+            asyncio.create_task(recovered()),
+            asyncio.create_task(_watch(board, web.base, s["id"], times, watching, seen)),
+        ]
         final = await play(watching)
         await asyncio.wait_for(asyncio.gather(*tasks), 90)
         return final, seen
@@ -180,9 +196,12 @@ def test_killing_the_primary_mid_game_keeps_every_move_and_the_win_reaches_the_b
     assert keys, sorted(keys)
     assert all(k.startswith(f"{prefix}:") for k in keys), sorted(keys)
     assert any(k.startswith(f"{prefix}:celery:") for k in keys), sorted(keys)
-    figures = {"moves": len(solution), "killed_after_move": kill_at,
-               "ready_after_s": round(times["ready"] - times["kill"], 2),
-               "board_pushed_after_s": round(times["pushed"] - times["kill"], 2),
-               "watcher_reopened": times.get("watcher_reopened", 0)}
+    figures = {
+        "moves": len(solution),
+        "killed_after_move": kill_at,
+        "ready_after_s": round(times["ready"] - times["kill"], 2),
+        "board_pushed_after_s": round(times["pushed"] - times["kill"], 2),
+        "watcher_reopened": times.get("watcher_reopened", 0),
+    }
     (LOGS / "redis-failover.json").write_text(json.dumps(figures, indent=1))
     print("redis failover:", figures)

@@ -103,9 +103,9 @@ def test_a_player_on_one_process_and_a_watcher_on_the_other_see_the_same_updates
         final = boards[-1]["entries"]
         assert {e["session"] for e in final} == {s["id"] for s in sessions}
         assert [e["rank"] for e in final] == [1, 2]
-    assert [e["session"] for e in
-            [m for m in on_a if m["type"] == "leaderboard"][-1]["entries"]] == [
-        e["session"] for e in [m for m in on_b if m["type"] == "leaderboard"][-1]["entries"]]
+    assert [
+        e["session"] for e in [m for m in on_a if m["type"] == "leaderboard"][-1]["entries"]
+    ] == [e["session"] for e in [m for m in on_b if m["type"] == "leaderboard"][-1]["entries"]]
     time.sleep(1)
     with psycopg.connect(two_of_each["db"]) as conn:
         count = conn.execute("SELECT count(*) FROM leaderboards_entry").fetchone()[0]

@@ -8,8 +8,10 @@ import pytest
 from django.db import connection
 from django.db.backends.postgresql.base import ServerBindingCursor
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only"),
+]
 
 
 def test_django_cursors_bind_on_the_server():
@@ -26,6 +28,8 @@ def test_a_statement_run_five_times_is_prepared_on_its_connection():
         for n in range(6):
             cursor.execute(sql, [n])
             assert cursor.fetchone() == (n + 41,)
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements "
-                       "WHERE statement LIKE 'SELECT $1::int + 41%%'")
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements "
+            "WHERE statement LIKE 'SELECT $1::int + 41%%'"
+        )
         assert cursor.fetchone() == (1,)

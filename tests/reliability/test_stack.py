@@ -66,8 +66,14 @@ class Stack:
         self.env, self.port, self.folder = env, port, folder
         self.base = f"http://127.0.0.1:{port}"
         self.log = open(LOGS / "stack.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen([sys.executable, "scripts/stack.py"], cwd=ROOT, env=env,
-                                     stdout=self.log, stderr=self.log, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "scripts/stack.py"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
 
     def pids(self) -> dict[str, Any]:
         try:
@@ -79,8 +85,10 @@ class Stack:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise AssertionError(f"make stack exited with {self.proc.returncode} "
-                                     f"while waiting for {what}; see {LOGS / 'stack.log'}")
+                raise AssertionError(
+                    f"make stack exited with {self.proc.returncode} "
+                    f"while waiting for {what}; see {LOGS / 'stack.log'}"
+                )
             got = test()
             if got:
                 return got
@@ -90,8 +98,9 @@ class Stack:
     def web_answers(self, i: int) -> bool:
         """Web process i answers /healthz on its own port (the stack puts web i on PORT+1+i)."""
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port + 1 + i}/healthz",
-                                        timeout=2) as r:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port + 1 + i}/healthz", timeout=2
+            ) as r:
                 return r.status == 200
         except OSError:
             return False
@@ -104,9 +113,13 @@ class Stack:
                 text = r.read().decode()
         except OSError:
             return 0
-        return sum(1 for line in text.splitlines()
-                   if line.startswith('haproxy_server_status{proxy="web"')
-                   and 'state="UP"' in line and line.endswith(" 1"))
+        return sum(
+            1
+            for line in text.splitlines()
+            if line.startswith('haproxy_server_status{proxy="web"')
+            and 'state="UP"' in line
+            and line.endswith(" 1")
+        )
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +132,17 @@ def stack(tmp_path_factory: pytest.TempPathFactory):
         rd.start()  # the database itself is made by the stack, as for an operator
         port = _free_block(3)
         folder = tmp_path_factory.mktemp("stack")
-        env = site_env(pg.url, rd.url, PORT=str(port), WEB="2", STACK_DIR=str(folder),
-                       STATIC_ROOT=str(collected_static()), LOG_LEVEL="INFO",
-                       RATE_LIMIT_MOVES="100000", RATE_LIMIT_GUESTS="100000")
+        env = site_env(
+            pg.url,
+            rd.url,
+            PORT=str(port),
+            WEB="2",
+            STACK_DIR=str(folder),
+            STATIC_ROOT=str(collected_static()),
+            LOG_LEVEL="INFO",
+            RATE_LIMIT_MOVES="100000",
+            RATE_LIMIT_GUESTS="100000",
+        )
         running = Stack(env, port, folder)
         running.wait(lambda: running.pids(), 300, ".stack/pids.json")
         running.wait(lambda: running.servers_up() == 2, 30, "both web processes up")
@@ -161,12 +182,21 @@ def _players(base: str, first_deal: int) -> list[PlaySocket]:
     for i in range(PLAYERS):
         b = Browser(base)
         session = b.start("freecell", first_deal + i)
-        players.append(PlaySocket(base.replace("http", "ws"), base, b.cookie_header(), session,
-                                  fc_solution(first_deal + i)))
+        players.append(
+            PlaySocket(
+                base.replace("http", "ws"),
+                base,
+                b.cookie_header(),
+                session,
+                fc_solution(first_deal + i),
+            )
+        )
     return players
 
 
-def _play_through(stack: Stack, operate: Any, first_deal: int) -> tuple[Requests, list[PlaySocket], list[float]]:
+def _play_through(
+    stack: Stack, operate: Any, first_deal: int
+) -> tuple[Requests, list[PlaySocket], list[float]]:
     import asyncio
 
     players = _players(stack.base, first_deal)
@@ -189,7 +219,9 @@ def _play_through(stack: Stack, operate: Any, first_deal: int) -> tuple[Requests
     return load, players, stops
 
 
-def _check(load: Requests, players: list[PlaySocket], stops: list[float], db_url: str) -> list[float]:
+def _check(
+    load: Requests, players: list[PlaySocket], stops: list[float], db_url: str
+) -> list[float]:
     assert len(load.outcomes) >= SECONDS * 5 - 2
     assert load.failed() == [], load.failed()
     back = [b for p in players for b in p.returns(stops)]
@@ -230,8 +262,11 @@ def test_kill_9_of_a_web_process_fails_no_request_and_loses_no_move(stack):
     load, players, stops = _play_through(running, operate, 2000)
     _check(load, players, stops, db_url)
     # The stack started another in its place.
-    new = running.wait(lambda: [p for p in running.pids()["web"] if p != victim
-                                and p not in (victim,)], 30, "the web process restarted")
+    new = running.wait(
+        lambda: [p for p in running.pids()["web"] if p != victim and p not in (victim,)],
+        30,
+        "the web process restarted",
+    )
     assert victim not in running.pids()["web"]
     assert len(new) == 2
     running.wait(lambda: running.servers_up() == 2, 30, "both web processes up again")
@@ -245,8 +280,9 @@ def test_a_rolling_restart_fails_no_request_and_loses_no_move(stack):
         for i, pid in enumerate(before):
             stops.append(time.monotonic())
             os.kill(pid, signal.SIGTERM)
-            running.wait(lambda i=i, pid=pid: running.pids()["web"][i] != pid, 30,
-                         f"web {i + 1} replaced")
+            running.wait(
+                lambda i=i, pid=pid: running.pids()["web"][i] != pid, 30, f"web {i + 1} replaced"
+            )
             # The balancer still counts the old process up until its checks see it gone, so
             # its count alone can send the next SIGTERM while no process listens on this
             # port: the new process must answer first.

@@ -69,8 +69,16 @@ class PlaySocket:
     moves given, one operation at a time, retrying an unanswered one with the same op id
     and seq on the next socket, as connection.js does."""
 
-    def __init__(self, ws_base: str, origin: str, cookie: str, session: dict[str, Any],
-                 moves: list[str], every: float = 0.3, jitter: bool = True) -> None:
+    def __init__(
+        self,
+        ws_base: str,
+        origin: str,
+        cookie: str,
+        session: dict[str, Any],
+        moves: list[str],
+        every: float = 0.3,
+        jitter: bool = True,
+    ) -> None:
         self.url = f"{ws_base}/ws/sessions/{session['id']}/"
         self.headers = {"Cookie": cookie, "Origin": origin}
         self.moves, self.every, self.jitter = list(moves), every, jitter
@@ -100,8 +108,9 @@ class PlaySocket:
         while not self.stopping:
             code = None
             try:
-                async with websockets.connect(self.url, additional_headers=self.headers,
-                                              open_timeout=10) as ws:
+                async with websockets.connect(
+                    self.url, additional_headers=self.headers, open_timeout=10
+                ) as ws:
                     hello = json.loads(await ws.recv())
                     self.hellos.append((time.monotonic(), hello.get("seq")))
                     delay = 0.5
@@ -130,8 +139,12 @@ class PlaySocket:
                 if not self.moves:
                     await asyncio.sleep(self.every)
                     continue
-                pending = {"type": "move", "seq": self.seq, "move": self.moves[0],
-                           "op": uuid.uuid4().hex}
+                pending = {
+                    "type": "move",
+                    "seq": self.seq,
+                    "move": self.moves[0],
+                    "op": uuid.uuid4().hex,
+                }
             await ws.send(json.dumps(pending))
             answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if answer.get("type") != "state":

@@ -31,6 +31,6 @@ def sessions_of(client: Any) -> int:
 
 
 def post_bytes(client: Any, path: str, body: bytes, **extra: Any) -> Any:
-    return client.client.post(path, body, content_type="application/json",
-                              HTTP_X_CSRFTOKEN=client.csrf, **extra)
-
+    return client.client.post(
+        path, body, content_type="application/json", HTTP_X_CSRFTOKEN=client.csrf, **extra
+    )

@@ -22,18 +22,21 @@ def limits(**kw):
     from django.conf import settings
 
     # A fresh key prefix: player ids repeat between test runs sharing this Redis.
-    return override_settings(RATE_LIMITS={**settings.RATE_LIMITS,
-                                          **{k: (v, 60) for k, v in kw.items()}},
-                             REDIS_KEY_PREFIX=f"test-rl-{uuid.uuid4().hex[:10]}")
+    return override_settings(
+        RATE_LIMITS={**settings.RATE_LIMITS, **{k: (v, 60) for k, v in kw.items()}},
+        REDIS_KEY_PREFIX=f"test-rl-{uuid.uuid4().hex[:10]}",
+    )
 
 
 def test_starting_sessions_past_the_limit_is_429_with_retry_after(api):
     c, other = api(), api()
     with limits(sessions=3):
-        answers = [c.post("/api/sessions/", {"game": "freecell", "deal": "random"})
-                   for _ in range(5)]
-        assert other.post("/api/sessions/", {"game": "freecell", "deal": "random"}
-                          ).status_code == 201  # the limit is per player
+        answers = [
+            c.post("/api/sessions/", {"game": "freecell", "deal": "random"}) for _ in range(5)
+        ]
+        assert (
+            other.post("/api/sessions/", {"game": "freecell", "deal": "random"}).status_code == 201
+        )  # the limit is per player
     assert [r.status_code for r in answers] == [201, 201, 201, 429, 429]
     r = answers[3]
     assert r.json()["error"] == "rate_limited"
@@ -51,8 +54,9 @@ def test_moves_past_the_limit_are_refused_over_http_and_the_socket_and_not_store
         third = c.move(s, 2, "8a")
 
         async def over_socket():
-            ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                       headers=c.ws_headers())
+            ws = WebsocketCommunicator(
+                application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers()
+            )
             await ws.connect()
             await ws.receive_json_from()
             await ws.send_json_to({"type": "move", "seq": 2, "move": "8a"})
@@ -83,8 +87,9 @@ def test_a_socket_move_refused_by_the_rules_counts_once_towards_the_limit(api):
         prefix = f"{settings.REDIS_KEY_PREFIX}:rl:moves:p{c.me['id']}:"
 
         async def over_socket():
-            ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                       headers=c.ws_headers())
+            ws = WebsocketCommunicator(
+                application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers()
+            )
             await ws.connect()
             await ws.receive_json_from()
             answers = []
@@ -104,25 +109,47 @@ def test_a_socket_move_refused_by_the_rules_counts_once_towards_the_limit(api):
 
 
 def _from(client, address, path, body):
-    return client.client.post(path, json.dumps(body), content_type="application/json",
-                              HTTP_X_CSRFTOKEN=client.csrf, REMOTE_ADDR=address)
+    return client.client.post(
+        path,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=client.csrf,
+        REMOTE_ADDR=address,
+    )
 
 
 def test_sign_in_attempts_past_the_limit_are_429_even_with_the_right_password(api):
     address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
     owner = api()
-    assert owner.post("/api/auth/signup/", {"username": "limited", "password": "pw-lim-12345"}
-                      ).status_code == 201
+    assert (
+        owner.post(
+            "/api/auth/signup/", {"username": "limited", "password": "pw-lim-12345"}
+        ).status_code
+        == 201
+    )
     guesser = api()
     with limits(auth=3):
-        wrong = [_from(guesser, address, "/api/auth/signin/",
-                       {"username": "limited", "password": f"x{i}"}) for i in range(3)]
-        right = _from(guesser, address, "/api/auth/signin/",
-                      {"username": "limited", "password": "pw-lim-12345"})
-        signup = _from(api(), address, "/api/auth/signup/",
-                       {"username": "another", "password": "pw-12345678"})
-        elsewhere = _from(api(), address + "0", "/api/auth/signin/",
-                          {"username": "limited", "password": "pw-lim-12345"})
+        wrong = [
+            _from(
+                guesser, address, "/api/auth/signin/", {"username": "limited", "password": f"x{i}"}
+            )
+            for i in range(3)
+        ]
+        right = _from(
+            guesser,
+            address,
+            "/api/auth/signin/",
+            {"username": "limited", "password": "pw-lim-12345"},
+        )
+        signup = _from(
+            api(), address, "/api/auth/signup/", {"username": "another", "password": "pw-12345678"}
+        )
+        elsewhere = _from(
+            api(),
+            address + "0",
+            "/api/auth/signin/",
+            {"username": "limited", "password": "pw-lim-12345"},
+        )
     assert [r.status_code for r in wrong] == [400, 400, 400]
     assert right.status_code == 429
     assert int(right["Retry-After"]) >= 1
@@ -194,8 +221,11 @@ UNSAFE = [
     ("post", "/api/sessions/{sid}/undo/", {}),
     ("post", "/api/sessions/{sid}/hint/", {}),
     ("post", "/api/sessions/{sid}/finish/", {}),
-    ("post", "/api/offline-games/", {"game": "freecell", "seed": "617", "moves": ["8a"],
-                                     "client": "csrf-forged"}),
+    (
+        "post",
+        "/api/offline-games/",
+        {"game": "freecell", "seed": "617", "moves": ["8a"], "client": "csrf-forged"},
+    ),
 ]
 
 
@@ -206,8 +236,9 @@ def test_every_unsafe_api_call_without_the_csrf_token_is_refused(api):
     for method, path, body in UNSAFE:
         url = path.format(sid=s["id"])
         for headers in ({}, {"HTTP_X_CSRFTOKEN": "wrong" * 7}):
-            r = getattr(c.client, method)(url, json.dumps(body), content_type="application/json",
-                                          **headers)
+            r = getattr(c.client, method)(
+                url, json.dumps(body), content_type="application/json", **headers
+            )
             assert r.status_code == 403, (method, url, r.status_code)
             assert "CSRF" in r.json()["reason"]
     assert GameSession.objects.count() == before

@@ -36,7 +36,11 @@ def test_every_session_call_on_another_players_session_is_refused_and_changes_no
         assert "seq" not in body
     after = GameSession.objects.get(pk=sid)
     assert (after.moves, after.seq, after.hint_count, after.undo_count) == (
-        before.moves, before.seq, before.hint_count, before.undo_count)
+        before.moves,
+        before.seq,
+        before.hint_count,
+        before.undo_count,
+    )
 
 
 def test_a_session_id_that_is_not_a_uuid_is_a_plain_404(api):
@@ -53,9 +57,14 @@ def test_admin_pages_refuse_visitors_and_signed_in_players_without_staff_rights(
     player = get_user_model().objects.create_user("plainplayer", password="pw-plain-12345")
     signed_in = Client()
     signed_in.force_login(player)
-    pages = ["/admin/", "/admin/games/gamesession/", f"/admin/games/gamesession/{s['id']}/change/",
-             f"/admin/games/gamesession/{s['id']}/replay/?step=0", "/admin/games/deal/",
-             "/admin/games/player/"]
+    pages = [
+        "/admin/",
+        "/admin/games/gamesession/",
+        f"/admin/games/gamesession/{s['id']}/change/",
+        f"/admin/games/gamesession/{s['id']}/replay/?step=0",
+        "/admin/games/deal/",
+        "/admin/games/player/",
+    ]
     for browser in (Client(), signed_in):
         for page in pages:
             r = browser.get(page)

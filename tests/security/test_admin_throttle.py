@@ -20,15 +20,16 @@ def _address() -> str:
 
 
 def _admin_sign_in(client: Client, password: str) -> int:
-    r = client.post("/admin/login/?next=/admin/",
-                    {"username": "operator1", "password": password, "next": "/admin/"})
+    r = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "operator1", "password": password, "next": "/admin/"},
+    )
     return r.status_code
 
 
 @pytest.fixture
 def operator(db):
-    return get_user_model().objects.create_superuser("operator1", "op@x.example",
-                                                     "right-pw-12345")
+    return get_user_model().objects.create_superuser("operator1", "op@x.example", "right-pw-12345")
 
 
 def test_forty_wrong_admin_passwords_then_the_right_one_is_refused(operator):
@@ -36,9 +37,10 @@ def test_forty_wrong_admin_passwords_then_the_right_one_is_refused(operator):
     answers = [_admin_sign_in(guesser, f"wrong-{i}") for i in range(40)]
     assert answers[0] == 200  # the form again, with its error
     assert answers[-1] == 429
-    right = guesser.post("/admin/login/?next=/admin/",
-                         {"username": "operator1", "password": "right-pw-12345",
-                          "next": "/admin/"})
+    right = guesser.post(
+        "/admin/login/?next=/admin/",
+        {"username": "operator1", "password": "right-pw-12345", "next": "/admin/"},
+    )
     assert right.status_code == 429, right.status_code
     assert "_auth_user_id" not in guesser.session
     assert guesser.get("/admin/").status_code == 302  # still sent to the sign-in page
@@ -67,21 +69,28 @@ def test_below_the_limit_the_right_password_still_works_and_clears_the_count(ope
 
 def _api_sign_in(client, address: str, password: str):
     return client.client.post(
-        "/api/auth/signin/", json.dumps({"username": "guessed", "password": password}),
-        content_type="application/json", HTTP_X_CSRFTOKEN=client.csrf, REMOTE_ADDR=address,
+        "/api/auth/signin/",
+        json.dumps({"username": "guessed", "password": password}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=client.csrf,
+        REMOTE_ADDR=address,
     )
 
 
 def test_the_api_tells_a_locked_out_client_when_to_come_back(api):
     owner = api()
-    assert owner.post("/api/auth/signup/", {"username": "guessed", "password": "pw-guess-123"}
-                      ).status_code == 201
+    assert (
+        owner.post(
+            "/api/auth/signup/", {"username": "guessed", "password": "pw-guess-123"}
+        ).status_code
+        == 201
+    )
     guesser, address = api(), _address()
     wrong = [_api_sign_in(guesser, address, f"nope-{i}") for i in range(40)]
     statuses = [r.status_code for r in wrong]
     limit = settings.AXES_FAILURE_LIMIT
     assert statuses[: limit - 1] == [400] * (limit - 1)
-    assert statuses[limit - 1:] == [429] * (40 - limit + 1)
+    assert statuses[limit - 1 :] == [429] * (40 - limit + 1)
     right = _api_sign_in(guesser, address, "pw-guess-123")
     for r in (wrong[-1], right):
         assert r.status_code == 429

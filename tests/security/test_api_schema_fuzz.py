@@ -27,8 +27,13 @@ from schemathesis.specs.openapi.checks import (
 from config.wsgi import application
 
 EXAMPLES = 150  # per operation (17 operations; some have fewer distinct inputs): ~2,000 a run
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, negative_data_rejection]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
 
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
@@ -45,8 +50,12 @@ class Browser:
 
     def session_for(self, game: str) -> str:
         if game not in self.sessions:
-            r = self.client.post("/api/sessions/", json.dumps({"game": game, "deal": "random"}),
-                                 content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf)
+            r = self.client.post(
+                "/api/sessions/",
+                json.dumps({"game": game, "deal": "random"}),
+                content_type="application/json",
+                HTTP_X_CSRFTOKEN=self.csrf,
+            )
             assert r.status_code == 201, r.content
             self.sessions[game] = r.json()["id"]
         return self.sessions[game]
@@ -59,8 +68,13 @@ def browser(db):
 
 @pytest.mark.django_db(transaction=True)
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 def test_generated_requests_get_documented_answers_and_never_a_server_error(case, browser):
     if "session_id" in (case.path_parameters or {}) and _pick.random() < 0.5:
         game = _pick.choice(["klondike", "freecell", "bakers-dozen"])

@@ -84,8 +84,11 @@ def test_a_proper_surrogate_pair_is_just_text(api):
     c = api()
     # An emoji written as an escaped pair is a valid deal id as far as JSON goes: refused
     # only because there is no such deal.
-    body = refused(c.post("/api/sessions/", raw='{"game": "klondike", "deal": "\\ud83d\\ude00"}'),
-                   400, "bad_request")
+    body = refused(
+        c.post("/api/sessions/", raw='{"game": "klondike", "deal": "\\ud83d\\ude00"}'),
+        400,
+        "bad_request",
+    )
     assert "no deal" in body["reason"]
 
 
@@ -126,8 +129,11 @@ def test_numbers_out_of_range_are_refused_and_nothing_moves(api, body, code):
     c = api()
     s = c.start("freecell", 617)
     refused(c.post(f"/api/sessions/{s['id']}/moves/", raw=body), 400, code)
-    refused(c.post(f"/api/sessions/{s['id']}/undo/", raw=body.replace('"move": "8a"', '"x": 1')),
-            400, code)
+    refused(
+        c.post(f"/api/sessions/{s['id']}/undo/", raw=body.replace('"move": "8a"', '"x": 1')),
+        400,
+        code,
+    )
     stored = GameSession.objects.get(pk=s["id"])
     assert stored.moves == []
     assert stored.seq == 0
@@ -135,8 +141,21 @@ def test_numbers_out_of_range_are_refused_and_nothing_moves(api, body, code):
     assert c.move(s, 0, "8a").status_code == 200
 
 
-@pytest.mark.parametrize("body", ["[]", "[1, 2]", '"klondike"', "1", "null", "true", "",
-                                  "{", '{"game": "klondike"} x', "\ufeff{}"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[]",
+        "[1, 2]",
+        '"klondike"',
+        "1",
+        "null",
+        "true",
+        "",
+        "{",
+        '{"game": "klondike"} x',
+        "\ufeff{}",
+    ],
+)
 def test_a_body_that_is_not_one_json_object_is_refused(api, body):
     c = api()
     s = c.start("freecell", 617)
@@ -153,13 +172,15 @@ def test_a_body_that_is_not_one_json_object_is_refused(api, body):
 def test_a_huge_unknown_deal_id_is_not_echoed(api):
     c = api()
     for deal in ("x" * 60_000, "y" * 25):
-        body = refused(c.post("/api/sessions/", {"game": "klondike", "deal": deal}),
-                       400, "bad_request")
+        body = refused(
+            c.post("/api/sessions/", {"game": "klondike", "deal": deal}), 400, "bad_request"
+        )
         assert deal[:25] not in body["reason"]
         assert "24" in body["reason"]
     # An id that could be real is named back, so the player sees which one was wrong.
-    body = refused(c.post("/api/sessions/", {"game": "klondike", "deal": "z" * 24}),
-                   400, "bad_request")
+    body = refused(
+        c.post("/api/sessions/", {"game": "klondike", "deal": "z" * 24}), 400, "bad_request"
+    )
     assert "z" * 24 in body["reason"]
     assert sessions_of(c) == 0
 
@@ -168,8 +189,7 @@ def test_a_huge_unknown_game_is_not_echoed(api):
     c = api()
     body = refused(c.post("/api/sessions/", {"game": "g" * 60_000}), 400, "bad_request")
     assert "klondike" in body["reason"]
-    body = refused(c.get("/api/leaderboards/" + "g" * 4000 + "/2026-01-01/"), 400,
-                   "bad_request")
+    body = refused(c.get("/api/leaderboards/" + "g" * 4000 + "/2026-01-01/"), 400, "bad_request")
     assert "g" * 40 not in body["reason"]
     refused(c.get("/api/leaderboards/" + "g" * 4000 + "/week/2026-01-01/"), 400, "bad_request")
     refused(c.get("/api/leaderboards/" + "g" * 4000 + "/all-time/"), 400, "bad_request")
@@ -179,8 +199,7 @@ def test_a_huge_unknown_game_is_not_echoed(api):
 @pytest.mark.parametrize("deal", ["²", "٣", "9" * 5000, "1" * 25, 2**62, -5, 0])
 def test_a_deal_number_that_is_not_one_is_refused(api, deal):
     c = api()
-    body = refused(c.post("/api/sessions/", {"game": "freecell", "deal": deal}), 400,
-                   "bad_request")
+    body = refused(c.post("/api/sessions/", {"game": "freecell", "deal": deal}), 400, "bad_request")
     assert "9" * 30 not in body["reason"]
     assert "1" * 25 not in body["reason"]
     assert sessions_of(c) == 0
@@ -188,8 +207,9 @@ def test_a_deal_number_that_is_not_one_is_refused(api, deal):
 
 def test_a_huge_content_type_is_not_echoed(api):
     c = api()
-    r = c.client.post("/api/sessions/", b"{}", content_type="text/" + "x" * 5000,
-                      HTTP_X_CSRFTOKEN=c.csrf)
+    r = c.client.post(
+        "/api/sessions/", b"{}", content_type="text/" + "x" * 5000, HTTP_X_CSRFTOKEN=c.csrf
+    )
     body = refused(r, 415, "unsupported_media_type")
     assert "application/json" in body["reason"]
     assert sessions_of(c) == 0
@@ -199,9 +219,21 @@ def test_a_huge_content_type_is_not_echoed(api):
 
 
 DATE_URLS = ["/api/leaderboards/klondike/{}/", "/api/leaderboards/klondike/week/{}/"]
-BAD_DATES = ["9999-12-31", "9999-12-27", "0001-01-01", "0001-01-07", "1899-12-31",
-             "2026-02-30", "20260101", "2026-W01-1", "2026-1-1", "+2026-01-01", "２０２６-01-01",
-             "2026-01-01T00:00", "x" * 3000]
+BAD_DATES = [
+    "9999-12-31",
+    "9999-12-27",
+    "0001-01-01",
+    "0001-01-07",
+    "1899-12-31",
+    "2026-02-30",
+    "20260101",
+    "2026-W01-1",
+    "2026-1-1",
+    "+2026-01-01",
+    "２０２６-01-01",
+    "2026-01-01T00:00",
+    "x" * 3000,
+]
 
 
 @pytest.mark.parametrize("url", DATE_URLS)
@@ -225,16 +257,17 @@ def test_a_date_inside_the_range_is_answered(api, url, day):
 
 SOCKET_FRAMES = {
     "50,000 brackets": ("[" * 50_000, "bad_json"),
-    "past the depth limit": ('{"type": "move", "seq": 0, "move": ' + "[" * MAX_DEPTH
-                             + '"8a"' + "]" * MAX_DEPTH + "}", "bad_json"),
+    "past the depth limit": (
+        '{"type": "move", "seq": 0, "move": ' + "[" * MAX_DEPTH + '"8a"' + "]" * MAX_DEPTH + "}",
+        "bad_json",
+    ),
     "NUL in the move": ('{"type": "move", "seq": 0, "move": "8a\\u0000"}', "bad_json"),
     "NUL in a key": ('{"type": "move", "seq": 0, "move": "8a", "\\u0000": 1}', "bad_json"),
     "escaped lone surrogate": ('{"type": "move", "seq": 0, "move": "\\ud800"}', "bad_json"),
     "raw lone surrogate": ('{"type": "move", "seq": 0, "move": "\ud800"}', "bad_json"),
     "seq 2**80": (json.dumps({"type": "move", "seq": 2**80, "move": "8a"}), "bad_json"),
     "seq 1e400": ('{"type": "move", "seq": 1e400, "move": "8a"}', "bad_json"),
-    "too large": (json.dumps({"type": "move", "seq": 0, "move": "8" * MAX_BODY_BYTES}),
-                  "bad_json"),
+    "too large": (json.dumps({"type": "move", "seq": 0, "move": "8" * MAX_BODY_BYTES}), "bad_json"),
     "a list": ("[1, 2]", "bad_request"),
     "not JSON": ("move 8a", "bad_json"),
 }
@@ -246,8 +279,7 @@ def test_the_socket_refuses_the_same_input_and_stays_open(api):
     s = c.start("freecell", 617)
 
     async def scenario() -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         ok, _ = await ws.connect()
         assert ok
         await ws.receive_json_from()

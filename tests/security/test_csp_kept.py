@@ -17,8 +17,9 @@ def _directives(policy: str) -> set[str]:
 
 def _built(path: str, **extra: str) -> str:
     request = RequestFactory().get(path, **extra)
-    return DjangoCSP.process_response(CSPMiddleware(HttpResponse), request,
-                                      HttpResponse())["Content-Security-Policy"]
+    return DjangoCSP.process_response(CSPMiddleware(HttpResponse), request, HttpResponse())[
+        "Content-Security-Policy"
+    ]
 
 
 def test_each_answer_carries_the_policy_django_csp_builds(db):
@@ -27,8 +28,10 @@ def test_each_answer_carries_the_policy_django_csp_builds(db):
             got = Client().get(path, **extra)["Content-Security-Policy"]
             assert _directives(got) == _directives(_built(path, **extra)), (path, extra)
     assert "'unsafe-inline'" in Client().get("/admin/login/")["Content-Security-Policy"]
-    assert "wss://localhost" in Client().get(
-        "/", HTTP_HOST="localhost", secure=True)["Content-Security-Policy"]
+    assert (
+        "wss://localhost"
+        in Client().get("/", HTTP_HOST="localhost", secure=True)["Content-Security-Policy"]
+    )
     policy = settings.CONTENT_SECURITY_POLICY
     stricter = {**policy, "DIRECTIVES": {**policy["DIRECTIVES"], "img-src": ["'self'"]}}
     with override_settings(CONTENT_SECURITY_POLICY=stricter):

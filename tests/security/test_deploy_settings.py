@@ -27,12 +27,17 @@ PRODUCTION = {
 
 
 def check_deploy(extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in PRODUCTION and not k.startswith("PYTEST")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in PRODUCTION and not k.startswith("PYTEST")
+    }
     env.update(extra)
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -52,12 +57,17 @@ def test_no_command_starts_on_a_public_secret_with_debug_off(missing):
 
 
 def test_the_server_itself_refuses_to_start_on_a_public_secret():
-    env = {k: v for k, v in os.environ.items()
-           if k not in PRODUCTION and not k.startswith("PYTEST")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in PRODUCTION and not k.startswith("PYTEST")
+    }
     env["DEBUG"] = "0"
     out = subprocess.run(
         [sys.executable, "-m", "config.serve", "-p", "0", "config.asgi:application"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode != 0
     assert "SECRET_KEY and DAILY_SECRET must be set" in out.stderr, out.stderr[-500:]

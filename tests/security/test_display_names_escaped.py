@@ -33,7 +33,9 @@ def test_the_admin_and_the_pages_escape_a_display_name_holding_markup(api, solve
         c.move(s, seq, token)
     Player.objects.filter(pk=c.me["id"]).update(display_name=MARKUP)
     staff = Client()
-    staff.force_login(get_user_model().objects.create_superuser("opxss", "o@x.example", "pw-12345678"))
+    staff.force_login(
+        get_user_model().objects.create_superuser("opxss", "o@x.example", "pw-12345678")
+    )
     pages = {
         "players": staff.get("/admin/games/player/"),
         "sessions": staff.get("/admin/games/gamesession/"),
@@ -84,8 +86,9 @@ def test_a_browser_shows_markup_in_a_name_as_text_on_the_live_board():
         pg.start()
         pg.create_database()
         rd.start()
-        env = site_env(pg.url, rd.url, CELERY_TASK_ALWAYS_EAGER="1",
-                       STATIC_ROOT=str(collected_static()))
+        env = site_env(
+            pg.url, rd.url, CELERY_TASK_ALWAYS_EAGER="1", STATIC_ROOT=str(collected_static())
+        )
         migrate(env)
         web = Daphne(env, logs / "xss-daphne.log")
         web.start()
@@ -94,14 +97,16 @@ def test_a_browser_shows_markup_in_a_name_as_text_on_the_live_board():
         for seq, token in enumerate(fc_solution(s["deal_number"])):
             assert player.move(s["id"], seq, token)[0] == 200
         with psycopg.connect(pg.url) as conn:
-            conn.execute("UPDATE games_player SET display_name = %s WHERE id = %s",
-                         (MARKUP, player.me["id"]))
+            conn.execute(
+                "UPDATE games_player SET display_name = %s WHERE id = %s", (MARKUP, player.me["id"])
+            )
 
         def look() -> tuple[str, int, list[str]]:
             dialogs: list[str] = []
             with sync_api.sync_playwright() as p:
-                b = p.chromium.launch(executable_path=CHROMIUM,
-                                      args=["--headless", "--no-sandbox", "--disable-gpu"])
+                b = p.chromium.launch(
+                    executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+                )
                 page = b.new_page()
                 page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
                 page.goto(f"{web.base}/leaderboards/freecell/")

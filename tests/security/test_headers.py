@@ -17,48 +17,100 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _settings(env: dict[str, str], *names: str) -> list[str]:
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("SECURE", "PYTEST")) and k != "DEBUG"}
-    base.update({"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50),
-                 "DAILY_SECRET": secrets.token_urlsafe(32), **env})
-    code = ("import django; django.setup(); from django.conf import settings; "
-            f"print(*[repr(getattr(settings, n)) for n in {list(names)!r}], sep='|')")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120,
-                         env={**base, "DJANGO_SETTINGS_MODULE": "config.settings"})
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SECURE", "PYTEST")) and k != "DEBUG"
+    }
+    base.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DAILY_SECRET": secrets.token_urlsafe(32),
+            **env,
+        }
+    )
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        f"print(*[repr(getattr(settings, n)) for n in {list(names)!r}], sep='|')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout.strip().splitlines()[-1].split("|")
 
 
-SWITCHED = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
-            "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD")
+SWITCHED = (
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+)
 
 
 def test_secure_turns_on_cookies_redirect_and_hsts_together():
     assert _settings({}, *SWITCHED) == ["False", "False", "False", "0", "False", "False"]
     assert _settings({"SECURE": "1"}, *SWITCHED) == [
-        "True", "True", "True", "31536000", "True", "False"]
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "True",
+        "False",
+    ]
 
 
 def test_each_switch_still_sets_its_own_part():
-    assert _settings({"SECURE": "1", "SECURE_SSL_REDIRECT": "0", "SECURE_HSTS_SECONDS": "60"},
-                     *SWITCHED) == ["True", "True", "False", "60", "True", "False"]
+    assert _settings(
+        {"SECURE": "1", "SECURE_SSL_REDIRECT": "0", "SECURE_HSTS_SECONDS": "60"}, *SWITCHED
+    ) == ["True", "True", "False", "60", "True", "False"]
     assert _settings({"SECURE_COOKIES": "1"}, *SWITCHED) == [
-        "True", "True", "False", "0", "False", "False"]
+        "True",
+        "True",
+        "False",
+        "0",
+        "False",
+        "False",
+    ]
     # Set but empty (compose passes ${NAME:-}): it follows SECURE.
-    assert _settings({"SECURE": "1", "SECURE_COOKIES": "", "SECURE_HSTS_SECONDS": ""},
-                     *SWITCHED) == ["True", "True", "True", "31536000", "True", "False"]
+    assert _settings(
+        {"SECURE": "1", "SECURE_COOKIES": "", "SECURE_HSTS_SECONDS": ""}, *SWITCHED
+    ) == ["True", "True", "True", "31536000", "True", "False"]
 
 
 def test_check_deploy_is_clean_with_secure_and_the_preload_choice():
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SECURE", "PYTEST")) and k != "DEBUG"}
-    env.update({"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50),
-                "DAILY_SECRET": secrets.token_urlsafe(32), "ALLOWED_HOSTS": "solitaire.example",
-                "SECURE": "1", "SECURE_HSTS_PRELOAD": "1", "SECURE_PROXY_SSL_HEADER": "1"})
-    out = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level",
-                          "WARNING"], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=120)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SECURE", "PYTEST")) and k != "DEBUG"
+    }
+    env.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DAILY_SECRET": secrets.token_urlsafe(32),
+            "ALLOWED_HOSTS": "solitaire.example",
+            "SECURE": "1",
+            "SECURE_HSTS_PRELOAD": "1",
+            "SECURE_PROXY_SSL_HEADER": "1",
+        }
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -90,8 +142,10 @@ def test_every_answer_carries_the_policy(client, path):
 
 @pytest.mark.django_db
 def test_inline_styles_are_allowed_in_the_admin_only(client):
-    assert "style-src 'self' 'unsafe-inline'" in client.get(
-        "/admin/login/").headers["Content-Security-Policy"]
+    assert (
+        "style-src 'self' 'unsafe-inline'"
+        in client.get("/admin/login/").headers["Content-Security-Policy"]
+    )
     assert "'unsafe-inline'" not in client.get("/").headers["Content-Security-Policy"]
 
 
@@ -107,17 +161,23 @@ def test_no_template_has_an_inline_script_or_style():
         text = template.read_text()
         assert not re.search(r"\sstyle=|<style|\son[a-z]+=", text), template
         for tag in re.findall(r"<script[^>]*>", text):
-            assert ("src=" in tag or 'type="importmap"' in tag
-                    or 'nonce="{{ request.csp_nonce }}"' in tag), (template, tag)
+            assert (
+                "src=" in tag
+                or 'type="importmap"' in tag
+                or 'nonce="{{ request.csp_nonce }}"' in tag
+            ), (template, tag)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("username", "password", "says"), [
-    ("grace", "short1", "too short"),
-    ("grace", "password123", "too common"),
-    ("grace", "8675309123", "entirely numeric"),
-    ("hopper_grace", "hopper_grace1", "too similar to the username"),
-])
+@pytest.mark.parametrize(
+    ("username", "password", "says"),
+    [
+        ("grace", "short1", "too short"),
+        ("grace", "password123", "too common"),
+        ("grace", "8675309123", "entirely numeric"),
+        ("hopper_grace", "hopper_grace1", "too similar to the username"),
+    ],
+)
 def test_sign_up_refuses_weak_passwords_with_the_reason(api, username, password, says):
     r = api().post("/api/auth/signup/", {"username": username, "password": password})
     assert r.status_code == 400, r.json()

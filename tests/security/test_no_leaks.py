@@ -85,8 +85,7 @@ def test_random_play_over_the_socket_never_names_a_hidden_card(api, game):
     async def scenario():
         from asgiref.sync import sync_to_async
 
-        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                   headers=c.ws_headers())
+        ws = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers())
         ok, _ = await ws.connect()
         assert ok
         received = []
@@ -101,8 +100,11 @@ def test_random_play_over_the_socket_never_names_a_hidden_card(api, game):
             elif roll < 0.22:
                 msg = {"type": "resume"}
             elif state["legal_moves"]:
-                msg = {"type": "move", "seq": state["seq"],
-                       "move": rng.choice(state["legal_moves"])["move"]}
+                msg = {
+                    "type": "move",
+                    "seq": state["seq"],
+                    "move": rng.choice(state["legal_moves"])["move"],
+                }
             else:
                 break
             await ws.send_json_to(msg)
@@ -143,12 +145,14 @@ def test_board_and_presence_messages_carry_no_cards(api, solve_freecell):
     day = today().isoformat()
 
     async def scenario():
-        board = WebsocketCommunicator(application, f"/ws/leaderboards/klondike/{day}/",
-                                      headers=c.ws_headers())
+        board = WebsocketCommunicator(
+            application, f"/ws/leaderboards/klondike/{day}/", headers=c.ws_headers()
+        )
         assert (await board.connect())[0]
         messages = [await board.receive_json_from(), await board.receive_json_from()]
-        play = WebsocketCommunicator(application, f"/ws/sessions/{s['id']}/",
-                                     headers=c.ws_headers())
+        play = WebsocketCommunicator(
+            application, f"/ws/sessions/{s['id']}/", headers=c.ws_headers()
+        )
         assert (await play.connect())[0]
         await play.receive_json_from()
         messages.append(await board.receive_json_from(timeout=5))

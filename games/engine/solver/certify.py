@@ -59,8 +59,9 @@ def certify(
         seed = daily_seed(date, game, secret, candidate)
         r = solve_deal(game, seed, Budget(budget, states))
         if r.status == SOLVED and _replays_as_win(game, seed, r.moves):
-            return Certificate(game, date, seed, candidate, r.moves, time.monotonic() - t0,
-                               rejected, r.states)
+            return Certificate(
+                game, date, seed, candidate, r.moves, time.monotonic() - t0, rejected, r.states
+            )
         rejected.append((seed, r.status))
     return None
 

@@ -34,14 +34,21 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("seed", type=int, nargs="?", help="the deal (omit with --range)")
     p.add_argument("--budget", type=float, default=10.0, help="seconds per deal (default 10)")
     p.add_argument("--states", type=int, default=3_000_000, help="states per deal at most")
-    p.add_argument("--range", nargs=2, type=int, metavar=("A", "B"),
-                   help="solve deals A..B (inclusive) and print a summary")
+    p.add_argument(
+        "--range",
+        nargs=2,
+        type=int,
+        metavar=("A", "B"),
+        help="solve deals A..B (inclusive) and print a summary",
+    )
     p.add_argument("--jobs", type=int, default=1, help="processes for --range (default 1)")
-    p.add_argument("--cpu", action="store_true",
-                   help="count the budget in CPU seconds of the solving process, not wall "
-                        "time (fairer on a busy machine)")
-    p.add_argument("--list", action="store_true",
-                   help="with --range: also print one line per deal")
+    p.add_argument(
+        "--cpu",
+        action="store_true",
+        help="count the budget in CPU seconds of the solving process, not wall "
+        "time (fairer on a busy machine)",
+    )
+    p.add_argument("--list", action="store_true", help="with --range: also print one line per deal")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -137,8 +144,10 @@ def _run_range(args: argparse.Namespace) -> int:
     for status in (SOLVED, UNSOLVABLE, UNKNOWN):
         print(f"{status:<11} {counts[status]:>6}  {100 * counts[status] / n:6.2f}%")
     if times:
-        print(f"cpu time    total {sum(times):.1f}s  median {statistics.median(times) * 1000:.1f} ms"
-              f"  worst {max(times):.2f}s")
+        print(
+            f"cpu time    total {sum(times):.1f}s  median {statistics.median(times) * 1000:.1f} ms"
+            f"  worst {max(times):.2f}s"
+        )
     print(f"wall time   {time.monotonic() - t0:.1f}s with {args.jobs} process(es)")
     if lengths:
         print(f"moves       median {statistics.median(lengths):.0f}  worst {max(lengths)}")
@@ -149,4 +158,3 @@ def _run_range(args: argparse.Namespace) -> int:
             print(f"{status}: {shown}{more}")
     print(f"solutions that failed to replay as a win: {len(bad)} {' '.join(map(str, bad[:20]))}")
     return 1 if bad else 0
-

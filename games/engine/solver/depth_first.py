@@ -68,7 +68,10 @@ class DepthFirst:
         deadline = t0 + budget.seconds
         seen, stack = self.seen, self.stack
         key, successors, heuristic, is_won = (
-            domain.key, domain.successors, domain.heuristic, domain.is_won,
+            domain.key,
+            domain.successors,
+            domain.heuristic,
+            domain.is_won,
         )
         while stack:
             todo = stack[-1]
@@ -93,8 +96,9 @@ class DepthFirst:
                 if is_won(child):
                     path = self.line = shorten(domain, self.start, _path(cnode))
                     self.final = Result(SOLVED, domain.tokens(path), len(seen), first=path[0])
-                    return Result(SOLVED, list(self.final.moves), len(seen), clock() - t0,
-                                  first=path[0])
+                    return Result(
+                        SOLVED, list(self.final.moves), len(seen), clock() - t0, first=path[0]
+                    )
                 children.append((heuristic(child), len(children), cnode))
             # Best last, so it is popped first; among equals the first generated.
             children.sort(key=_worst_first)

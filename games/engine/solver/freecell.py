@@ -204,8 +204,9 @@ class FreeCellDomain:
         return out
 
     # -- helpers ---------------------------------------------------------------------------
-    def _move(self, s: State, src: int, dst: int, n: int, card: int
-              ) -> tuple[tuple[FMove, ...], State]:
+    def _move(
+        self, s: State, src: int, dst: int, n: int, card: int
+    ) -> tuple[tuple[FMove, ...], State]:
         """The edge of one move and the position after it and the safe cards it frees.
 
         Every position of the search has already sent up its safe cards, so only a move to

@@ -29,8 +29,7 @@ from .sampling import hidden_cards, sampled_hint
 from .search import SOLVED, UNKNOWN, UNSOLVABLE, Budget
 
 
-def hint(game: Game, budget: Budget | float = 0.8, lines: Iterable[Sequence[str]] = ()
-         ) -> Hint:
+def hint(game: Game, budget: Budget | float = 0.8, lines: Iterable[Sequence[str]] = ()) -> Hint:
     """The hint for the player's current position.  The default search time leaves room
     for the fallback inside the one second a player waits at most."""
     if not isinstance(budget, Budget):

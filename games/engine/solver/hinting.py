@@ -39,8 +39,10 @@ def seen_key(g: Game) -> bytes:
     its face-down cards masked, then the cells, the foundations, the stock's size (its
     cards masked), the waste and the passes used when they are limited."""
     out = bytearray()
-    cols = sorted(bytes([_UNSEEN] * d) + bytes(p[d:]) + bytes((64 + d,))
-                  for p, d in zip(g.tab, g.down, strict=True))
+    cols = sorted(
+        bytes([_UNSEEN] * d) + bytes(p[d:]) + bytes((64 + d,))
+        for p, d in zip(g.tab, g.down, strict=True)
+    )
     for c in cols:
         out += c
         out.append(255)
@@ -177,8 +179,9 @@ def best_first_step(dom: AvoidPath) -> str | None:
     return str(dom.inner.tokens([best_edge])[0])
 
 
-def plain_move(game: Game, seen: set[bytes],
-               rank: Callable[[Move], Any] | None = None) -> str | None:
+def plain_move(
+    game: Game, seen: set[bytes], rank: Callable[[Move], Any] | None = None
+) -> str | None:
     """A move when the domain offers none that avoids the path (its searches prune moves
     that a plain rule still makes): a card that can go up, else a move on the table, else
     the stock; among those, the lowest ``rank``.  Never one whose position is on the path."""
@@ -192,5 +195,15 @@ def plain_move(game: Game, seen: set[bytes],
     return None
 
 
-__all__ = ["AvoidPath", "Hint", "best_first_step", "fresh_moves", "line_wins", "path",
-           "plain_move", "seen_key", "steps_new", "walk_back"]
+__all__ = [
+    "AvoidPath",
+    "Hint",
+    "best_first_step",
+    "fresh_moves",
+    "line_wins",
+    "path",
+    "plain_move",
+    "seen_key",
+    "steps_new",
+    "walk_back",
+]

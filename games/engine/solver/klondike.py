@@ -69,8 +69,9 @@ from .search import Budget, Result, replay_tokens
 
 # _LAND[x]: the two cards that may land on x (one rank lower, the other colour);
 # _TWIN[x]: the other card of x's rank and colour (the other place of x's run).
-_LAND = tuple(tuple((x >> 2) * 4 - 4 + su for su in OTHER[x & 3]) if x >= 4 else (-1, -1)
-              for x in range(52))
+_LAND = tuple(
+    tuple((x >> 2) * 4 - 4 + su for su in OTHER[x & 3]) if x >= 4 else (-1, -1) for x in range(52)
+)
 _TWIN = tuple(x ^ 3 for x in range(52))
 _DOWN = tuple(bytes((d,)) for d in range(53))
 
@@ -202,7 +203,7 @@ class KlondikeDomain(KlondikeHeuristic):
 
         def movable(i: int, k: int) -> bool:
             """May a run whose top is the card ``k`` cards down column ``i`` move next?"""
-            for z in cols[i][downs[i]: len(cols[i]) - k]:
+            for z in cols[i][downs[i] : len(cols[i]) - k]:
                 if z in want or z >= 48 and empty >= 0:
                     return True
             return False
@@ -255,8 +256,9 @@ class KlondikeDomain(KlondikeHeuristic):
                     continue
                 if k < up:
                     y = c[-k - 1]  # the card the run uncovers
-                    if not up_next(y) and (narrow or prune and not (
-                            free(_TWIN[c[-k]]) or movable(i, k))):
+                    if not up_next(y) and (
+                        narrow or prune and not (free(_TWIN[c[-k]]) or movable(i, k))
+                    ):
                         continue  # nothing could use the card it uncovers next
                 for j in dsts:
                     out.append(child(s, ((i, j, k),)))
@@ -288,9 +290,10 @@ class KlondikeDomain(KlondikeHeuristic):
                 # Taken down, a card is of use only to hold a card that lands on it, or to
                 # let the card under it come down in turn for the same: with nothing that
                 # could land on any of them, it may stay up for now.
-                if prune and not any(free(_LAND[(q - 1) * 4 + su][0])
-                                     or free(_LAND[(q - 1) * 4 + su][1])
-                                     for q in range(r, 2, -1)):
+                if prune and not any(
+                    free(_LAND[(q - 1) * 4 + su][0]) or free(_LAND[(q - 1) * 4 + su][1])
+                    for q in range(r, 2, -1)
+                ):
                     continue
                 for j in want.get(x, ()):
                     out.append(child(s, ((FOUNDATION + su, j, 1),)))
@@ -303,8 +306,17 @@ class KlondikeDomain(KlondikeHeuristic):
         never on a lower card, never up), so its score needs no hidden card (taps.py)."""
         g = self.game
         cols = tuple(bytes([52] * d) + bytes(p[d:]) for p, d in zip(g.tab, g.down, strict=True))
-        return self._child((cols, tuple(g.down), bytes(g.waste) + bytes([52] * len(g.stock)),
-                            len(g.waste), tuple(g.found), g.redeals_used), (move,))[1]
+        return self._child(
+            (
+                cols,
+                tuple(g.down),
+                bytes(g.waste) + bytes([52] * len(g.stock)),
+                len(g.waste),
+                tuple(g.found),
+                g.redeals_used,
+            ),
+            (move,),
+        )[1]
 
     def tokens(self, path: list[tuple[Move, ...]]) -> list[str]:
         return replay_tokens(self.game, self.initial_moves, path)
@@ -347,8 +359,7 @@ class KlondikeDomain(KlondikeHeuristic):
         if not self.safe_up:
             return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)
         eager = self.eager and self.restricted
-        talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager,
-                              eager)
+        talon, pos = autoplay(cols, downs, talon, pos, found, full, self.draw == 1 or eager, eager)
         if self.prune and self._free_pos and not self.restricted:
             talon, pos = talon_up(cols, downs, talon, pos, found, full)
         return tuple(full), (tuple(cols), tuple(downs), talon, pos, tuple(found), passes)

@@ -12,8 +12,14 @@ OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 def autoplay(
-    cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
-    edge: list[Move], from_waste: bool, eager: bool = False,
+    cols: list[bytes],
+    downs: list[int],
+    talon: bytes,
+    pos: int,
+    found: list[int],
+    edge: list[Move],
+    from_waste: bool,
+    eager: bool = False,
 ) -> tuple[bytes, int]:
     """Send up the safe cards.  From the waste only when drawing one: with three, taking
     a card out of the talon shifts which cards later turns bring up, so it is a choice,

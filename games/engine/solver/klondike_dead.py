@@ -37,12 +37,18 @@ from collections.abc import Sequence
 # The two suits of the other colour, per suit (C D H S).
 _OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 # _PLACES[x]: the two cards x may be put on (one rank higher, the other colour).
-_PLACES = tuple(tuple((x >> 2) * 4 + 4 + s for s in _OTHER[x & 3]) if x < 48 else ()
-                for x in range(52))
+_PLACES = tuple(
+    tuple((x >> 2) * 4 + 4 + s for s in _OTHER[x & 3]) if x < 48 else () for x in range(52)
+)
 
 
-def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],  # noqa: C901
-         foundation_back: bool = True, talon: bytes | None = None) -> bool:
+def lost(  # noqa: C901
+    cols: Sequence[bytes],
+    downs: Sequence[int],
+    found: Sequence[int],
+    foundation_back: bool = True,
+    talon: bytes | None = None,
+) -> bool:
     """Is the position provably lost?  ``cols`` bottom card first, ``downs`` the face-down
     cards of each column, ``found`` the cards home per suit; the talon is what is left
     (``talon``, when the caller has it at hand)."""
@@ -51,8 +57,11 @@ def lost(cols: Sequence[bytes], downs: Sequence[int], found: Sequence[int],  # n
     if not any(cols):
         return False
     if talon is None:
-        talon = bytes(set(range(52)) - {x for c in cols for x in c} - {
-            r * 4 + su for su in range(4) for r in range(found[su])})
+        talon = bytes(
+            set(range(52))
+            - {x for c in cols for x in c}
+            - {r * 4 + su for su in range(4) for r in range(found[su])}
+        )
     # above[x]: the card lying on x in its column now (none: x is a column's top, in the
     # talon or home).
     above: dict[int, int] = {}

@@ -50,8 +50,9 @@ def reachable(size: int, pos: int, passes: int, draw: int, redeals: int | None) 
     return out
 
 
-def talon_up(cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int],
-             edge: list[Move]) -> tuple[bytes, int]:
+def talon_up(
+    cols: list[bytes], downs: list[int], talon: bytes, pos: int, found: list[int], edge: list[Move]
+) -> tuple[bytes, int]:
     """Drawing one with unlimited passes: send up the safe cards from anywhere in the
     talon, each after the turns that bring it to the waste top, and what they let go up
     in turn.  Every talon card can be played at any time there, so a safe card in it is
@@ -65,6 +66,6 @@ def talon_up(cols: list[bytes], downs: list[int], talon: bytes, pos: int, found:
         edge.extend(next(t for t, p in reachable(len(talon), pos, 0, 1, None) if p == i + 1))
         x = talon[i]
         found[x & 3] += 1
-        talon = talon[:i] + talon[i + 1:]
+        talon = talon[:i] + talon[i + 1 :]
         edge.append((WASTE, FOUNDATION + (x & 3), 1))
         talon, pos = autoplay(cols, downs, talon, i, found, edge, True)

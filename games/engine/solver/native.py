@@ -54,7 +54,8 @@ def check(where: Path = HERE) -> None:
             raise ImportError(
                 f"{so} was compiled from another {name}.py than the one beside it: "
                 "run `make native` to compile it again, or `make native-clean` to run "
-                "the pure-Python solver")
+                "the pure-Python solver"
+            )
 
 
 def running_compiled() -> list[str]:

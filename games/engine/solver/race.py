@@ -31,8 +31,13 @@ BEST, TYPED, DEPTH = "best", "typed", "depth"
 Entry = tuple[str, Any, int]
 
 
-def race(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]],
-         entries: Sequence[Entry], turn: int = 2_000) -> Result:
+def race(
+    domain: Domain,
+    budget: Budget,
+    schedule: Sequence[tuple[Any, int]],
+    entries: Sequence[Entry],
+    turn: int = 2_000,
+) -> Result:
     """The schedule's best-first runs, each up to its cap of states; then the ``entries``
     in turns of ``turn`` times their share of states until one decides.  An entry whose kind
     and weights ran in the schedule goes on from there.  ``budget.states`` caps the states

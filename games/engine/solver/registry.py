@@ -49,28 +49,57 @@ class Solver:
 
     def refusal(self, cls: type[Game]) -> str | None:
         """Which of ``cls``'s declared facts this solver does not play by, or None."""
-        wrong = [f"{name} {getattr(cls, name)!r} (it plays {value!r})"
-                 for name, value in self.plays if getattr(cls, name) != value]
+        wrong = [
+            f"{name} {getattr(cls, name)!r} (it plays {value!r})"
+            for name, value in self.plays
+            if getattr(cls, name) != value
+        ]
         return ", ".join(wrong) or None
 
 
 SOLVERS: dict[str, Solver] = {
     "klondike": Solver(  # its own schedule of searches
-        KlondikeDomain, KlondikeDomain.search,
-        (("build", ALTERNATE), ("empty_pile", KINGS_ONLY), ("runs", FREE_RUNS),
-         ("free_cells", 0))),
+        KlondikeDomain,
+        KlondikeDomain.search,
+        (("build", ALTERNATE), ("empty_pile", KINGS_ONLY), ("runs", FREE_RUNS), ("free_cells", 0)),
+    ),
     "freecell": Solver(
-        freecell.FreeCellDomain, partial(race, schedule=freecell.SCHEDULE, entries=freecell.RACE),
-        (("build", ALTERNATE), ("empty_pile", ANY_CARD), ("runs", SUPERMOVE), ("draw", 0),
-         ("foundation_back", False), ("hides_cards", False))),
+        freecell.FreeCellDomain,
+        partial(race, schedule=freecell.SCHEDULE, entries=freecell.RACE),
+        (
+            ("build", ALTERNATE),
+            ("empty_pile", ANY_CARD),
+            ("runs", SUPERMOVE),
+            ("draw", 0),
+            ("foundation_back", False),
+            ("hides_cards", False),
+        ),
+    ),
     "bakers-dozen": Solver(
-        bakers_dozen.BakersDozenDomain, partial(portfolio, schedule=bakers_dozen.SCHEDULE),
-        (("build", ANY_SUIT), ("empty_pile", NEVER_REFILLED), ("runs", SINGLE_CARD),
-         ("draw", 0), ("free_cells", 0), ("foundation_back", False), ("hides_cards", False))),
+        bakers_dozen.BakersDozenDomain,
+        partial(portfolio, schedule=bakers_dozen.SCHEDULE),
+        (
+            ("build", ANY_SUIT),
+            ("empty_pile", NEVER_REFILLED),
+            ("runs", SINGLE_CARD),
+            ("draw", 0),
+            ("free_cells", 0),
+            ("foundation_back", False),
+            ("hides_cards", False),
+        ),
+    ),
     "yukon": Solver(
-        yukon.YukonDomain, partial(portfolio, schedule=yukon.SCHEDULE),
-        (("build", ALTERNATE), ("empty_pile", KINGS_ONLY), ("runs", FACE_UP_GROUPS),
-         ("draw", 0), ("free_cells", 0), ("foundation_back", False))),
+        yukon.YukonDomain,
+        partial(portfolio, schedule=yukon.SCHEDULE),
+        (
+            ("build", ALTERNATE),
+            ("empty_pile", KINGS_ONLY),
+            ("runs", FACE_UP_GROUPS),
+            ("draw", 0),
+            ("free_cells", 0),
+            ("foundation_back", False),
+        ),
+    ),
 }
 
 _CHECKED: dict[type[Game], Solver] = {}
@@ -86,12 +115,14 @@ def solver_of(cls: type[Game]) -> Solver:
         raise ValueError(f"no solver for {cls.key!r}")
     solver = SOLVERS.get(cls.solver)
     if solver is None:
-        raise ValueError(f"{cls.key!r} names the solver {cls.solver!r}; solvers: "
-                         f"{', '.join(SOLVERS)}")
+        raise ValueError(
+            f"{cls.key!r} names the solver {cls.solver!r}; solvers: {', '.join(SOLVERS)}"
+        )
     wrong = solver.refusal(cls)
     if wrong:
-        raise ValueError(f"no solver for {cls.key!r}: the {cls.solver} solver does not play "
-                         f"by its {wrong}")
+        raise ValueError(
+            f"no solver for {cls.key!r}: the {cls.solver} solver does not play by its {wrong}"
+        )
     _CHECKED[cls] = solver
     return solver
 

@@ -43,8 +43,9 @@ def hidden_cards(game: Game, known: set[Card] | frozenset[Card] = frozenset()) -
     return sorted(cards + [c for c in game.stock if c not in known])
 
 
-def sample(game: Game, rng: random.Random, known: set[Card] | frozenset[Card] = frozenset()
-           ) -> Game:
+def sample(
+    game: Game, rng: random.Random, known: set[Card] | frozenset[Card] = frozenset()
+) -> Game:
     """``game`` with its unseen cards dealt again at random into their places (stock cards
     in ``known`` stay where they are)."""
     g = game.copy()
@@ -53,7 +54,7 @@ def sample(game: Game, rng: random.Random, known: set[Card] | frozenset[Card] = 
     k = 0
     for i, p in enumerate(g.tab):
         d = g.down[i]
-        p[:d] = cards[k: k + d]
+        p[:d] = cards[k : k + d]
         k += d
     for j, c in enumerate(g.stock):
         if c not in known:
@@ -118,8 +119,11 @@ def _domain(g: Game, seen: set[bytes], checked: dict[tuple[str, ...], bool]) -> 
             setattr(inner, name, False)
     prev = g.history[-1][0] if g.history else None
     # A card just taken down from a foundation would be "safe" to send straight back.
-    if prev is not None and FOUNDATION <= prev[0] < FOUNDATION + 4 \
-            and hasattr(inner, "root_autoplay"):
+    if (
+        prev is not None
+        and FOUNDATION <= prev[0] < FOUNDATION + 4
+        and hasattr(inner, "root_autoplay")
+    ):
         inner.root_autoplay = False
     dom = AvoidPath(inner, g, seen)
     # Whether a step stays off the path depends on its moves only, not on the sample: a
@@ -129,8 +133,9 @@ def _domain(g: Game, seen: set[bytes], checked: dict[tuple[str, ...], bool]) -> 
     return dom
 
 
-def _search(dom: AvoidPath, states: int, deadline: float, budget: Budget
-            ) -> tuple[str | None, list[str]]:
+def _search(
+    dom: AvoidPath, states: int, deadline: float, budget: Budget
+) -> tuple[str | None, list[str]]:
     """A best-first search of one sample that remembers which first move each position
     came from: (the first move of a win, or None; the first moves whose positions scored
     best when nothing won)."""
@@ -153,8 +158,12 @@ def _search(dom: AvoidPath, states: int, deadline: float, budget: Budget
         best[i] = h
         counter -= 1
         heapq.heappush(heap, (h, counter, child, i))
-    successors, is_won, push, pop = dom.inner.successors, dom.inner.is_won, heapq.heappush, \
-        heapq.heappop
+    successors, is_won, push, pop = (
+        dom.inner.successors,
+        dom.inner.is_won,
+        heapq.heappush,
+        heapq.heappop,
+    )
     expansions = 0
     while heap and len(seen_keys) < states:
         expansions += 1
@@ -192,5 +201,11 @@ def _decided(votes: Counter[str], left: int) -> bool:
     return all(votes[m] + left < n for m in votes if m != lead)
 
 
-__all__ = ["SAMPLES", "SAMPLE_STATES", "hidden_cards", "sample", "sampled_hint",
-           "visible_fingerprint"]
+__all__ = [
+    "SAMPLES",
+    "SAMPLE_STATES",
+    "hidden_cards",
+    "sample",
+    "sampled_hint",
+    "visible_fingerprint",
+]

@@ -60,8 +60,9 @@ def resume_collector() -> None:
             gc.enable()
 
 
-def replay_tokens(game: Any, initial_moves: tuple[Move, ...],
-                  path: list[tuple[Move, ...]]) -> list[str]:
+def replay_tokens(
+    game: Any, initial_moves: tuple[Move, ...], path: list[tuple[Move, ...]]
+) -> list[str]:
     """The tokens of a found line: ``initial_moves`` then each edge of ``path``, played on a
     copy of ``game`` (a token is written on the table it is played from)."""
     g = game.copy()
@@ -115,8 +116,13 @@ class Budget:
 
     def sub(self, seconds: float, states: int | None = None) -> Budget:
         """A budget for one part of a search: same cancel flag, progress and clock."""
-        return Budget(max(seconds, 0.0), self.states if states is None else states,
-                      self.cancel, self.progress, self.clock)
+        return Budget(
+            max(seconds, 0.0),
+            self.states if states is None else states,
+            self.cancel,
+            self.progress,
+            self.clock,
+        )
 
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
@@ -202,7 +208,10 @@ class BestFirst:
         cancel = budget.cancel
         max_states = budget.states
         key, successors, heuristic, is_won = (
-            domain.key, domain.successors, domain.heuristic, domain.is_won,
+            domain.key,
+            domain.successors,
+            domain.heuristic,
+            domain.is_won,
         )
         push, pop = heapq.heappush, heapq.heappop
         try:
@@ -225,10 +234,10 @@ class BestFirst:
                     cnode = (child, node, edge)
                     if is_won(child):
                         path = self.line = _path(cnode)
-                        self.final = Result(SOLVED, domain.tokens(path), len(seen),
-                                            first=path[0])
-                        return Result(SOLVED, list(self.final.moves), len(seen),
-                                      clock() - t0, first=path[0])
+                        self.final = Result(SOLVED, domain.tokens(path), len(seen), first=path[0])
+                        return Result(
+                            SOLVED, list(self.final.moves), len(seen), clock() - t0, first=path[0]
+                        )
                     counter -= 1  # ties go to the newest node: a dive, not a sweep
                     push(heap, (heuristic(child), counter, cnode))
         finally:
@@ -271,7 +280,7 @@ def portfolio(domain: Domain, budget: Budget, schedule: Sequence[tuple[Any, int]
         if r.status != UNKNOWN or r.cancelled:
             r.states, r.seconds = states, budget.clock() - t0
             return r
-        if n == 0 or any(w == w2 for w2, _ in schedule[n + 1:]):
+        if n == 0 or any(w == w2 for w2, _ in schedule[n + 1 :]):
             kept[w] = search
     w = schedule[0][0]
     domain.weights = w  # type: ignore[attr-defined]

@@ -41,18 +41,28 @@ def final_line(game: str, seed: int, moves: list[str]) -> list[tuple[int | None,
     return line
 
 
-def turning_point(game: str, seed: int, moves: list[str], seconds: float,
-                  searches: int = 12,
-                  solve_position: Callable[[Game, Budget], Result] = solve) -> dict[str, Any]:
+def turning_point(
+    game: str,
+    seed: int,
+    moves: list[str],
+    seconds: float,
+    searches: int = 12,
+    solve_position: Callable[[Game, Budget], Result] = solve,
+) -> dict[str, Any]:
     """``status`` done or unknown; ``turning_point`` (index in ``moves`` of the losing move,
     None for a win, a game still winnable at its end, or a deal with no win);
     ``losing_move``; ``winning_alternative`` (the first move of a winning line from the
     last winnable position) and ``winning_line`` (that whole line).  ``solve_position``:
     the search of one position (the server's shares its proofs between players)."""
     line = final_line(game, seed, moves)
-    out: dict[str, Any] = {"status": "done", "turning_point": None, "losing_move": None,
-                           "winning_alternative": None, "winning_line": None,
-                           "budget_seconds": seconds}
+    out: dict[str, Any] = {
+        "status": "done",
+        "turning_point": None,
+        "losing_move": None,
+        "winning_alternative": None,
+        "winning_line": None,
+        "budget_seconds": seconds,
+    }
     if line[-1][1].won:
         return out
     each = seconds / searches
@@ -65,8 +75,9 @@ def turning_point(game: str, seed: int, moves: list[str], seconds: float,
 
     last = verdict(len(line) - 1)
     if last.status == SOLVED:  # still winnable where the player stopped: nothing lost it
-        out.update(winning_alternative=last.moves[0] if last.moves else None,
-                   winning_line=last.moves)
+        out.update(
+            winning_alternative=last.moves[0] if last.moves else None, winning_line=last.moves
+        )
         return out
     first = verdict(0)
     if first.status == UNSOLVABLE:
@@ -85,7 +96,10 @@ def turning_point(game: str, seed: int, moves: list[str], seconds: float,
             return {**out, "status": "unknown"}
     losing = line[hi][0]
     win = verdicts[lo]
-    out.update(turning_point=losing, losing_move=moves[losing] if losing is not None else None,
-               winning_alternative=win.moves[0] if win.moves else None,
-               winning_line=win.moves)
+    out.update(
+        turning_point=losing,
+        losing_move=moves[losing] if losing is not None else None,
+        winning_alternative=win.moves[0] if win.moves else None,
+        winning_line=win.moves,
+    )
     return out

@@ -117,7 +117,10 @@ class TypedBestFirst:
         deadline = t0 + budget.seconds
         seen, heap, buckets, types = self.seen, self.heap, self.buckets, self.types
         key, successors, heuristic, is_won = (
-            domain.key, domain.successors, domain.heuristic, domain.is_won,
+            domain.key,
+            domain.successors,
+            domain.heuristic,
+            domain.is_won,
         )
         push = heapq.heappush
         while True:
@@ -145,8 +148,9 @@ class TypedBestFirst:
                 if is_won(child):
                     path = self.line = _path(cnode)
                     self.final = Result(SOLVED, domain.tokens(path), len(seen), first=path[0])
-                    return Result(SOLVED, list(self.final.moves), len(seen), clock() - t0,
-                                  first=path[0])
+                    return Result(
+                        SOLVED, list(self.final.moves), len(seen), clock() - t0, first=path[0]
+                    )
                 self.counter -= 1  # ties go to the newest node, as in BestFirst
                 h = heuristic(child)
                 push(heap, (h, self.counter, cnode))

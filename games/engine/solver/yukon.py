@@ -35,8 +35,12 @@ KING = 12
 
 # Weight sets tried in turn, each up to a number of states (see search.portfolio): each
 # wins deals the others lose in a few thousand positions.
-SCHEDULE = (((2, 4, 1, 2), 4_000), ((1, 8, 1, 0), 4_000), ((1, 5, 0, 2), 4_000),
-            ((1, 5, 1, 1), 8_000))
+SCHEDULE = (
+    ((2, 4, 1, 2), 4_000),
+    ((1, 8, 1, 0), 4_000),
+    ((1, 5, 0, 2), 4_000),
+    ((1, 5, 1, 1), 8_000),
+)
 
 
 class YukonDomain:

@@ -49,15 +49,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--batch", type=int, default=500, help="sessions per statement")
-        parser.add_argument("--clear", action="store_true",
-                            help="empty the lists copied (only once no older release serves)")
+        parser.add_argument(
+            "--clear",
+            action="store_true",
+            help="empty the lists copied (only once no older release serves)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["batch"] < 1:
             raise CommandError("--batch is a number of sessions, 1 or more")
         if options["clear"] and settings.MOVE_STORE == "dual":
-            raise CommandError("MOVE_STORE is dual: an older release may still read the lists; "
-                               "set MOVE_STORE=rows everywhere first, then --clear")
+            raise CommandError(
+                "MOVE_STORE is dual: an older release may still read the lists; "
+                "set MOVE_STORE=rows everywhere first, then --clear"
+            )
         if connection.vendor != "postgresql":
             self._copy_orm(options["clear"])
             return
@@ -72,23 +77,35 @@ class Command(BaseCommand):
                     cursor.execute(_CLEAR, [after, last])
             after, sessions, rows = last, sessions + count, rows + copied
             rate = sessions / max(time.monotonic() - started, 1e-6)
-            self.stdout.write(f"{sessions} sessions, {rows} moves copied "
-                              f"({rate:.0f} sessions/s)")
-        self.stdout.write(self.style.SUCCESS(
-            f"done: {sessions} sessions with a list, {rows} moves copied into rows"))
+            self.stdout.write(f"{sessions} sessions, {rows} moves copied ({rate:.0f} sessions/s)")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"done: {sessions} sessions with a list, {rows} moves copied into rows"
+            )
+        )
 
     def _copy_orm(self, clear: bool) -> None:
         """The same on another database (SQLite, ``make run``): session by session."""
         sessions = rows = 0
-        for session in GameSession.objects.exclude(legacy_moves=[]).only(
-                "id", "legacy_moves").iterator(chunk_size=200):
+        for session in (
+            GameSession.objects.exclude(legacy_moves=[])
+            .only("id", "legacy_moves")
+            .iterator(chunk_size=200)
+        ):
             have = set(Move.objects.filter(session=session).values_list("seq", flat=True))
-            new = [Move(session=session, seq=i, token=m[0], at_ms=m[1],
-                        op=m[2] if len(m) > 2 else None)
-                   for i, m in enumerate(session.legacy_moves) if i not in have]
+            new = [
+                Move(
+                    session=session, seq=i, token=m[0], at_ms=m[1], op=m[2] if len(m) > 2 else None
+                )
+                for i, m in enumerate(session.legacy_moves)
+                if i not in have
+            ]
             Move.objects.bulk_create(new, ignore_conflicts=True)
             if clear:
                 GameSession.objects.filter(pk=session.pk).update(legacy_moves=[])
             sessions, rows = sessions + 1, rows + len(new)
-        self.stdout.write(self.style.SUCCESS(
-            f"done: {sessions} sessions with a list, {rows} moves copied into rows"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"done: {sessions} sessions with a list, {rows} moves copied into rows"
+            )
+        )

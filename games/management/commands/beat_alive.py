@@ -28,10 +28,13 @@ class Command(BaseCommand):
         finally:
             client.close()
         if beat is None:
-            raise CommandError(f"no heartbeat from beat in the last "
-                               f"{settings.BEAT_HEARTBEAT_MAX_AGE} s ({heartbeat_key()})")
+            raise CommandError(
+                f"no heartbeat from beat in the last "
+                f"{settings.BEAT_HEARTBEAT_MAX_AGE} s ({heartbeat_key()})"
+            )
         age = time.time() - float(beat["at"])
         if age > settings.BEAT_HEARTBEAT_MAX_AGE:
             raise CommandError(f"beat's last heartbeat is {age:.0f} s old")
-        self.stdout.write(f"beat alive: heartbeat {age:.1f} s ago from {beat.get('host')} "
-                          f"pid {beat.get('pid')}")
+        self.stdout.write(
+            f"beat alive: heartbeat {age:.1f} s ago from {beat.get('host')} pid {beat.get('pid')}"
+        )

@@ -16,13 +16,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--days", type=int, default=settings.DAILY_DAYS_AHEAD + 1,
+            "--days",
+            type=int,
+            default=settings.DAILY_DAYS_AHEAD + 1,
             help="how many days, today included",
         )
-        parser.add_argument("--start", type=dt.date.fromisoformat, default=None,
-                            help="the first day (YYYY-MM-DD; default today)")
-        parser.add_argument("--date", type=dt.date.fromisoformat, default=None,
-                            help="make this one day's deals only (YYYY-MM-DD)")
+        parser.add_argument(
+            "--start",
+            type=dt.date.fromisoformat,
+            default=None,
+            help="the first day (YYYY-MM-DD; default today)",
+        )
+        parser.add_argument(
+            "--date",
+            type=dt.date.fromisoformat,
+            default=None,
+            help="make this one day's deals only (YYYY-MM-DD)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["date"] is not None:
@@ -31,5 +41,7 @@ class Command(BaseCommand):
         if load_certifier() is None:
             self.stdout.write("solver not installed: deals are stored uncertified")
         for deal in ensure_dailies(start, options["days"]):
-            self.stdout.write(f"{deal.date} {deal.game:15} {deal.public_id} certified={deal.certified} "
-                              f"commitment={deal.commitment}")
+            self.stdout.write(
+                f"{deal.date} {deal.game:15} {deal.public_id} certified={deal.certified} "
+                f"commitment={deal.commitment}"
+            )

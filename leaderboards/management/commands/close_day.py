@@ -21,8 +21,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("date", help="the day, YYYY-MM-DD")
         parser.add_argument("--game", choices=DAILY_GAMES, help="one game only")
-        parser.add_argument("--force", action="store_true",
-                            help="close again a game's day already closed")
+        parser.add_argument(
+            "--force", action="store_true", help="close again a game's day already closed"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -30,8 +31,10 @@ class Command(BaseCommand):
         except ValueError:
             raise CommandError(f"not a day: {options['date']!r}; write YYYY-MM-DD") from None
         if not is_over(day):
-            raise CommandError(f"{day} is not over yet (today is {today()}): closing it would "
-                               "reveal deals still being played")
+            raise CommandError(
+                f"{day} is not over yet (today is {today()}): closing it would "
+                "reveal deals still being played"
+            )
         started = time.perf_counter()
 
         def say(text: str) -> None:
@@ -40,7 +43,6 @@ class Command(BaseCommand):
 
         say(f"closing {day} (another close of the same game and day waits for this one)")
         games = [options["game"]] if options["game"] else None
-        for game, count in closing.close(day, games, force=options["force"],
-                                         progress=say).items():
+        for game, count in closing.close(day, games, force=options["force"], progress=say).items():
             self.stdout.write(f"{day} {game:15} {count} ranked")
         say("done")

@@ -25,8 +25,9 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(f"not a day: {options['date']!r}; {exc}") from None
         except export.NotExported as exc:
-            raise CommandError(f"{exc} (close it with: manage.py close_day {options['date']})"
-                               ) from None
+            raise CommandError(
+                f"{exc} (close it with: manage.py close_day {options['date']})"
+            ) from None
         out = open(options["output"], "w") if options["output"] else self.stdout  # noqa: SIM115
         count = 0
         try:

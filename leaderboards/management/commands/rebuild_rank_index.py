@@ -24,8 +24,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.REDIS_URL:
-            raise CommandError("REDIS_URL is not set: without Redis there is no rank index "
-                               "(the boards answer from PostgreSQL)")
+            raise CommandError(
+                "REDIS_URL is not set: without Redis there is no rank index "
+                "(the boards answer from PostgreSQL)"
+            )
         try:
             day = dt.date.fromisoformat(options["date"]) if options["date"] else today()
         except ValueError:
