@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from stack import Balancer  # noqa: E402  (scripts/stack.py)
+from balancer import Balancer  # noqa: E402  (scripts/balancer.py)
 
 from tests.reliability.stack import (  # noqa: E402
     Browser,

@@ -185,11 +185,10 @@ def balancer(ports: list[int], name: str) -> Iterator[tuple[int, int]]:
     the file (the running ones come from Docker's DNS or ``make stack``'s runtime API)."""
     import shutil
     import tempfile
-    import urllib.request
 
-    haproxy = shutil.which("haproxy")
-    if haproxy is None:
-        raise SystemExit("haproxy is not installed (Debian: apt-get install haproxy)")
+    sys.path.insert(0, str(ROOT))
+    from scripts.balancer import Balancer, servers_up
+
     folder = Path(tempfile.mkdtemp(prefix=f"bench-lb-{name}-"))
     config = folder / "haproxy.cfg"
     config.write_text(
@@ -197,35 +196,20 @@ def balancer(ports: list[int], name: str) -> Iterator[tuple[int, int]]:
         + "".join(f"    server {name}{i} 127.0.0.1:{port}\n" for i, port in enumerate(ports))
     )
     port, stats = free_port(), free_port()
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    env = {
-        **os.environ,
-        "LB_BIND": f"127.0.0.1:{port}",
-        "LB_STATS_BIND": f"127.0.0.1:{stats}",
-        "LB_ADMIN_SOCKET": str(folder / "admin.sock"),
-        "LB_MAXCONN": str(max(256, (hard - 100) // 2)) if hard < 40100 else "20000",
-    }
-    env.pop("LB_WEB_DNS", None)
+    lb = Balancer(port, stats, folder / "admin.sock")  # the stack's environment and command
     proc = subprocess.Popen(
-        [haproxy, "-f", str(config)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*lb.command()[:-1], str(config)],
+        env=lb.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for(port, proc)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # every server checked up (rise 2)
-            with urllib.request.urlopen(f"http://127.0.0.1:{stats}/metrics", timeout=5) as r:
-                up = sum(
-                    1
-                    for line in r.read().decode().splitlines()
-                    if line.startswith('haproxy_server_status{proxy="web"')
-                    and 'state="UP"' in line
-                    and line.endswith(" 1")
-                )
-            if up == len(ports):
-                break
+        while servers_up(stats) < len(ports):  # every server checked up (rise 2)
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the {name} balancer did not count its servers up in 30 s")
             time.sleep(0.2)
-        else:
-            raise SystemExit(f"the {name} balancer did not count its servers up in 30 s")
         yield port, proc.pid
     finally:
         proc.terminate()

@@ -8,12 +8,12 @@ default; the database is created when missing).  DEBUG is off, as in production:
 files are collected (when their sources changed) into STATIC_ROOT, and the secrets come from
 the environment or, when unset, from ``.local-secrets.json``, the pair ``make run`` keeps.
 
-The pids of its processes are written to ``.stack/pids.json`` (STACK_DIR) as
-``{"web": [..], "worker": .., "beat": .., "lb": ..}``, again whenever one changes.  A process
-that exits is started again, as a supervisor would (so ``kill -TERM`` of each web process in
-turn is a rolling restart); one that keeps failing within seconds of its start stops the
-stack.  Ctrl-C (or SIGTERM) stops everything: the web processes drain (config/drain.py),
-then the balancer stops.  Its request log is ``.stack/lb.log``.
+The pids of its processes are written to ``.stack/pids.json`` (STACK_DIR) as ``{"web": [..],
+"worker": .., "beat": .., "lb": ..}`` whenever one changes.  A process that exits is started
+again, as a supervisor would (``kill -TERM`` of each web process in turn is a rolling
+restart); one failing again and again within seconds of its start stops the stack.  Ctrl-C
+(or SIGTERM) stops all: the web processes drain (config/drain.py), then the balancer stops.
+Its request log is ``.stack/lb.log``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import ctypes
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -31,9 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from balancer import Balancer  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 STACK = Path(os.environ.get("STACK_DIR") or ROOT / ".stack")  # pids, logs, the API socket
-CONFIG = ROOT / "deploy" / "haproxy.cfg"
 PY = sys.executable
 QUICK_FAILURE = 10.0  # seconds: an exit this soon after a start counts towards giving up
 GIVE_UP_AFTER = 3  # quick failures in a row
@@ -142,80 +143,6 @@ class Child:
 
     def exited(self) -> int | None:
         return None if self.proc is None else self.proc.poll()
-
-
-class Balancer:
-    """HAProxy on ``deploy/haproxy.cfg``, its servers added through its runtime API with the
-    file's own ``default-server`` settings (the compose servers come from Docker's DNS)."""
-
-    def __init__(self, port: int, stats_port: int, admin: Path) -> None:
-        self.admin = admin
-        self.env = {
-            **os.environ,
-            "LB_BIND": f"127.0.0.1:{port}",
-            "LB_STATS_BIND": f"127.0.0.1:{stats_port}",
-            "LB_ADMIN_SOCKET": str(admin),
-        }
-        self.env.pop("LB_WEB_DNS", None)
-        # Two open files a connection, within this machine's limit (the file's 20,000 needs
-        # 40,000).
-        import resource
-
-        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-        if hard != resource.RLIM_INFINITY and hard < 40100:
-            self.env["LB_MAXCONN"] = str(max(256, (hard - 100) // 2))
-        self.servers: dict[str, int] = {}
-
-    def command(self) -> list[str]:
-        haproxy = shutil.which("haproxy")
-        if haproxy is None:
-            raise SystemExit("haproxy is not installed (Debian: apt-get install haproxy)")
-        return [haproxy, "-f", str(CONFIG)]
-
-    def ask(self, command: str, timeout: float = 10) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with socket.socket(socket.AF_UNIX) as s:
-                    s.settimeout(5)
-                    s.connect(str(self.admin))
-                    s.sendall(command.encode() + b"\n")
-                    out = b""
-                    while chunk := s.recv(65536):
-                        out += chunk
-                    return out.decode()
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-
-    @staticmethod
-    def server_settings() -> str:
-        for line in CONFIG.read_text().splitlines():
-            words = line.split()
-            if words[:1] == ["default-server"]:
-                kept, skip = [], False
-                for word in words[1:]:
-                    if skip:
-                        skip = False
-                    elif word in ("resolvers", "init-addr"):  # Docker's DNS only
-                        skip = True
-                    else:
-                        kept.append(word)
-                return " ".join(kept)
-        return "check"
-
-    def add(self, name: str, port: int) -> None:
-        self.servers[name] = port
-        out = self.ask(f"add server web/{name} 127.0.0.1:{port} {self.server_settings()}")
-        if "New server registered" not in out and "Already exists" not in out:
-            raise SystemExit(f"the balancer refused server {name}: {out.strip()}")
-        self.ask(f"enable health web/{name}")
-        self.ask(f"enable server web/{name}")
-
-    def add_all(self) -> None:
-        for name, port in list(self.servers.items()):
-            self.add(name, port)
 
 
 def wait_listening(port: int, child: Child, timeout: float = 120) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from scripts.balancer import servers_up
 from tests.reliability.stack import (
     ROOT,
     Browser,
@@ -107,19 +108,7 @@ class Stack:
 
     def servers_up(self) -> int:
         """Web servers the balancer counts as up (its Prometheus exporter)."""
-        url = f"http://127.0.0.1:{self.port + 404}/metrics"
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                text = r.read().decode()
-        except OSError:
-            return 0
-        return sum(
-            1
-            for line in text.splitlines()
-            if line.startswith('haproxy_server_status{proxy="web"')
-            and 'state="UP"' in line
-            and line.endswith(" 1")
-        )
+        return servers_up(self.port + 404)
 
 
 @pytest.fixture(scope="module")
