@@ -265,6 +265,9 @@ def test_a_disqualification_after_the_close_closes_the_day_again_and_is_audited(
         Entry.objects.filter(date=day).order_by("final_rank").values_list("session_id", flat=True)
     )
     top = GameSession.objects.select_related("deal").get(pk=ranked[0])
+    # What a reader can compute from the ETag: it is a hash of the day's close times, entry
+    # counts and reveal times, all public once the day is closed, and the export (with its
+    # ETag) answers 404 before that; so it tells nothing the closed board does not.
     reader = api()
     exported = reader.get(f"/api/export/{day.isoformat()}/")
     assert exported.status_code == 200
